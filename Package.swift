@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+// luafetch: a deterministic simulator of iOS background execution, scripted in Lua 5.4.
+import PackageDescription
+
+let package = Package(
+    name: "luafetch",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "luafetch", targets: ["luafetch"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+        ),
+        .target(
+            name: "LuaFetchCore",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
+        ),
+        .target(
+            name: "LuaFetchScripting",
+            dependencies: ["CLua", "LuaFetchCore"],
+            resources: []
+        ),
+        .executableTarget(
+            name: "luafetch",
+            dependencies: [
+                "LuaFetchCore", "LuaFetchScripting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "LuaFetchCoreTests", dependencies: ["LuaFetchCore"]),
+        .testTarget(name: "LuaFetchScriptingTests", dependencies: ["LuaFetchScripting", "LuaFetchCore"]),
+        .testTarget(name: "luafetchCLITests", dependencies: ["luafetch"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,169 @@
+// Background tasks (SPEC 4.3): beginBackgroundTask / endBackgroundTask, one budget per app per
+// background episode, expiration handlers at deadline − expirationWarning in begin order, the
+// watchdog at the deadline, maxTasks and taskHeldWarning. Part of World.
+
+/// One `beginBackgroundTask` that has not ended yet.
+struct BackgroundTask {
+    let id: Int
+    let name: String?
+    let handler: ScriptRef?
+    let began: Millis
+    let location: SourceLocation?
+    var heldWarned = false
+    var heldEvent: EventID?
+}
+
+/// A stretch of background running with one budget: from Home, or from a background launch/wake.
+struct Episode {
+    let id: Int
+    let budget: Millis
+    var deadline: Millis?
+    var warningEvent: EventID?
+    var deadlineEvent: EventID?
+}
+
+struct TaskBook {
+    var open: [BackgroundTask] = []  // in begin order
+    var nextID = 1
+    var episode: Episode?
+    var nextEpisode = 0
+}
+
+extension World {
+    // MARK: - API
+
+    /// `app:beginBackgroundTask([name,] handler)`: an id ≥ 1, or 0 (UIBackgroundTaskInvalid).
+    public func beginBackgroundTask(name: String?, handler: ScriptRef?, at location: SourceLocation?) -> Int {
+        guard config.multitasking else {
+            log("task", .task, "beginBackgroundTask → UIBackgroundTaskInvalid (the device has no multitasking)")
+            return 0
+        }
+        if state == .background, let deadline = tasks.episode?.deadline, now >= deadline - budgets.expirationWarning {
+            log("task", .task, "beginBackgroundTask → UIBackgroundTaskInvalid (the background time is spent)")
+            return 0
+        }
+        if let max = budgets.maxTasks, tasks.open.count + 1 > max {
+            crash(.tooManyTasks, at: location,
+                  "more than \(max) background tasks open at once; iOS terminated the app (0xbada5e47): end each task you begin")
+            return 0
+        }
+        let id = tasks.nextID
+        tasks.nextID += 1
+        var task = BackgroundTask(id: id, name: name, handler: handler, began: now, location: location)
+        if let held = budgets.taskHeldWarning {
+            task.heldEvent = schedule(.taskHeld(taskID: id), at: now + held, phase: .late)
+        }
+        tasks.open.append(task)
+        stats.tasksBegun += 1
+        log("task", .task, "begin #\(id)\(name.map { " \"\($0)\"" } ?? "")\(location.map { " at \($0)" } ?? "")")
+        if state == .background, tasks.episode?.deadline == nil { startBudgetClock() }
+        return id
+    }
+
+    /// `app:endBackgroundTask(id)`.
+    public func endBackgroundTask(_ id: Int, at location: SourceLocation?) {
+        guard let index = tasks.open.firstIndex(where: { $0.id == id }) else {
+            violate(.taskUnknown, at: location,
+                    "endBackgroundTask(\(id)): no background task exists with identifier \(id), or it has already been ended")
+            return
+        }
+        let task = tasks.open.remove(at: index)
+        queue.cancel(task.heldEvent)
+        if let h = task.handler { host.release(h) }
+        log("task", .task, "end #\(id) after \(Time.human(now - task.began))")
+    }
+
+    /// `app.backgroundTimeRemaining` in seconds; `.infinity` in the foreground (DBL_MAX in iOS).
+    public var backgroundTimeRemaining: SecondsValue {
+        guard state == .background else { return .infinity }
+        if let deadline = tasks.episode?.deadline { return Time.seconds(max(0, deadline - now)) }
+        return Time.seconds(tasks.episode?.budget ?? budgets.backgroundTask)
+    }
+
+    public var openTaskIDs: [Int] { tasks.open.map(\.id) }
+
+    // MARK: - Budget clock
+
+    func beginEpisode(budget: Millis) {
+        endEpisode()
+        tasks.nextEpisode += 1
+        tasks.episode = Episode(id: tasks.nextEpisode, budget: budget)
+        if !tasks.open.isEmpty { startBudgetClock() }
+    }
+
+    func startBudgetClock() {
+        guard var ep = tasks.episode, ep.deadline == nil else { return }
+        let deadline = now + ep.budget
+        ep.deadline = deadline
+        ep.warningEvent = schedule(.expirationWarning(episode: ep.id), at: deadline - budgets.expirationWarning)
+        ep.deadlineEvent = schedule(.taskDeadline(episode: ep.id), at: deadline, phase: .deadline)
+        tasks.episode = ep
+        log("task", .task, "background time: \(Time.human(ep.budget)) (deadline \(Time.stamp(deadline)))")
+    }
+
+    func endEpisode() {
+        guard let ep = tasks.episode else { return }
+        queue.cancel(ep.warningEvent)
+        queue.cancel(ep.deadlineEvent)
+        tasks.episode = nil
+    }
+
+    // MARK: - Events
+
+    func expirationWarning(_ episode: Int) {
+        guard tasks.episode?.id == episode, state == .background else { return }
+        log("task", .task, "background time almost spent: calling expiration handlers")
+        for task in tasks.open {
+            guard let handler = task.handler else { continue }
+            guard tasks.open.contains(where: { $0.id == task.id }) else { continue }
+            guard callApp(handler, .plain) else { return }
+            if tasks.open.contains(where: { $0.id == task.id }) {
+                violate(.taskNotEndedInHandler, at: task.location,
+                        "the expiration handler of task #\(task.id) returned without ending it: call endBackgroundTask in the handler")
+            }
+        }
+        settle()
+    }
+
+    func taskDeadline(_ episode: Int) {
+        guard tasks.episode?.id == episode, state == .background, !tasks.open.isEmpty else { return }
+        expireTasks()
+    }
+
+    /// The watchdog at the deadline: the app is terminated for its open tasks.
+    func expireTasks() {
+        guard let first = tasks.open.first else { return }
+        let budget = tasks.episode?.budget ?? budgets.backgroundTask
+        let others = tasks.open.count > 1 ? " (and \(tasks.open.count - 1) more)" : ""
+        crash(.taskExpired, at: first.location,
+              "background task #\(first.id)\(first.name.map { " \"\($0)\"" } ?? "")\(others) was still open when the \(Time.human(budget)) of background time ran out; the watchdog terminated the app (0x8badf00d)")
+    }
+
+    func taskHeldCheck(_ id: Int) {
+        guard let i = tasks.open.firstIndex(where: { $0.id == id }), !tasks.open[i].heldWarned else { return }
+        guard state == .background else { return }  // warned when the app next enters the background
+        warnHeld(i)
+    }
+
+    func warnHeldTasksOnEnteringBackground() {
+        guard let held = budgets.taskHeldWarning else { return }
+        for i in tasks.open.indices where !tasks.open[i].heldWarned && now - tasks.open[i].began > held {
+            warnHeld(i)
+        }
+    }
+
+    func warnHeld(_ i: Int) {
+        tasks.open[i].heldWarned = true
+        let t = tasks.open[i]
+        violate(.taskHeldTooLong, at: t.location,
+                "background task #\(t.id)\(t.name.map { " \"\($0)\"" } ?? "") was created over \(Time.human(budgets.taskHeldWarning ?? 0)) ago; in the background this risks termination: end it promptly")
+    }
+
+    func dropTasks() {
+        for t in tasks.open {
+            queue.cancel(t.heldEvent)
+            if let h = t.handler { host.release(h) }
+        }
+        tasks.open.removeAll()
+    }
+}

@@ -1,0 +1,102 @@
+// Expectations (SPEC 8): `expect.noViolations()`, `expect.violation(code [, count])`,
+// `expect.that(description, fn)` checked at the end, `expect.at(time, description, fn)`, and their
+// results. Part of World.
+
+/// The outcome of one expectation.
+public struct ExpectationResult: Sendable {
+    public var description: String
+    public var passed: Bool
+    public var time: Millis
+    public var location: SourceLocation?
+    public var detail: String?
+}
+
+struct ExpectationBook {
+    var noViolations: [SourceLocation?] = []
+    var violations: [(code: ViolationCode, count: Int?, location: SourceLocation?)] = []
+    var that: [(description: String, fn: ScriptRef, location: SourceLocation?)] = []
+    var at: [(time: Millis, description: String, fn: ScriptRef, location: SourceLocation?)] = []
+    var results: [ExpectationResult] = []
+
+    func scheduleChecks(in world: World) {
+        for (i, e) in at.enumerated() { world.schedule(.expectAt(index: i), at: e.time) }
+    }
+
+    func check(_ index: Int, in world: World) {
+        let e = at[index]
+        world.runCheck(e.description, e.fn, e.location)
+    }
+
+    func checkAtEnd(in world: World) {
+        for e in that { world.runCheck(e.description, e.fn, e.location); if world.fatal != nil { return } }
+        for e in violations {
+            let n = world.violations.filter { $0.code == e.code }.count
+            let ok = e.count.map { n == $0 } ?? (n >= 1)
+            let want = e.count.map { "exactly \($0)" } ?? "at least one"
+            world.record(ExpectationResult(description: "violation \(e.code.rawValue) (\(want))", passed: ok,
+                                           time: world.now, location: e.location, detail: ok ? nil : "it happened \(n) time\(n == 1 ? "" : "s")"))
+        }
+        for loc in noViolations {
+            let n = world.violations.count
+            let codes = Array(Set(world.violations.map(\.code.rawValue))).sorted().joined(separator: ", ")
+            world.record(ExpectationResult(description: "no violations", passed: n == 0, time: world.now, location: loc,
+                                           detail: n == 0 ? nil : "\(n) violation\(n == 1 ? "" : "s"): \(codes)"))
+        }
+    }
+}
+
+extension World {
+    // MARK: - API
+
+    public func expectNoViolations(at location: SourceLocation?) { expectations.noViolations.append(location) }
+
+    public func expectViolation(_ code: ViolationCode, count: Int?, at location: SourceLocation?) {
+        expectations.violations.append((code, count, location))
+    }
+
+    public func expectThat(_ description: String, _ fn: ScriptRef, at location: SourceLocation?) {
+        expectations.that.append((description, fn, location))
+    }
+
+    public func expectAt(_ time: Millis, _ description: String, _ fn: ScriptRef, at location: SourceLocation?) {
+        expectations.at.append((time, description, fn, location))
+        if started { schedule(.expectAt(index: expectations.at.count - 1), at: time) }
+    }
+
+    public var expectationResults: [ExpectationResult] { expectations.results }
+
+    /// Codes an `expect.violation` names: their violations do not fail the run.
+    public var expectedCodes: Set<ViolationCode> { Set(expectations.violations.map(\.code)) }
+
+    func runCheck(_ description: String, _ fn: ScriptRef, _ location: SourceLocation?) {
+        let outcome = callWorld(fn, .plain, as: .expect)
+        guard case .returned(let truthy) = outcome else { return }
+        record(ExpectationResult(description: description, passed: truthy, time: now, location: location, detail: nil))
+    }
+
+    func record(_ r: ExpectationResult) {
+        expectations.results.append(r)
+        log("expect", .expect, "\(r.passed ? "✓" : "✗") \(r.description)\(r.detail.map { ": \($0)" } ?? "")\(r.passed ? "" : r.location.map { " (\($0))" } ?? "")")
+    }
+
+    /// The run's verdict (SPEC 1): 0 pass, 1 an expectation failed or an unexpected violation.
+    public var exitCode: Int32 {
+        if expectations.results.contains(where: { !$0.passed }) { return 1 }
+        let expected = expectedCodes
+        for v in violations where !expected.contains(v.code) {
+            if v.severity == .error || options.strict { return 1 }
+        }
+        return 0
+    }
+
+    // MARK: - End of run
+
+    func reportPendingAtEnd() {
+        var parts: [String] = []
+        if !tasks.open.isEmpty { parts.append("\(tasks.open.count) background task\(tasks.open.count == 1 ? "" : "s") open (#\(tasks.open.map { String($0.id) }.joined(separator: ", #")))") }
+        if !fetch.pending.isEmpty { parts.append("\(fetch.pending.count) fetch completion\(fetch.pending.count == 1 ? "" : "s") not called") }
+        guard !parts.isEmpty, state != .notRunning else { return }
+        violate(.pendingAtEnd, at: tasks.open.first?.location ?? fetch.pending.first?.location,
+                "the run ended with \(parts.joined(separator: " and "))")
+    }
+}

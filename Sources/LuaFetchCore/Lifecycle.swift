@@ -1,0 +1,254 @@
+// The app lifecycle state machine (SPEC 4.1, 6.1, 6.2): launches, Home, return to the foreground,
+// interruptions, force quit, memory purge, suspension, termination, and notifications, with the
+// delegate calls of each transition in iOS order. Part of World.
+
+extension DelegateMethod {
+    /// The NotificationCenter name posted after this delegate method.
+    var notificationName: String? {
+        switch self {
+        case .didFinishLaunching: return "UIApplicationDidFinishLaunchingNotification"
+        case .didBecomeActive: return "UIApplicationDidBecomeActiveNotification"
+        case .willResignActive: return "UIApplicationWillResignActiveNotification"
+        case .didEnterBackground: return "UIApplicationDidEnterBackgroundNotification"
+        case .willEnterForeground: return "UIApplicationWillEnterForegroundNotification"
+        case .willTerminate: return "UIApplicationWillTerminateNotification"
+        case .performFetch: return nil
+        }
+    }
+}
+
+extension World {
+    // MARK: - State changes
+
+    /// Moves to `new`, accounting background time and logging the change.
+    func setState(_ new: AppState, _ note: String = "") {
+        guard new != state else { return }
+        if state == .background, let since = stats.backgroundSince {
+            stats.backgroundTime += now - since
+            stats.backgroundSince = nil
+        }
+        if new == .background { stats.backgroundSince = now }
+        state = new
+        log("app", .state, "● \(new.rawValue)" + (note.isEmpty ? "" : " (\(note))"))
+    }
+
+    /// Calls a delegate method (if the app defines it), then posts its notification.
+    /// Returns false if the app did not survive.
+    @discardableResult
+    func delegate(_ method: DelegateMethod, launch: LaunchReason? = nil, limit: Millis? = nil) -> Bool {
+        if let fn = app.delegate[method] {
+            guard callApp(fn, .delegate(method, launch: launch), limit: limit.map { (method.rawValue, $0) }) else {
+                return false
+            }
+        }
+        if let name = method.notificationName { postSystem(name) }
+        return isRunning
+    }
+
+    /// Starts a new process (pid) in `reason`'s state, without calling the delegate.
+    func startProcess(_ reason: LaunchReason) {
+        pid += 1
+        launchReason = reason
+        parked.removeAll()
+        if reason == .user {
+            forceQuitBlocked = false
+            stats.userLaunches += 1
+            setState(.inactive, "launched by the user")
+        } else {
+            stats.backgroundLaunches += 1
+            setState(.background, "launched into the background: \(reason.rawValue)")
+            beginEpisode(budget: budgets.backgroundTaskLaunched ?? budgets.backgroundTask)
+        }
+    }
+
+    // MARK: - User actions (SPEC 6.1)
+
+    /// `user.launch()` / `user.open()`: launch, or bring the app to the foreground.
+    public func userLaunch() {
+        log("user", .action, "taps the app icon")
+        switch state {
+        case .notRunning:
+            startProcess(.user)
+            guard delegate(.didFinishLaunching, launch: .user, limit: budgets.launch) else { return }
+            setState(.active)
+            guard delegate(.didBecomeActive) else { return }
+        case .background, .suspended:
+            comeToForeground()
+        case .active, .inactive:
+            log("user", .info, "(the app is already in the foreground)")
+        }
+    }
+
+    func comeToForeground() {
+        let wasSuspended = state == .suspended
+        if wasSuspended { setState(.background, "resumed") }
+        endEpisode()
+        guard delegate(.willEnterForeground) else { return }
+        setState(.active)
+        guard delegate(.didBecomeActive) else { return }
+        deliverAfterResume()
+    }
+
+    /// `user.home()`: press Home (or swipe up) with the app in the foreground.
+    public func userHome() {
+        log("user", .action, "goes to the Home screen")
+        guard isForeground else {
+            log("user", .info, "(the app is not in the foreground)")
+            return
+        }
+        enterBackground()
+        settle()
+    }
+
+    /// active → background (SPEC 4.1), or termination without multitasking.
+    func enterBackground(thenTerminate: Bool = false) {
+        interruption.active = false
+        guard config.multitasking else {
+            setState(.background, "no multitasking: the app exits")
+            terminate(reason: "no multitasking", notify: true)
+            return
+        }
+        if state == .active {
+            setState(.inactive)
+            guard delegate(.willResignActive) else { return }
+        }
+        setState(.background)
+        beginEpisode(budget: budgets.backgroundTask)
+        warnHeldTasksOnEnteringBackground()
+        guard delegate(.didEnterBackground, limit: budgets.didEnterBackground) else { return }
+    }
+
+    /// `user.forceQuit()`: swipe the app away in the app switcher.
+    public func userForceQuit() {
+        log("user", .action, "force-quits the app in the app switcher")
+        defer { forceQuitBlocked = true }
+        guard state != .notRunning else { return }
+        if isForeground {
+            enterBackground()
+            guard isRunning else { return }
+        }
+        terminate(reason: "force quit", notify: state == .background)
+    }
+
+    /// `user.interrupt(seconds)`: an incoming call; willResignActive now, didBecomeActive later.
+    public func userInterrupt(for duration: Millis) {
+        log("user", .action, "gets a phone call (\(Time.human(duration)))")
+        guard state == .active else {
+            log("user", .info, "(the app is not active: nothing to interrupt)")
+            return
+        }
+        interruption = (interruption.token + 1, true)
+        setState(.inactive, "interrupted")
+        guard delegate(.willResignActive) else { return }
+        schedule(.interruptionEnds(pid: pid, token: interruption.token), at: now + duration)
+    }
+
+    func interruptionEnds(pid owner: Int, token: Int) {
+        guard owner == pid, interruption.active, interruption.token == token, state == .inactive else { return }
+        interruption.active = false
+        log("user", .action, "ends the call")
+        setState(.active)
+        delegate(.didBecomeActive)
+    }
+
+    // MARK: - System actions (SPEC 6.2)
+
+    /// `system.memoryPressure()`: a suspended app is purged without notice.
+    public func systemMemoryPressure() {
+        log("system", .action, "memory pressure")
+        guard state == .suspended else {
+            log("system", .info, "(the app is not suspended: nothing to purge)")
+            return
+        }
+        terminate(reason: "purged under memory pressure", notify: false)
+    }
+
+    public func systemSetLowPowerMode(_ on: Bool) {
+        config.lowPowerMode = on
+        log("system", .action, "Low Power Mode \(on ? "on" : "off")")
+    }
+
+    public func systemSetBackgroundRefresh(_ on: Bool) {
+        config.backgroundRefresh = on
+        log("system", .action, "Background App Refresh \(on ? "on" : "off")")
+    }
+
+    // MARK: - Suspension and termination
+
+    /// Suspends a background app that nothing keeps running (SPEC 4.3): called when handlers return.
+    func settle() {
+        guard appDepth == 0, state == .background, tasks.open.isEmpty, fetch.pending.isEmpty, fatal == nil else { return }
+        endEpisode()
+        loseInFlightRequests()
+        setState(.suspended)
+        stats.suspensions += 1
+        fetchFallsDueAfterForeground()
+    }
+
+    /// Delivers what waited while the app was suspended, after a transition's delegate calls:
+    /// lost connections first, then parked timers and blocks in time order (each timer once).
+    func deliverAfterResume() {
+        deliverLostRequests()
+        let due = parked
+        parked.removeAll()
+        for qe in due {
+            guard isRunning else { return }
+            switch qe.event {
+            case .appAfter(_, let ref): callApp(ref, .plain); host.release(ref)
+            case .timer(_, let id): fireTimer(id, scheduledAt: qe.time)
+            default: break
+            }
+        }
+    }
+
+    /// Ends the process. `notify` calls willTerminate first (a running app being quit).
+    func terminate(reason: String, notify: Bool) {
+        guard state != .notRunning else { return }
+        if notify && isRunning {
+            let before = pid
+            delegate(.willTerminate, limit: budgets.willTerminate)
+            guard pid == before, state != .notRunning else { return }
+        }
+        if appDepth > 0 { stopRequested = true }
+        interruption.active = false
+        endEpisode()
+        dropTasks()
+        abandonFetches()
+        dropRequests()
+        dropTimers()
+        parked.removeAll()
+        observers.removeAll { $0.pid == pid }
+        setState(.notRunning, reason)
+        stats.terminations += 1
+        fetchFallsDueAfterForeground()
+    }
+
+    // MARK: - Notifications
+
+    /// `notifications.observe(name, fn)`: top-level and world observers stay for the run; app
+    /// observers belong to the process.
+    public func observe(_ name: String, _ fn: ScriptRef) {
+        observers.append((name, fn, context == .app ? pid : nil))
+    }
+
+    /// `notifications.post(name, info)` from scenario code. Returns false if the app died.
+    @discardableResult
+    public func post(_ name: String, info: ScriptRef?) -> Bool {
+        let before = pid
+        for o in observers where o.name == name {
+            if let owner = o.pid {
+                guard owner == pid, isRunning else { continue }
+                guard callApp(o.fn, .notification(name: name, info: info)) else { continue }
+            } else {
+                callWorld(o.fn, .notification(name: name, info: info))
+                if fatal != nil { return false }
+            }
+        }
+        return pid == before && (context != .app || isRunning)
+    }
+
+    func postSystem(_ name: String) {
+        guard !observers.isEmpty else { return }
+        post(name, info: nil)
+    }
+}

@@ -1,0 +1,282 @@
+// The network and fake servers (SPEC 4.5, 7): servers with latency, jitter and failure rate,
+// routes (a handler, one response, or a list served in order), outages, unmatched requests,
+// unknown hosts, timeouts, and the suspension rule (a request in flight when the app is suspended
+// gets "connectionLost" on resume). Randomness comes from the seeded network stream. Part of World.
+
+/// A fake server: `server "host" { latency, jitter, failureRate }`.
+public final class FakeServer {
+    public let host: String
+    public var latency: Millis
+    public var jitter: Millis
+    public var failureRate: Double
+    var routes: [Route] = []
+    var outages: [(from: Millis, to: Millis)] = []
+
+    init(host: String, latency: Millis, jitter: Millis, failureRate: Double) {
+        self.host = host; self.latency = latency; self.jitter = jitter; self.failureRate = failureRate
+    }
+
+    struct Route {
+        let method: String
+        let path: String
+        let responder: Responder
+        var served = 0
+        var pattern: String { "\(method) \(path)" }
+    }
+
+    enum Responder { case handler(ScriptRef), responses([ScriptRef]) }
+}
+
+/// One request the app sent.
+struct Request {
+    enum Phase { case inFlight, lost, done }
+    let id: Int
+    let pid: Int
+    let method: String
+    let host: String
+    let path: String
+    let sent: Millis
+    let callback: ScriptRef
+    let value: ScriptRef
+    var phase = Phase.inFlight
+    var error: NetworkError?
+    var status: Int?
+    var events: [EventID] = []
+}
+
+struct NetworkState {
+    var servers: [String: FakeServer] = [:]  // lookup only; `order` is for iteration
+    var order: [String] = []
+    var requests: [Int: Request] = [:]
+    var nextID = 0
+}
+
+/// A URL split for routing.
+public struct ParsedURL: Sendable {
+    public var scheme: String
+    public var host: String
+    public var path: String
+    public var query: String?
+
+    /// Parses `scheme://host[:port]/path?query`; nil when it is not such a URL.
+    public init?(_ text: String) {
+        let chars = Array(text.utf8)
+        guard let at = (0..<max(0, chars.count - 2)).first(where: {
+            chars[$0] == UInt8(ascii: ":") && chars[$0 + 1] == UInt8(ascii: "/") && chars[$0 + 2] == UInt8(ascii: "/")
+        }) else { return nil }
+        let sepLower = text.utf8.index(text.startIndex, offsetBy: at)
+        scheme = String(text[..<sepLower])
+        let rest = text[text.utf8.index(sepLower, offsetBy: 3)...]
+        let hostEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        var hostPart = rest[..<hostEnd]
+        if let colon = hostPart.lastIndex(of: ":") { hostPart = hostPart[..<colon] }
+        guard !scheme.isEmpty, !hostPart.isEmpty, !hostPart.contains(" ") else { return nil }
+        host = hostPart.lowercased()
+        var tail = rest[hostEnd...]
+        if let hash = tail.firstIndex(of: "#") { tail = tail[..<hash] }
+        if let q = tail.firstIndex(of: "?") {
+            query = String(tail[tail.index(after: q)...])
+            tail = tail[..<q]
+        }
+        path = tail.isEmpty ? "/" : String(tail)
+    }
+}
+
+extension World {
+    // MARK: - Servers
+
+    /// Declares a server (top-level code). Returns nil if the host is declared already.
+    public func declareServer(host: String, latency: Millis, jitter: Millis, failureRate: Double) -> FakeServer? {
+        let key = host.lowercased()
+        guard net.servers[key] == nil else { return nil }
+        let s = FakeServer(host: key, latency: latency, jitter: jitter, failureRate: failureRate)
+        net.servers[key] = s
+        net.order.append(key)
+        return s
+    }
+
+    public var serverNames: [String] { net.order }
+
+    public func addRoute(_ server: FakeServer, method: String, path: String, handler: ScriptRef?, responses: [ScriptRef]) {
+        let responder: FakeServer.Responder = handler.map { .handler($0) } ?? .responses(responses)
+        server.routes.append(.init(method: method.uppercased(), path: path, responder: responder))
+    }
+
+    public func addOutage(_ server: FakeServer, from: Millis, to: Millis) {
+        server.outages.append((from, to))
+    }
+
+    // MARK: - Requests
+
+    /// `http.request`: sends a request now; the callback runs later in virtual time.
+    public func send(method: String, url: ParsedURL, timeout: Millis, callback: ScriptRef, value: ScriptRef, at location: SourceLocation?) -> Int {
+        net.nextID += 1
+        let id = net.nextID
+        stats.requests += 1
+        var r = Request(id: id, pid: pid, method: method.uppercased(), host: url.host, path: url.path,
+                        sent: now, callback: callback, value: value)
+        log("net", .net, "#\(id) → \(r.method) \(url.scheme)://\(url.host)\(url.path)\(url.query.map { "?\($0)" } ?? "")")
+        // Draw from the network stream for every request, so one outcome never shifts the next.
+        let u = networkRandom.symmetric()
+        let roll = networkRandom.unit()
+        guard let server = net.servers[url.host] else {
+            let hint = closest(url.host, among: net.order).map { "; did you mean \($0)?" } ?? ""
+            violate(.unmatchedRequest, at: location,
+                    "\(r.method) \(url.host)\(url.path): no server declares host \(url.host)\(hint) (the request fails with cannotFindHost)")
+            r.error = .cannotFindHost
+            r.events = [schedule(.requestDone(requestID: id), at: now)]
+            net.requests[id] = r
+            return id
+        }
+        if server.outages.contains(where: { $0.from <= now && now <= $0.to }) {
+            r.error = .notConnected
+            r.events = [schedule(.requestDone(requestID: id), at: now)]
+            net.requests[id] = r
+            return id
+        }
+        let rtt = max(0, server.latency + Millis((Double(server.jitter) * u).rounded()))
+        if roll < server.failureRate {
+            r.error = .connectionLost
+            r.events = [schedule(.requestDone(requestID: id), at: now + rtt)]
+        } else if rtt > timeout {
+            r.error = .timeout
+            r.events = [schedule(.requestArrives(requestID: id), at: now + min(rtt / 2, timeout)),
+                        schedule(.requestDone(requestID: id), at: now + timeout)]
+        } else {
+            r.events = [schedule(.requestArrives(requestID: id), at: now + rtt / 2),
+                        schedule(.requestDone(requestID: id), at: now + rtt)]
+        }
+        net.requests[id] = r
+        return id
+    }
+
+    /// The request reaches its server: the route answers, in world time.
+    func requestArrives(_ id: Int) {
+        guard var r = net.requests[id], let server = net.servers[r.host] else { return }
+        let pattern = "\(r.method) \(r.path)"
+        guard let index = server.routes.firstIndex(where: { $0.pattern == pattern }) else {
+            let hint = closest(pattern, among: server.routes.map(\.pattern)).map { "; did you mean \($0)?" } ?? ""
+            violate(.unmatchedRequest, at: r.callback.location,
+                    "\(pattern) matched no route of \(server.host)\(hint) (answered 404)")
+            log(server.host, .server, "\(pattern) → 404 (no route)")
+            r.status = 404
+            if r.error == nil { host.deliver(response: nil, toRequest: id) }
+            net.requests[id] = r
+            return
+        }
+        let route = server.routes[index]
+        server.routes[index].served += 1
+        let result: Result<ServedResponse, ScriptFailure>
+        let saved = context
+        context = .server(server.host)
+        switch route.responder {
+        case .handler(let fn):
+            result = host.respond(with: fn, isHandler: true, request: r.value, requestID: id)
+        case .responses(let list):
+            result = host.respond(with: list[min(route.served, list.count - 1)], isHandler: false, request: r.value, requestID: id)
+        }
+        context = saved
+        switch result {
+        case .failure(let f):
+            failWorld(f)
+        case .success(let response):
+            r.status = response.status
+            log(server.host, .server, "\(pattern) → \(response.status)")
+            if r.error == nil { host.deliver(response: response, toRequest: id) }
+            net.requests[id] = r
+        }
+    }
+
+    /// The response (or error) reaches the app.
+    func requestDone(_ id: Int) {
+        guard var r = net.requests[id], r.phase == .inFlight else { return }
+        guard r.pid == pid, isRunning else {
+            if r.pid != pid || state == .notRunning { finishRequest(id) }
+            return
+        }
+        r.phase = .done
+        net.requests[id] = r
+        if let e = r.error {
+            stats.networkErrors[e.rawValue, default: 0] += 1
+            log("net", .net, "#\(id) ✗ \(e.rawValue)")
+        } else {
+            let status = r.status ?? 404
+            stats.responses[status, default: 0] += 1
+            log("net", .net, "#\(id) ← \(status) after \(Time.human(now - r.sent))")
+        }
+        callApp(r.callback, .http(requestID: id, error: r.error))
+        finishRequest(id)
+        settle()
+    }
+
+    func finishRequest(_ id: Int) {
+        guard let r = net.requests.removeValue(forKey: id) else { return }
+        host.release(r.callback)
+        host.release(r.value)
+    }
+
+    var requestIDsInOrder: [Int] { net.requests.keys.sorted() }
+
+    /// At suspension: every request of the process in flight loses its connection.
+    func loseInFlightRequests() {
+        for id in requestIDsInOrder where net.requests[id]!.pid == pid && net.requests[id]!.phase == .inFlight {
+            net.requests[id]!.phase = .lost
+            for e in net.requests[id]!.events { queue.cancel(e) }
+        }
+    }
+
+    /// On resume: lost requests get "connectionLost" (after the transition's delegate calls).
+    func deliverLostRequests() {
+        for id in requestIDsInOrder where net.requests[id]?.phase == .lost && net.requests[id]?.pid == pid {
+            guard isRunning, let r = net.requests[id] else { return }
+            net.requests[id]!.phase = .done
+            stats.networkErrors[NetworkError.connectionLost.rawValue, default: 0] += 1
+            log("net", .net, "#\(id) ✗ connectionLost (the app was suspended while it was in flight)")
+            callApp(r.callback, .http(requestID: id, error: .connectionLost))
+            finishRequest(id)
+        }
+    }
+
+    func dropRequests() {
+        for id in requestIDsInOrder where net.requests[id]!.pid == pid {
+            for e in net.requests[id]!.events { queue.cancel(e) }
+            finishRequest(id)
+        }
+    }
+
+    public var inFlightRequests: [(id: Int, summary: String)] {
+        requestIDsInOrder.compactMap { id in
+            guard let r = net.requests[id] else { return nil }
+            return (id, "\(r.method) \(r.host)\(r.path) sent \(Time.stamp(r.sent))\(r.phase == .lost ? " (connection lost)" : "")")
+        }
+    }
+}
+
+// MARK: - Suggestions
+
+/// The candidate closest to `word` by edit distance, if reasonably close ("did you mean").
+public func closest(_ word: String, among candidates: [String]) -> String? {
+    var best: (String, Int)?
+    let w = Array(word.lowercased())
+    for c in candidates {
+        let d = editDistance(w, Array(c.lowercased()))
+        if best == nil || d < best!.1 { best = (c, d) }
+    }
+    guard let (name, d) = best, d <= max(2, w.count / 2) else { return nil }
+    return name
+}
+
+func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var prev = Array(0...b.count)
+    var cur = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        cur[0] = i
+        for j in 1...b.count {
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&prev, &cur)
+    }
+    return prev[b.count]
+}

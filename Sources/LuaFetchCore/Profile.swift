@@ -1,0 +1,65 @@
+// OS profiles (SPEC section 5): the numbers iOS enforces, per release family, each overridable
+// from `scenario{ budgets = {...} }`. Pure data; used by the World.
+
+/// The numbers of one OS profile, in milliseconds (nil: the profile has no such thing).
+public struct Budgets: Equatable, Sendable {
+    public var backgroundTask: Millis
+    public var backgroundTaskLaunched: Millis?
+    public var expirationWarning: Millis
+    public var fetch: Millis?
+    public var didEnterBackground: Millis
+    public var willTerminate: Millis
+    public var launch: Millis
+    public var fetchFloor: Millis?
+    public var taskHeldWarning: Millis?
+    public var maxTasks: Int?
+
+    /// The names `scenario{ budgets = {...} }` accepts, in SPEC order.
+    public static let names = ["backgroundTask", "backgroundTaskLaunched", "expirationWarning", "fetch",
+                               "didEnterBackground", "willTerminate", "launch", "fetchFloor",
+                               "taskHeldWarning", "maxTasks"]
+
+    /// Sets one number by name (seconds, or a count for maxTasks). Returns false for an unknown name.
+    public mutating func set(_ name: String, seconds: Double) -> Bool {
+        guard let ms = Time.millis(fromSeconds: seconds) else { return false }
+        switch name {
+        case "backgroundTask": backgroundTask = ms
+        case "backgroundTaskLaunched": backgroundTaskLaunched = ms
+        case "expirationWarning": expirationWarning = ms
+        case "fetch": fetch = ms
+        case "didEnterBackground": didEnterBackground = ms
+        case "willTerminate": willTerminate = ms
+        case "launch": launch = ms
+        case "fetchFloor": fetchFloor = ms
+        case "taskHeldWarning": taskHeldWarning = ms
+        case "maxTasks": maxTasks = Int(seconds)
+        default: return false
+        }
+        return true
+    }
+}
+
+/// An OS profile: `ios6`, `ios7` (iOS 7–12) or `ios13` (13 and later).
+public enum OSProfile: String, CaseIterable, Sendable {
+    case ios6, ios7, ios13
+
+    public var hasFetchAPI: Bool { self != .ios6 }
+
+    public var budgets: Budgets {
+        let s = Time.second
+        switch self {
+        case .ios6:
+            return Budgets(backgroundTask: 600 * s, backgroundTaskLaunched: nil, expirationWarning: 5 * s,
+                           fetch: nil, didEnterBackground: 5 * s, willTerminate: 5 * s, launch: 20 * s,
+                           fetchFloor: nil, taskHeldWarning: nil, maxTasks: nil)
+        case .ios7:
+            return Budgets(backgroundTask: 180 * s, backgroundTaskLaunched: 30 * s, expirationWarning: 5 * s,
+                           fetch: 30 * s, didEnterBackground: 5 * s, willTerminate: 5 * s, launch: 20 * s,
+                           fetchFloor: 600 * s, taskHeldWarning: nil, maxTasks: 1000)
+        case .ios13:
+            return Budgets(backgroundTask: 30 * s, backgroundTaskLaunched: 30 * s, expirationWarning: 5 * s,
+                           fetch: 30 * s, didEnterBackground: 5 * s, willTerminate: 5 * s, launch: 20 * s,
+                           fetchFloor: 900 * s, taskHeldWarning: 30 * s, maxTasks: 1000)
+        }
+    }
+}

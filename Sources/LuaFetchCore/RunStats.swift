@@ -1,0 +1,22 @@
+// Counters for the run summary (SPEC 8): launches, wakes, fetches by result, requests by status,
+// background time. Plain data kept by the World.
+
+public struct RunStats: Sendable {
+    public var userLaunches = 0
+    public var backgroundLaunches = 0
+    public var wakes = 0
+    public var suspensions = 0
+    public var terminations = 0
+    public var tasksBegun = 0
+    public var fetches = 0
+    public var fetchesSkipped = 0
+    public var fetchesMissed = 0
+    public var fetchResults: [FetchResult: Int] = [:]
+    public var requests = 0
+    public var responses: [Int: Int] = [:]
+    public var networkErrors: [String: Int] = [:]
+    public var backgroundTime: Millis = 0
+    public var backgroundSince: Millis?
+    public var busyTime: Millis = 0
+    public var events = 0
+}

@@ -1,0 +1,83 @@
+// Virtual time for luafetch: integer milliseconds (`Millis`), conversion from scenario seconds,
+// the timeline stamp `+1d02:03:04.005`, and the command line's durations (`90`, `90s`, `15m`,
+// `2h`, `3d`). Pure Swift, no dependencies.
+
+/// Virtual time and durations, in integer milliseconds.
+public typealias Millis = Int64
+
+public enum Time {
+    public static let second: Millis = 1_000
+    public static let minute: Millis = 60_000
+    public static let hour: Millis = 3_600_000
+    public static let day: Millis = 86_400_000
+    /// The longest a run may last: 30 days.
+    public static let maxRun: Millis = 30 * day
+
+    /// Converts scenario seconds (a Lua number) to milliseconds, rounding to the nearest one.
+    /// Returns nil for NaN, infinities and values beyond ±100 years.
+    public static func millis(fromSeconds s: Double) -> Millis? {
+        guard s.isFinite, abs(s) <= 3_153_600_000 else { return nil }
+        return Millis((s * 1000).rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// Milliseconds as seconds for Lua: an integer when whole, a float otherwise.
+    public static func seconds(_ ms: Millis) -> SecondsValue {
+        ms % 1000 == 0 ? .integer(ms / 1000) : .float(Double(ms) / 1000)
+    }
+
+    /// `+1d02:03:04.005` (days always shown, so columns line up).
+    public static func stamp(_ ms: Millis) -> String {
+        let sign = ms < 0 ? "-" : "+"
+        var t = abs(ms)
+        let d = t / day; t %= day
+        let h = t / hour; t %= hour
+        let m = t / minute; t %= minute
+        let s = t / 1000, f = t % 1000
+        return "\(sign)\(d)d\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(f, 3))"
+    }
+
+    /// A short human duration: `30s`, `2m05s`, `1h30m`, `2d3h`, `250ms`.
+    public static func human(_ ms: Millis) -> String {
+        if ms < 1000 { return "\(ms)ms" }
+        if ms < minute {
+            return ms % 1000 == 0 ? "\(ms / 1000)s" : "\(ms / 1000).\(pad(ms % 1000, 3))s"
+        }
+        if ms < hour { return "\(ms / minute)m" + (ms % minute >= 1000 ? "\(pad((ms % minute) / 1000, 2))s" : "") }
+        if ms < day { return "\(ms / hour)h" + (ms % hour >= minute ? "\(pad((ms % hour) / minute, 2))m" : "") }
+        return "\(ms / day)d" + (ms % day >= hour ? "\(ms % day / hour)h" : "")
+    }
+
+    /// Parses a command-line duration: `90` (seconds), `90s`, `1.5m`, `15m`, `2h`, `3d`, `250ms`.
+    public static func parseDuration(_ text: String) -> Millis? {
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
+        var body = Substring(text.trimmedWhitespace())
+        var scale = 1.0
+        for (suffix, factor) in units where body.hasSuffix(suffix) {
+            body = body.dropLast(suffix.count); scale = factor; break
+        }
+        guard !body.isEmpty, let value = Double(body), value >= 0 else { return nil }
+        return millis(fromSeconds: value * scale)
+    }
+
+    static func pad(_ v: Int64, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}
+
+/// Seconds as Lua sees them: an integer when whole, a float otherwise.
+public enum SecondsValue: Equatable, Sendable {
+    case integer(Int64)
+    case float(Double)
+    case infinity
+}
+
+extension String {
+    /// The string without leading and trailing blanks (Core avoids Foundation for start-up time).
+    func trimmedWhitespace() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" || f == "\n" || f == "\r" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\n" || l == "\r" { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,332 @@
+// The World: all mutable state of one simulation (turmoil-style) and its event loop. Time jumps
+// from event to event (swift-clocks' TestClock style); nothing runs on a wall clock. Lifecycle,
+// background tasks, app time, fetch and network live in extensions of this class, one file each.
+// It uses EventQueue, Profile, Violations and a ScriptHost to run scenario code.
+
+/// The app's internal state (SPEC 4.1).
+public enum AppState: String, Sendable { case notRunning, inactive, active, background, suspended }
+
+/// Who is running code right now: decides what an API call may do and who a `print` is from.
+public enum ExecContext: Equatable, Sendable {
+    case topLevel, world, app, server(String), expect, repl
+}
+
+/// A scenario error: exit 2 with `file:line: message`.
+public struct ScenarioError: Error, Sendable {
+    public var message: String
+    public var traceback: String?
+    public init(_ message: String, traceback: String? = nil) { self.message = message; self.traceback = traceback }
+}
+
+/// One line of the timeline.
+public struct TimelineEntry: Sendable {
+    public enum Kind: String, Sendable { case log, state, action, task, fetch, net, server, violation, expect, info }
+    public var time: Millis
+    public var actor: String
+    public var kind: Kind
+    public var message: String
+    /// For violations: the index into `World.violations`.
+    public var violation: Int?
+}
+
+/// A scheduled happening.
+enum Event {
+    case world(ScriptRef)
+    case worldEvery(ScriptRef, interval: Millis)
+    case action(String, () -> Void)
+    case appAfter(pid: Int, ref: ScriptRef)
+    case timer(pid: Int, id: Int)
+    case expirationWarning(episode: Int)
+    case taskDeadline(episode: Int)
+    case taskHeld(taskID: Int)
+    case fetchDeadline(fetchID: Int)
+    case fetchDue(generation: Int)
+    case requestArrives(requestID: Int)
+    case requestDone(requestID: Int)
+    case interruptionEnds(pid: Int, token: Int)
+    case expectAt(index: Int)
+
+    /// Events that belong to the app process (parked while it is suspended).
+    var appPid: Int? {
+        switch self {
+        case .appAfter(let pid, _), .timer(let pid, _): return pid
+        default: return nil
+        }
+    }
+}
+
+public final class World {
+    // MARK: - Configuration
+    public var config: ScenarioConfig
+    public private(set) var options: RunOptions
+    public private(set) var budgets: Budgets
+    public var os: OSProfile { options.os ?? config.os }
+    public var seed: Int64 { options.seed ?? config.seed }
+    public var app = AppDeclaration()
+    public var appDeclared = false
+    /// The scenario file, as given on the command line.
+    public let file: String
+    public unowned(unsafe) var host: ScriptHost!
+
+    // MARK: - Clock
+    var queue = EventQueue()
+    public internal(set) var now: Millis = 0
+    public internal(set) var endTime: Millis = Time.maxRun
+    public internal(set) var started = false
+    public internal(set) var finished = false
+
+    // MARK: - Who runs
+    public internal(set) var context: ExecContext = .topLevel
+    /// App handlers on the stack; a termination while > 0 stops them all.
+    var appDepth = 0
+    /// Set when the app was terminated while its code was running: the scripting layer stops it.
+    public internal(set) var stopRequested = false
+    /// The limit of the delegate callback running now (didEnterBackground, willTerminate, launch).
+    var callbackLimit: (deadline: Millis, name: String, allowed: Millis)?
+    /// A world-code error: the run ends with exit 2.
+    public internal(set) var fatal: ScenarioError?
+
+    // MARK: - App process
+    public internal(set) var state: AppState = .notRunning
+    public internal(set) var pid = 0
+    var interruption: (token: Int, active: Bool) = (0, false)
+    var forceQuitBlocked = false
+    public internal(set) var launchReason: LaunchReason?
+    var parked: [QueuedEvent] = []
+    var observers: [(name: String, fn: ScriptRef, pid: Int?)] = []
+
+    // MARK: - Subsystems (state lives here; behaviour in extensions)
+    var tasks = TaskBook()
+    var timers: [Int: AppTimer] = [:]
+    var timerOrder: [Int] = []
+    var nextTimerID = 0
+    var fetch = FetchState()
+    var net = NetworkState()
+    var expectations = ExpectationBook()
+    var worldRandom: SeededStream
+    var schedulerRandom: SeededStream
+    var networkRandom: SeededStream
+
+    // MARK: - Output
+    public internal(set) var timeline: [TimelineEntry] = []
+    public internal(set) var violations: [Violation] = []
+    public var stats = RunStats()
+    /// Called for each timeline entry as it happens.
+    public var sink: ((TimelineEntry, World) -> Void)?
+    /// Keep entries in `timeline` (the REPL and tests read them).
+    public var recordTimeline = true
+
+    public init(file: String, options: RunOptions = RunOptions()) {
+        self.file = file
+        self.options = options
+        var name = file
+        if let slash = name.lastIndex(of: "/") { name = String(name[name.index(after: slash)...]) }
+        config = ScenarioConfig(name: name)
+        budgets = OSProfile.ios13.budgets
+        worldRandom = SeededStream(seed: 1, stream: "world")
+        schedulerRandom = SeededStream(seed: 1, stream: "scheduler")
+        networkRandom = SeededStream(seed: 1, stream: "network")
+    }
+
+    // MARK: - Scheduling
+
+    @discardableResult
+    func schedule(_ event: Event, at time: Millis, phase: Phase = .normal, recurring: Bool = false) -> EventID {
+        queue.schedule(event, at: max(time, now), phase: phase, recurring: recurring)
+    }
+
+    /// `at(time, fn)`: world code at a virtual time.
+    public func at(_ time: Millis, _ fn: ScriptRef) {
+        schedule(.world(fn), at: time)
+    }
+
+    /// `every(interval, fn)`: world code every `interval` from `interval` on.
+    public func every(_ interval: Millis, _ fn: ScriptRef) {
+        schedule(.worldEvery(fn, interval: interval), at: now + interval, recurring: true)
+    }
+
+    /// Runs a Swift action at a virtual time (the REPL and explore inject actions this way).
+    public func at(_ time: Millis, action name: String, _ body: @escaping () -> Void) {
+        schedule(.action(name, body), at: time)
+    }
+
+    // MARK: - Running
+
+    /// Applies the configuration and command-line options; call once after the scenario loaded.
+    public func start() {
+        guard !started else { return }
+        started = true
+        budgets = os.budgets
+        for (name, value) in config.budgetOverrides { _ = budgets.set(name, seconds: value) }
+        worldRandom = SeededStream(seed: seed, stream: "world")
+        schedulerRandom = SeededStream(seed: seed, stream: "scheduler")
+        networkRandom = SeededStream(seed: seed, stream: "network")
+        endTime = min(config.duration ?? Time.maxRun, options.until ?? Time.maxRun, Time.maxRun)
+        if app.delegate[.performFetch] != nil && !app.hasFetchMode {
+            violate(.fetchNotConfigured, at: app.location,
+                    "performFetch is defined but \"fetch\" is not in backgroundModes: iOS will never call it; add backgroundModes = { \"fetch\" } to app{}")
+        }
+        expectations.scheduleChecks(in: self)
+    }
+
+    /// Runs to the end. Throws a ScenarioError for world-code errors (exit 2).
+    public func run() throws(ScenarioError) {
+        start()
+        while step(limit: endTime) {}
+        if let fatal { throw fatal }
+        finish()
+        if let fatal { throw fatal }
+    }
+
+    /// Processes the next event at or before `limit`. Returns false when there is none (or the
+    /// run is idle: only recurring events are left and no duration was set).
+    @discardableResult
+    public func step(limit: Millis, stopWhenIdle: Bool? = nil) -> Bool {
+        guard fatal == nil, let t = queue.peekTime(), t <= limit else { return false }
+        if stopWhenIdle ?? (config.duration == nil) && queue.liveNonRecurring == 0 { return false }
+        guard let ev = queue.pop() else { return false }
+        if ev.time > now { now = ev.time }
+        dispatch(ev)
+        return true
+    }
+
+    /// Advances the clock to `time`, running every event up to it.
+    public func advance(to time: Millis) {
+        start()
+        while step(limit: time, stopWhenIdle: false) {}
+        if now < time && fatal == nil { now = time }
+    }
+
+    /// Ends the run: `duration` reached or idle; reports what is still pending, checks expectations.
+    public func finish() {
+        guard !finished else { return }
+        finished = true
+        if let d = config.duration, now < min(d, endTime) { now = min(d, endTime) }
+        if let until = options.until, now < until, config.duration == nil { /* idle before --until */ }
+        reportPendingAtEnd()
+        expectations.checkAtEnd(in: self)
+    }
+
+    func dispatch(_ qe: QueuedEvent) {
+        if let owner = qe.event.appPid {
+            guard owner == pid, state != .notRunning else { return }  // the process is gone
+            if state == .suspended { parked.append(qe); return }
+        }
+        switch qe.event {
+        case .world(let fn): callWorld(fn, .plain)
+        case .worldEvery(let fn, let interval):
+            schedule(.worldEvery(fn, interval: interval), at: qe.time + interval, recurring: true)
+            callWorld(fn, .plain)
+        case .action(_, let body): body()
+        case .appAfter(_, let ref):
+            callApp(ref, .plain); host.release(ref); settle()
+        case .timer(_, let id): fireTimer(id, scheduledAt: qe.time); settle()
+        case .expirationWarning(let episode): expirationWarning(episode)
+        case .taskDeadline(let episode): taskDeadline(episode)
+        case .taskHeld(let id): taskHeldCheck(id)
+        case .fetchDeadline(let id): fetchDeadline(id)
+        case .fetchDue(let generation): fetchDue(generation)
+        case .requestArrives(let id): requestArrives(id)
+        case .requestDone(let id): requestDone(id)
+        case .interruptionEnds(let owner, let token): interruptionEnds(pid: owner, token: token)
+        case .expectAt(let index): expectations.check(index, in: self)
+        }
+    }
+
+    // MARK: - Calling scenario code
+
+    public var isRunning: Bool { state == .inactive || state == .active || state == .background }
+    public var isForeground: Bool { state == .inactive || state == .active }
+
+    /// Calls app code. Returns false when the app did not survive the call (or was not running).
+    @discardableResult
+    func callApp(_ fn: ScriptRef, _ invocation: Invocation, limit: (name: String, allowed: Millis)? = nil) -> Bool {
+        guard isRunning, fatal == nil else { return false }
+        let myPid = pid
+        let saved = (context, callbackLimit)
+        context = .app
+        appDepth += 1
+        if let limit { callbackLimit = (now + limit.allowed, limit.name, limit.allowed) }
+        let outcome = host.invoke(fn, invocation)
+        appDepth -= 1
+        (context, callbackLimit) = saved
+        if appDepth == 0 { stopRequested = false }
+        guard pid == myPid, isRunning else { return false }
+        guard case .failed(let failure) = outcome else { return true }
+        switch failure.kind {
+        case .error:
+            crash(.appCrash, at: failure.location, failure.message, traceback: failure.traceback)
+        case .instructionBudget:
+            crash(.appHang, at: failure.location,
+                  "a handler ran past the instruction budget (\(config.instructionBudget) Lua instructions): an endless loop? The watchdog terminated the app",
+                  traceback: failure.traceback)
+        case .memoryCap:
+            crash(.outOfMemory, at: failure.location,
+                  "the scenario's Lua memory passed its cap (\(config.memoryCap >> 20) MiB); the app was terminated",
+                  traceback: failure.traceback)
+        case .stopped:
+            break
+        }
+        return false
+    }
+
+    /// Calls world code (at/every, server handlers, expectations). An error ends the run (exit 2).
+    @discardableResult
+    func callWorld(_ fn: ScriptRef, _ invocation: Invocation, as ctx: ExecContext = .world) -> Outcome {
+        let saved = context
+        context = ctx
+        let outcome = host.invoke(fn, invocation)
+        context = saved
+        if case .failed(let f) = outcome { failWorld(f) }
+        return outcome
+    }
+
+    func failWorld(_ f: ScriptFailure) {
+        guard fatal == nil else { return }
+        switch f.kind {
+        case .error:
+            fatal = ScenarioError(f.message, traceback: f.traceback)
+        case .instructionBudget:
+            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code ran past the instruction budget (\(config.instructionBudget) Lua instructions): an endless loop?", traceback: f.traceback)
+        case .memoryCap:
+            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code passed the memory cap (\(config.memoryCap >> 20) MiB)", traceback: f.traceback)
+        case .stopped:
+            break
+        }
+    }
+
+    /// Records a scenario error raised by the API on behalf of world code.
+    public func fail(_ error: ScenarioError) { if fatal == nil { fatal = error } }
+
+    // MARK: - Output helpers
+
+    func log(_ actor: String, _ kind: TimelineEntry.Kind, _ message: String, violation: Int? = nil) {
+        let entry = TimelineEntry(time: now, actor: actor, kind: kind, message: message, violation: violation)
+        if recordTimeline { timeline.append(entry) }
+        sink?(entry, self)
+    }
+
+    /// `print`/`log` from scenario code: the actor is whoever is running.
+    public func print(_ text: String) {
+        let actor: String
+        switch context {
+        case .app: actor = "app"
+        case .server(let name): actor = name
+        case .expect: actor = "expect"
+        default: actor = "world"
+        }
+        log(actor, .log, text)
+    }
+
+    /// Records a violation and puts it on the timeline.
+    func violate(_ code: ViolationCode, at location: SourceLocation?, _ message: String, traceback: String? = nil) {
+        violations.append(Violation(code: code, time: now, location: location, message: message, traceback: traceback))
+        log(code.severity == .error ? "app" : "ios", .violation, message, violation: violations.count - 1)
+    }
+
+    /// An error-level violation that terminates the app.
+    func crash(_ code: ViolationCode, at location: SourceLocation?, _ message: String, traceback: String? = nil) {
+        violate(code, at: location, message, traceback: traceback)
+        terminate(reason: code.rawValue, notify: false)
+    }
+}
