@@ -115,6 +115,11 @@ static inline void clua_arm(lua_State *co, clua_Host *h) {
     else lua_sethook(co, NULL, 0, 0);
 }
 
+/* Re-arms an outer handler thread after a nested call returns to it. */
+static inline void clua_rearm(lua_State *co, clua_Host *h) {
+    if (h->budget > 0 || h->cap > 0) lua_sethook(co, clua_hook, LUA_MASKCOUNT, h->step);
+}
+
 /* MARK: - Swift closures: boxed in userdata, called through one trampoline */
 
 static int clua_trampoline(lua_State *L) {
@@ -173,6 +178,7 @@ static inline void clua_pushmsghandler(lua_State *L) { lua_pushcfunction(L, clua
 
 /* MARK: - Macros as functions */
 
+static inline void clua_fullgc(lua_State *L) { lua_gc(L, LUA_GCCOLLECT, 0); }
 static inline void clua_pop(lua_State *L, int n) { lua_pop(L, n); }
 static inline void clua_newtable(lua_State *L) { lua_newtable(L); }
 static inline int clua_pcall(lua_State *L, int nargs, int nresults, int msgh) {

@@ -151,7 +151,7 @@ extension World {
         }
         guard let r = result.flatMap(FetchResult.init(rawValue:)) else {
             crash(.fetchBadResult, at: location,
-                  "completionHandler(\(result.map { "\"\($0)\"" } ?? "nil")): the result must be \"newData\", \"noData\" or \"failed\" (UIBackgroundFetchResult)")
+                  "completionHandler(\(result.map { $0.hasPrefix("<") ? String($0.dropFirst().dropLast()) : "\"\($0)\"" } ?? "nil")): the result must be \"newData\", \"noData\" or \"failed\" (UIBackgroundFetchResult)")
             return false
         }
         let f = fetch.pending.remove(at: index)

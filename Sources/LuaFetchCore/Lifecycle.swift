@@ -4,7 +4,7 @@
 
 extension DelegateMethod {
     /// The NotificationCenter name posted after this delegate method.
-    var notificationName: String? {
+    public var notificationName: String? {
         switch self {
         case .didFinishLaunching: return "UIApplicationDidFinishLaunchingNotification"
         case .didBecomeActive: return "UIApplicationDidBecomeActiveNotification"

@@ -76,7 +76,7 @@ public final class World {
     public internal(set) var finished = false
 
     // MARK: - Who runs
-    public internal(set) var context: ExecContext = .topLevel
+    public var context: ExecContext = .topLevel
     /// App handlers on the stack; a termination while > 0 stops them all.
     var appDepth = 0
     /// Set when the app was terminated while its code was running: the scripting layer stops it.
@@ -294,6 +294,9 @@ public final class World {
             break
         }
     }
+
+    /// Records a failure of top-level code as the run's scenario error.
+    public func failWorldPublic(_ f: ScriptFailure) { failWorld(f) }
 
     /// Records a scenario error raised by the API on behalf of world code.
     public func fail(_ error: ScenarioError) { if fatal == nil { fatal = error } }

@@ -1,1 +1,239 @@
-// placeholder
+// LuaState: the one owner of a `lua_State` (closed in deinit). It provides protected loading and
+// calls with a traceback message handler, handler coroutines under the instruction budget and
+// memory cap of CLua's host record, Swift closures boxed in userdata (released by __gc) and called
+// through CLua's trampoline, registry references, and value conversion. Only this module imports
+// CLua; Swift code here never calls lua_error or luaL_check*: errors travel as statuses.
+import CLua
+
+/// A Swift function callable from Lua. It returns a result count, or throws `LuaFailure`.
+final class HostFunction {
+    let name: String
+    let body: (LuaCall) throws(LuaFailure) -> Int32
+    init(_ name: String, _ body: @escaping (LuaCall) throws(LuaFailure) -> Int32) {
+        self.name = name; self.body = body
+    }
+}
+
+/// How a host function ends abnormally.
+enum LuaFailure: Error {
+    /// A Lua error with this message (the caller's `file:line:` is prefixed).
+    case error(String)
+    /// Stop the running handler (the simulator decided: watchdog, crash).
+    case stop
+}
+
+/// The result of running a chunk or handler.
+struct LuaRunResult {
+    enum Status { case ok, error, budget, memory, stopped }
+    var status: Status
+    var truthy = false
+    var message = ""
+    var traceback: String?
+    var location: SourceLocationRef?
+}
+
+typealias SourceLocationRef = (file: String, line: Int)
+
+final class LuaState {
+    let L: OpaquePointer
+    let hostRecord: UnsafeMutablePointer<clua_Host>
+    /// Called after every host function, to stop handlers the simulator ended.
+    var mustStop: () -> Bool = { false }
+
+    init(memoryCap: Int, instructionBudget: Int64) {
+        hostRecord = .allocate(capacity: 1)
+        hostRecord.initialize(to: clua_Host())
+        hostRecord.pointee.cap = memoryCap
+        hostRecord.pointee.budget = instructionBudget
+        hostRecord.pointee.step = 1000
+        hostRecord.pointee.dispatch = { L, box in
+            let fn = Unmanaged<HostFunction>.fromOpaque(box!).takeUnretainedValue()
+            return LuaState.dispatch(fn, L!)
+        }
+        hostRecord.pointee.release = { box in
+            Unmanaged<HostFunction>.fromOpaque(box!).release()
+        }
+        L = clua_newstate(hostRecord)
+        hostRecord.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        clua_openlibs(L)
+    }
+
+    deinit {
+        lua_close(L)
+        hostRecord.deinitialize(count: 1)
+        hostRecord.deallocate()
+    }
+
+    var memoryInUse: Int { hostRecord.pointee.used }
+    var peakMemory: Int { hostRecord.pointee.peak }
+
+    // MARK: - Host functions
+
+    static func dispatch(_ fn: HostFunction, _ L: OpaquePointer) -> Int32 {
+        let state = Unmanaged<LuaState>.fromOpaque(clua_host(L).pointee.owner).takeUnretainedValue()
+        let call = LuaCall(L: L, name: fn.name)
+        do {
+            let n = try fn.body(call)
+            return state.mustStop() ? CLUA_STATUS_KILL : n
+        } catch {
+            switch error {
+            case .error(let message):
+                let loc = LuaState.scenarioLocation(L, from: 1)
+                let text = loc.map { "\($0.file):\($0.line): " } ?? ""
+                lua_pushstring(L, text + message)
+                return CLUA_STATUS_ERROR
+            case .stop:
+                return CLUA_STATUS_KILL
+            }
+        }
+    }
+
+    /// Pushes a Swift function as a Lua function.
+    func push(_ fn: HostFunction) { LuaState.push(fn, on: L) }
+
+    static func push(_ fn: HostFunction, on L: OpaquePointer) {
+        clua_pushbox(L, Unmanaged.passRetained(fn).toOpaque())
+    }
+
+    /// Sets `t[name] = fn` for the table at `index`.
+    func setFunction(_ index: Int32, _ name: String, _ body: @escaping (LuaCall) throws(LuaFailure) -> Int32) {
+        let abs = lua_absindex(L, index)
+        push(HostFunction(name, body))
+        lua_setfield(L, abs, name)
+    }
+
+    // MARK: - Registry references
+
+    /// Pops the top value into the registry; returns its reference.
+    func ref() -> Int32 { luaL_ref(L, clua_registryindex()) }
+    func unref(_ r: Int32) { luaL_unref(L, clua_registryindex(), r) }
+    func pushRef(_ r: Int32, on thread: OpaquePointer? = nil) {
+        lua_rawgeti(thread ?? L, clua_registryindex(), lua_Integer(r))
+    }
+
+    // MARK: - Locations
+
+    /// The first stack frame at or above `level` that belongs to a scenario file (`@` chunk).
+    static func scenarioLocation(_ L: OpaquePointer, from level: Int32) -> SourceLocationRef? {
+        var ar = lua_Debug()
+        var lvl = level
+        while lua_getstack(L, lvl, &ar) != 0 {
+            lua_getinfo(L, "Sl", &ar)
+            if ar.currentline > 0, let src = ar.source, src.pointee == UInt8(ascii: "@") {
+                return (String(cString: src + 1), Int(ar.currentline))
+            }
+            lvl += 1
+        }
+        return nil
+    }
+
+    /// Where the function on the top of `L`'s stack was defined (scenario functions only).
+    static func definition(ofTopFunctionIn L: OpaquePointer) -> SourceLocationRef? {
+        var ar = lua_Debug()
+        lua_pushvalue(L, -1)
+        lua_getinfo(L, ">S", &ar)
+        guard ar.linedefined > 0, let src = ar.source, src.pointee == UInt8(ascii: "@") else { return nil }
+        return (String(cString: src + 1), Int(ar.linedefined))
+    }
+
+    // MARK: - Running code
+
+    /// Loads a text chunk named `@name`; on success the function is on the top of the stack.
+    func load(_ source: [UInt8], chunkName: String) -> String? {
+        let status = source.withUnsafeBufferPointer { buf in
+            buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buf.count, 1)) {
+                clua_loadbuffer(L, $0, buf.count, chunkName)
+            }
+        }
+        if status == LUA_OK { return nil }
+        let msg = clua_tostring(L, -1).map { String(cString: $0) } ?? "cannot load \(chunkName)"
+        clua_pop(L, 1)
+        return msg
+    }
+
+    /// Runs the function on the top of `L`'s stack (with `nargs` arguments above it) in a fresh
+    /// coroutine under the instruction budget and memory cap. Nested calls (host function →
+    /// handler) keep their own budget. Leaves the stack as it was before the function was pushed.
+    func runHandler(nargs: Int32) -> LuaRunResult { run(nargs: nargs, keepResult: false) }
+
+    /// As `runHandler`, but leaves the first result (nil on failure) on the stack.
+    func runHandlerKeepingResult(nargs: Int32) -> LuaRunResult { run(nargs: nargs, keepResult: true) }
+
+    private func run(nargs: Int32, keepResult: Bool) -> LuaRunResult {
+        let h = hostRecord
+        let saved = (h.pointee.top, h.pointee.spent, h.pointee.enforce)
+        let co = lua_newthread(L)!
+        clua_insert(L, -(nargs + 2))      // thread below function and args
+        lua_xmove(L, co, nargs + 1)       // function and args to the thread
+        clua_arm(co, h)
+        h.pointee.enforce = 1
+        var nres: Int32 = 0
+        let status = clua_resume(co, L, nargs, &nres)
+        h.pointee.enforce = 0
+        var result = LuaRunResult(status: .ok)
+        let killed = h.pointee.killed
+        if killed != CLUA_KILL_NONE {
+            result.status = killed == CLUA_KILL_BUDGET ? .budget : killed == CLUA_KILL_MEMORY ? .memory : .stopped
+            result.location = LuaState.scenarioLocation(co, from: 0)
+            if result.status != .stopped {
+                clua_traceback(L, co, nil, 0)
+                result.traceback = clua_tostring(L, -1).map { String(cString: $0) }
+                clua_pop(L, 1)
+            }
+        } else if status == LUA_OK {
+            result.truthy = nres > 0 && lua_toboolean(co, -nres) != 0
+        } else if status == LUA_YIELD {
+            result.status = .error
+            result.location = LuaState.scenarioLocation(co, from: 0)
+            result.message = (result.location.map { "\($0.file):\($0.line): " } ?? "")
+                + "coroutine.yield outside a coroutine: a handler cannot yield to luafetch (wrap it in coroutine.wrap)"
+        } else {
+            result.status = h.pointee.memoryHit != 0 || status == LUA_ERRMEM ? .memory : .error
+            result.message = LuaState.describeError(co, -1)
+            result.location = LuaState.scenarioLocation(co, from: 0)
+            clua_traceback(L, co, nil, 0)
+            result.traceback = clua_tostring(L, -1).map { String(cString: $0) }
+            clua_pop(L, 1)
+        }
+        if keepResult {
+            if status == LUA_OK && killed == CLUA_KILL_NONE && nres > 0 {
+                lua_pushvalue(co, -nres)
+                lua_xmove(co, L, 1)
+            } else {
+                lua_pushnil(L)
+            }
+            clua_remove(L, -2)  // the thread
+        } else {
+            clua_pop(L, 1)  // the thread
+        }
+        if killed != CLUA_KILL_NONE || h.pointee.memoryHit != 0 {
+            clua_fullgc(L)
+            h.pointee.killed = CLUA_KILL_NONE
+            h.pointee.memoryHit = 0
+        }
+        (h.pointee.top, h.pointee.spent, h.pointee.enforce) = saved
+        if let outer = saved.0 { clua_rearm(outer, h) }
+        return result
+    }
+
+    /// Calls the function on the top of the stack (with nargs above it) directly, protected, with
+    /// the traceback handler; for short host-side helpers. Pops everything; returns an error message.
+    func protectedCall(nargs: Int32, nresults: Int32) -> String? {
+        let base = lua_gettop(L) - nargs
+        clua_pushmsghandler(L)
+        clua_insert(L, base)
+        let status = clua_pcall(L, nargs, nresults, base)
+        clua_remove(L, base)
+        if status == LUA_OK { return nil }
+        let msg = LuaState.describeError(L, -1)
+        clua_pop(L, 1)
+        return msg
+    }
+
+    static func describeError(_ L: OpaquePointer, _ index: Int32) -> String {
+        if lua_type(L, index) == LUA_TSTRING || lua_type(L, index) == LUA_TNUMBER {
+            return String(cString: clua_tostring(L, index))
+        }
+        return "(error object is a \(String(cString: lua_typename(L, lua_type(L, index)))) value)"
+    }
+}

@@ -1,0 +1,109 @@
+// The text report (SPEC 8): the header, one timeline line per event
+// (`+1d02:03:04.005  actor  message`, aligned, colour only when asked), and the summary: launches,
+// wakes, fetches by result, requests by status, background time, expectations, and every violation
+// with its code, severity, time, `file:line` and exception code. Pure Swift; the CLI prints it.
+
+public struct TextReport {
+    public var color: Bool
+    public var version: String
+    let actorWidth: Int
+
+    public init(world: World, version: String, color: Bool) {
+        self.color = color
+        self.version = version
+        let fixed = ["user", "system", "app", "task", "fetch", "net", "expect", "world"]
+        actorWidth = (fixed + world.serverNames).map(\.count).max() ?? 6
+    }
+
+    // MARK: - Colour
+
+    enum Style: String { case dim = "2", bold = "1", red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36" }
+
+    func paint(_ s: String, _ styles: Style...) -> String {
+        guard color, !styles.isEmpty else { return s }
+        return "\u{1b}[\(styles.map(\.rawValue).joined(separator: ";"))m\(s)\u{1b}[0m"
+    }
+
+    // MARK: - Lines
+
+    public func header(_ world: World) -> String {
+        "luafetch \(version) · scenario \"\(world.config.name)\" · os \(world.os.rawValue) · seed \(world.seed)"
+    }
+
+    public func line(_ e: TimelineEntry, in world: World) -> String {
+        let actor = e.actor.padding(actorWidth)
+        var message = e.message
+        if let i = e.violation {
+            let v = world.violations[i]
+            message = violationText(v)
+        }
+        let stamp = paint(Time.stamp(e.time), .dim)
+        switch e.kind {
+        case .violation:
+            let v = world.violations[e.violation!]
+            return "\(stamp)  \(paint(actor, v.severity == .error ? .red : .yellow))  \(paint(message, v.severity == .error ? .red : .yellow))"
+        case .state: return "\(stamp)  \(paint(actor, .bold))  \(paint(message, .cyan))"
+        case .action: return "\(stamp)  \(paint(actor, .bold))  \(message)"
+        case .info: return "\(stamp)  \(actor)  \(paint(message, .dim))"
+        case .expect:
+            return "\(stamp)  \(actor)  \(paint(message, message.hasPrefix("✓") ? .green : .red))"
+        default: return "\(stamp)  \(actor)  \(message)"
+        }
+    }
+
+    /// `✗ task-expired [error, 0x8badf00d] file:line: message`.
+    public func violationText(_ v: Violation) -> String {
+        let mark = v.severity == .error ? "✗" : "⚠"
+        let code = [v.severity.rawValue, v.exceptionCode].compactMap { $0 }.joined(separator: ", ")
+        return "\(mark) \(v.code.rawValue) [\(code)] \(v.location.map { "\($0): " } ?? "")\(v.message)"
+    }
+
+    // MARK: - Summary
+
+    public func summary(_ world: World) -> [String] {
+        let s = world.stats
+        var out: [String] = []
+        out.append(paint("── summary " + String(repeating: "─", count: 50), .dim))
+        out.append("ran        \(Time.stamp(world.now)) of virtual time")
+        out.append("launches   \(s.userLaunches) by the user · \(s.backgroundLaunches) in the background · \(s.wakes) wake\(s.wakes == 1 ? "" : "s") from suspension · \(s.terminations) termination\(s.terminations == 1 ? "" : "s")")
+        var bg = s.backgroundTime
+        if let since = s.backgroundSince { bg += world.now - since }
+        out.append("background \(Time.human(bg)) running in the background · \(s.suspensions) suspension\(s.suspensions == 1 ? "" : "s") · \(s.tasksBegun) task\(s.tasksBegun == 1 ? "" : "s") begun")
+        if s.fetches > 0 || s.fetchesSkipped > 0 || world.os.hasFetchAPI && world.app.hasFetchMode {
+            let results = FetchResult.allCases.map { "\(s.fetchResults[$0] ?? 0) \($0.rawValue)" }.joined(separator: " · ")
+            out.append("fetches    \(s.fetches): \(results) · \(s.fetchesMissed) missed · \(s.fetchesSkipped) skipped")
+        }
+        if s.requests > 0 {
+            let statuses = s.responses.keys.sorted().map { "\($0) ×\(s.responses[$0]!)" }
+            let errors = s.networkErrors.keys.sorted().map { "\($0) ×\(s.networkErrors[$0]!)" }
+            out.append("requests   \(s.requests): " + (statuses + errors).joined(separator: " · "))
+        }
+        let results = world.expectationResults
+        if !results.isEmpty {
+            let failed = results.filter { !$0.passed }.count
+            out.append("expect     \(results.count - failed) passed, \(failed) failed")
+            for r in results {
+                let mark = r.passed ? paint("✓", .green) : paint("✗", .red)
+                out.append("  \(mark) \(r.description)\(r.detail.map { ": \($0)" } ?? "")\(r.passed ? "" : r.location.map { " (\($0))" } ?? "")")
+            }
+        }
+        if world.violations.isEmpty {
+            out.append("violations none")
+        } else {
+            let expected = world.expectedCodes
+            let errors = world.violations.filter { $0.severity == .error }.count
+            out.append("violations \(errors) error\(errors == 1 ? "" : "s") · \(world.violations.count - errors) warning\(world.violations.count - errors == 1 ? "" : "s")")
+            for v in world.violations {
+                let note = expected.contains(v.code) ? paint(" (expected)", .dim) : ""
+                out.append("  \(Time.stamp(v.time))  \(paint(violationText(v), v.severity == .error ? .red : .yellow))\(note)")
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

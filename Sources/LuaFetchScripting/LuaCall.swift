@@ -1,0 +1,127 @@
+// LuaCall: the arguments of one host function call, read with raw accessors that never raise.
+// Each checker throws `LuaFailure.error` with a message naming the function and the expected type
+// (`bad argument #2 to 'at' (function expected, got nil)`); LuaState prefixes the caller's line.
+import CLua
+import LuaFetchCore
+
+struct LuaCall {
+    let L: OpaquePointer
+    let name: String
+
+    var count: Int32 { lua_gettop(L) }
+
+    func type(_ i: Int32) -> Int32 { lua_type(L, i) }
+    func typeName(_ i: Int32) -> String { String(cString: lua_typename(L, lua_type(L, i))) }
+    func isNil(_ i: Int32) -> Bool { lua_type(L, i) <= LUA_TNIL }
+
+    func bad(_ i: Int32, _ expected: String, hint: String = "") -> LuaFailure {
+        .error("bad argument #\(i) to '\(name)' (\(expected) expected, got \(isNil(i) ? "nil" : typeName(i)))\(hint)")
+    }
+
+    // MARK: - Checkers
+
+    func number(_ i: Int32, hint: String = "") throws(LuaFailure) -> Double {
+        guard type(i) == LUA_TNUMBER else { throw bad(i, "number", hint: hint) }
+        return clua_tonumber(L, i)
+    }
+
+    func optNumber(_ i: Int32) throws(LuaFailure) -> Double? {
+        isNil(i) ? nil : try number(i)
+    }
+
+    /// Seconds as a duration in milliseconds (finite, not negative).
+    func duration(_ i: Int32, allowZero: Bool = true) throws(LuaFailure) -> Millis {
+        let s = try number(i, hint: " (seconds; use seconds(), minutes(), hours(), days())")
+        guard let ms = Time.millis(fromSeconds: s), ms >= 0, allowZero || ms > 0 else {
+            throw .error("bad argument #\(i) to '\(name)' (\(allowZero ? "a duration of 0 seconds or more" : "a positive duration") expected, got \(formatNumber(s)))")
+        }
+        return ms
+    }
+
+    func integer(_ i: Int32) throws(LuaFailure) -> Int64 {
+        guard type(i) == LUA_TNUMBER else { throw bad(i, "integer") }
+        if clua_isinteger(L, i) != 0 { return clua_tointeger(L, i) }
+        let d = clua_tonumber(L, i)
+        guard d.rounded() == d, abs(d) < 9e15 else { throw bad(i, "integer", hint: " (\(formatNumber(d)) has a fraction)") }
+        return Int64(d)
+    }
+
+    func string(_ i: Int32) throws(LuaFailure) -> String {
+        guard type(i) == LUA_TSTRING else { throw bad(i, "string") }
+        return LuaCall.string(L, i)
+    }
+
+    func optString(_ i: Int32) throws(LuaFailure) -> String? { isNil(i) ? nil : try string(i) }
+
+    func boolean(_ i: Int32) throws(LuaFailure) -> Bool {
+        guard type(i) == LUA_TBOOLEAN else { throw bad(i, "boolean") }
+        return lua_toboolean(L, i) != 0
+    }
+
+    func function(_ i: Int32, hint: String = "") throws(LuaFailure) -> Void {
+        guard type(i) == LUA_TFUNCTION else { throw bad(i, "function", hint: hint) }
+    }
+
+    func table(_ i: Int32, hint: String = "") throws(LuaFailure) {
+        guard type(i) == LUA_TTABLE else { throw bad(i, "table", hint: hint) }
+    }
+
+    // MARK: - Raw reads
+
+    static func string(_ L: OpaquePointer, _ i: Int32) -> String {
+        var len = 0
+        guard let p = lua_tolstring(L, i, &len) else { return "" }
+        return p.withMemoryRebound(to: UInt8.self, capacity: len) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: len), as: UTF8.self)
+        }
+    }
+
+    /// `t[key]` without metamethods; pushes the value.
+    func rawField(_ t: Int32, _ key: String) -> Int32 {
+        lua_pushstring(L, key)
+        return lua_rawget(L, t < 0 && t > clua_registryindex() ? t - 1 : t)
+    }
+
+    /// String keys of the table at `t` that are not in `known`, sorted (for "unknown field").
+    func unknownKeys(_ t: Int32, known: [String]) -> [String] {
+        var out: [String] = []
+        let abs = lua_absindex(L, t)
+        lua_pushnil(L)
+        while lua_next(L, abs) != 0 {
+            if lua_type(L, -2) == LUA_TSTRING {
+                let k = LuaCall.string(L, -2)
+                if !known.contains(k) { out.append(k) }
+            } else {
+                out.append("[\(lua_type(L, -2) == LUA_TNUMBER ? LuaCall.string(L, -2) : "non-string key")]")
+            }
+            clua_pop(L, 1)
+        }
+        return out.sorted()
+    }
+
+    /// Rejects unknown fields of an options table, suggesting the closest known one.
+    func checkFields(_ t: Int32, of what: String, known: [String]) throws(LuaFailure) {
+        lua_checkstack(L, 8)
+        if let bad = unknownKeys(t, known: known).first {
+            let hint = closest(bad, among: known).map { "; did you mean \($0)?" } ?? ""
+            throw .error("unknown field '\(bad)' in \(what)\(hint) (known: \(known.joined(separator: ", ")))")
+        }
+    }
+}
+
+func formatNumber(_ d: Double) -> String {
+    if d.isNaN { return "nan" }
+    if d.isInfinite { return d < 0 ? "-inf" : "inf" }
+    if d.rounded() == d && abs(d) < 1e15 { return String(Int64(d)) }
+    return String(d)
+}
+
+extension SecondsValue {
+    func push(_ L: OpaquePointer) {
+        switch self {
+        case .integer(let i): lua_pushinteger(L, lua_Integer(i))
+        case .float(let d): lua_pushnumber(L, d)
+        case .infinity: lua_pushnumber(L, .infinity)
+        }
+    }
+}

@@ -1,0 +1,178 @@
+// The Lua prelude run before every scenario (chunk "=luafetch"): it builds the sandbox of SPEC 11
+// and the determinism of SPEC 2 from the stock libraries: deterministic `pairs` and address-free
+// `tostring`, seeded `math.random`, the virtual `os` (time, clock, date), text-only `load`,
+// `require` for `.lua` files beside the scenario, and removes io, debug, dofile, string.dump.
+// It receives the host primitives as its one argument.
+
+enum Prelude {
+    static let source = #"""
+local host = ...
+local G = _G
+local type, rawget, rawset, select, error, setmetatable, getmetatable =
+      type, rawget, rawset, select, error, setmetatable, getmetatable
+local sort, unpack = table.sort, table.unpack
+local rawtostring, rawformat, rawdate, rawload = tostring, string.format, os.date, load
+local rawrandomseed = math.randomseed
+
+-- Stable identities instead of addresses: the n-th object first shown is #n.
+local ids, lastid = setmetatable({}, { __mode = "k" }), 0
+local function objid(v)
+  local id = ids[v]
+  if not id then lastid = lastid + 1; id = lastid; ids[v] = id end
+  return id
+end
+
+local function tostring(v)
+  local t = type(v)
+  if t == "table" or t == "function" or t == "userdata" or t == "thread" then
+    local mt = getmetatable(v)
+    if type(mt) == "table" and rawget(mt, "__tostring") then return rawtostring(v) end
+    return t .. ": #" .. objid(v)
+  end
+  return rawtostring(v)
+end
+G.tostring = tostring
+
+-- pairs in a deterministic order: numbers ascending, then strings, booleans, other objects.
+local rank = { number = 1, string = 2, boolean = 3, table = 4, ["function"] = 5, userdata = 6, thread = 7 }
+local function before(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return rank[ta] < rank[tb] end
+  if ta == "number" or ta == "string" then return a < b end
+  if ta == "boolean" then return (not a) and b end
+  return objid(a) < objid(b)
+end
+local rawnext = next
+function G.pairs(t)
+  local mt = getmetatable(t)
+  if type(mt) == "table" and rawget(mt, "__pairs") then return rawget(mt, "__pairs")(t) end
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'pairs' (table expected, got " .. (t == nil and "nil" or type(t)) .. ")", 2)
+  end
+  local keys, n = {}, 0
+  for k in rawnext, t do n = n + 1; keys[n] = k end
+  sort(keys, before)
+  local i = 0
+  return function()
+    while true do
+      i = i + 1
+      local k = keys[i]
+      if k == nil then return nil end
+      local v = rawget(t, k)
+      if v ~= nil then return k, v end
+    end
+  end, t, nil
+end
+
+function G.print(...)
+  local n = select("#", ...)
+  local parts = {}
+  for i = 1, n do parts[i] = tostring((select(i, ...))) end
+  host.print(table.concat(parts, "\t"))
+end
+G.log = G.print
+
+string.format = function(fmt, ...)
+  if type(fmt) == "string" and fmt:find("%%[-+ #0]*%d*%.?%d*p") then
+    error("string.format: '%p' prints addresses, which change from run to run; luafetch does not allow it", 2)
+  end
+  local n = select("#", ...)
+  local args = { ... }
+  for i = 1, n do
+    local t = type(args[i])
+    if t == "table" or t == "function" or t == "userdata" or t == "thread" then args[i] = tostring(args[i]) end
+  end
+  return rawformat(fmt, unpack(args, 1, n))
+end
+string.dump = nil
+
+-- math.random is Lua's own generator, seeded from the run's seed (scenario stream).
+function math.randomseed(...)
+  if select("#", ...) == 0 then return rawrandomseed(host.seed()) end
+  return rawrandomseed(...)
+end
+rawrandomseed(host.seed())
+host.setReseed(rawrandomseed)
+
+-- The virtual clock: os.time/os.clock/os.date read virtual time; the epoch is 2013-09-18T00:00:00Z.
+local function civil_days(y, m, d)
+  y = m <= 2 and y - 1 or y
+  local era = (y >= 0 and y or y - 399) // 400
+  local yoe = y - era * 400
+  local doy = (153 * (m + (m > 2 and -3 or 9)) + 2) // 5 + d - 1
+  local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+  return era * 146097 + doe - 719468
+end
+local function field(t, k, default)
+  local v = rawget(t, k)
+  if v == nil then
+    if default == nil then error("field '" .. k .. "' missing in date table", 3) end
+    return default
+  end
+  if math.type(v) ~= "integer" then error("field '" .. k .. "' is not an integer", 3) end
+  return v
+end
+local os_time = function(t)
+  if t == nil then return host.epoch() end
+  if type(t) ~= "table" then error("bad argument #1 to 'time' (table expected, got " .. type(t) .. ")", 2) end
+  return civil_days(field(t, "year"), field(t, "month"), field(t, "day")) * 86400
+    + field(t, "hour", 12) * 3600 + field(t, "min", 0) * 60 + field(t, "sec", 0)
+end
+local os_date = function(fmt, t)
+  fmt = fmt or "%c"
+  if type(fmt) ~= "string" then error("bad argument #1 to 'date' (string expected, got " .. type(fmt) .. ")", 2) end
+  if fmt:sub(1, 1) ~= "!" then fmt = "!" .. fmt end
+  return rawdate(fmt, t or host.epoch())
+end
+G.os = { time = os_time, date = os_date, clock = function() return host.clock() end,
+         difftime = function(a, b) return a - (b or 0) end }
+
+-- Text chunks only; scenario chunks see the sandboxed globals.
+function G.load(chunk, name, mode, env)
+  if mode ~= nil and mode ~= "t" then
+    return nil, "luafetch loads text chunks only (mode \"t\"); binary chunks are not allowed"
+  end
+  if select("#", env) == 0 or env == nil then return rawload(chunk, name, "t") end
+  return rawload(chunk, name, "t", env)
+end
+
+-- require: only `.lua` files beside the scenario.
+local loaded = {}
+function G.require(name)
+  if type(name) ~= "string" or not name:match("^[%w_]+[%w_%.]*$") or name:find("%.%.") then
+    error("bad argument #1 to 'require' (a module name like 'helpers' or 'lib.util' expected)", 2)
+  end
+  if loaded[name] ~= nil then return loaded[name] end
+  local source, path = host.readModule(name)
+  if not source then error(path, 2) end
+  local fn, err = rawload(source, "@" .. path, "t")
+  if not fn then error(err, 0) end
+  local result = fn(name)
+  if result == nil then result = true end
+  loaded[name] = result
+  return result
+end
+
+local collect = collectgarbage
+function G.collectgarbage(opt, ...)
+  opt = opt or "collect"
+  if opt ~= "collect" and opt ~= "count" and opt ~= "step" and opt ~= "isrunning" then
+    error("collectgarbage('" .. rawtostring(opt) .. "') is not available in a scenario", 2)
+  end
+  return collect(opt, ...)
+end
+
+G.dofile, G.loadfile, G.io, G.debug, G.package = nil, nil, nil, nil, nil
+
+-- Deep copy for values that cross between app and servers ("bodies are Lua values, copied").
+local function copy(v, seen)
+  if type(v) ~= "table" then return v end
+  if seen[v] then return seen[v] end
+  local out = {}
+  seen[v] = out
+  for k, x in rawnext, v do rawset(out, copy(k, seen), copy(x, seen)) end
+  return out
+end
+host.setCopy(function(v) return copy(v, {}) end)
+"""#
+}

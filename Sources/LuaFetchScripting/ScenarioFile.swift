@@ -1,0 +1,68 @@
+// ScenarioFile: reads a scenario from disk and rejects what is not a Lua text scenario (missing
+// file, a directory, an empty file, a binary or precompiled chunk, invalid UTF-8) with one clear
+// `path[:line]: message` line. Also reads `require`d modules beside the scenario. Uses Foundation.
+import Foundation
+import LuaFetchCore
+
+enum ScenarioFile {
+    static func read(_ path: String) throws(ScenarioError) -> [UInt8] {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw ScenarioError("\(path): no such file (give the path of a .lua scenario, e.g. examples/twitter.lua)")
+        }
+        if isDir.boolValue { throw ScenarioError("\(path): is a directory, not a .lua scenario file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScenarioError("\(path): cannot be read (check its permissions)")
+        }
+        let bytes = [UInt8](data)
+        try check(bytes, path: path)
+        return bytes
+    }
+
+    static func check(_ bytes: [UInt8], path: String) throws(ScenarioError) {
+        if bytes.first == 0x1b {
+            throw ScenarioError("\(path): is a precompiled (binary) Lua chunk; luafetch runs text scenarios only")
+        }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0a || $0 == 0x0d }) {
+            throw ScenarioError("\(path):1: the scenario is empty: declare at least an app{} or a timeline (see examples/hello.lua)")
+        }
+        if let nul = bytes.firstIndex(of: 0) {
+            let line = bytes[..<nul].filter { $0 == 0x0a }.count + 1
+            throw ScenarioError("\(path):\(line): contains a NUL byte: this is a binary file, not a Lua text scenario")
+        }
+        if let bad = firstInvalidUTF8(bytes) {
+            let line = bytes[..<bad].filter { $0 == 0x0a }.count + 1
+            throw ScenarioError("\(path):\(line): invalid UTF-8 (byte 0x\(String(bytes[bad], radix: 16)) at offset \(bad)); save the file as UTF-8")
+        }
+    }
+
+    /// The offset of the first byte that is not valid UTF-8, if any.
+    static func firstInvalidUTF8(_ b: [UInt8]) -> Int? {
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            let n: Int
+            if c < 0x80 { i += 1; continue }
+            else if c >= 0xc2 && c <= 0xdf { n = 1 }
+            else if c >= 0xe0 && c <= 0xef { n = 2 }
+            else if c >= 0xf0 && c <= 0xf4 { n = 3 }
+            else { return i }
+            for k in 1...n where i + k >= b.count || b[i + k] & 0xc0 != 0x80 { return i }
+            i += n + 1
+        }
+        return nil
+    }
+
+    /// `require(name)`: the source of `name.lua` beside the scenario, and its path.
+    static func module(_ name: String, besides scenario: String) -> (source: String?, pathOrError: String) {
+        let dir = (scenario as NSString).deletingLastPathComponent
+        let rel = name.replacingOccurrences(of: ".", with: "/") + ".lua"
+        let path = dir.isEmpty ? rel : dir + "/" + rel
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return (nil, "module '\(name)' not found: looked for \(path) (require loads .lua files beside the scenario)")
+        }
+        let bytes = [UInt8](data)
+        do { try check(bytes, path: path) } catch { return (nil, error.message) }
+        return (String(decoding: bytes, as: UTF8.self), path)
+    }
+}

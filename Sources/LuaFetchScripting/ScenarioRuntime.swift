@@ -1,0 +1,264 @@
+// ScenarioRuntime: the single door between Lua and the simulator. It owns a LuaState and a World,
+// installs the sandbox (Prelude) and the API tables (one file each: app, user/system, timer, http,
+// server, expect, scenario), loads the scenario file, and implements `ScriptHost` so the World can
+// call handlers without seeing Lua. What the rest of the program sees is `load`, `run`, `world`.
+import CLua
+import LuaFetchCore
+
+public final class ScenarioRuntime: ScriptHost {
+    public let world: World
+    let lua: LuaState
+    let path: String
+    var appObjectRef: Int32 = LUA_NOREF
+    var timerMetaRef: Int32 = LUA_NOREF
+    var copyRef: Int32 = LUA_NOREF
+    var responses: [Int: ServedResponse?] = [:]
+    var reseedRef: Int32 = LUA_NOREF
+    var scenarioDeclaredAt: String?
+    var appDeclaredAt: String?
+
+    /// Creates the runtime for the scenario at `path` (used in messages and chunk names).
+    public init(path: String, options: RunOptions = RunOptions(), instructionBudget: Int64 = 100_000_000,
+                memoryCap: Int = 256 << 20) {
+        self.path = path
+        world = World(file: path, options: options)
+        world.config.instructionBudget = instructionBudget
+        world.config.memoryCap = memoryCap
+        lua = LuaState(memoryCap: memoryCap, instructionBudget: instructionBudget)
+        world.host = self
+        lua.mustStop = { [unowned self] in
+            (world.stopRequested && world.context == .app) || world.fatal != nil
+        }
+        installPrelude()
+        installAPI()
+    }
+
+    // MARK: - Loading
+
+    /// Reads, checks and runs the scenario's top-level code. Throws a ScenarioError (exit 2).
+    public func load() throws(ScenarioError) {
+        let bytes = try ScenarioFile.read(path)
+        try run(source: bytes, chunkName: "@" + path)
+    }
+
+    /// Runs a chunk of scenario source as top-level code (the REPL uses this too).
+    public func run(source: [UInt8], chunkName: String) throws(ScenarioError) {
+        if let err = lua.load(source, chunkName: chunkName) { throw ScenarioError(err) }
+        let saved = world.context
+        if world.context != .repl { world.context = .topLevel }
+        let r = lua.runHandler(nargs: 0)
+        world.context = saved
+        if let fatal = world.fatal { throw fatal }
+        switch r.status {
+        case .ok: return
+        case .error: throw ScenarioError(r.message, traceback: r.traceback)
+        case .budget, .memory, .stopped:
+            world.failWorldPublic(ScriptFailure(kind: r.status == .budget ? .instructionBudget : r.status == .memory ? .memoryCap : .stopped,
+                                                message: r.message, traceback: r.traceback, location: r.location.map { SourceLocation(file: $0.file, line: $0.line) }))
+            throw world.fatal ?? ScenarioError("\(path): scenario stopped")
+        }
+    }
+
+    /// Runs the loaded scenario to its end.
+    public func run() throws(ScenarioError) { try world.run() }
+
+    // MARK: - References
+
+    /// Pops the function or value on top of `L` into a ScriptRef.
+    func makeRef(_ L: OpaquePointer) -> ScriptRef {
+        var loc = lua_type(L, -1) == LUA_TFUNCTION ? LuaState.definition(ofTopFunctionIn: L) : nil
+        if loc == nil { loc = LuaState.scenarioLocation(L, from: 1) }
+        let r = luaL_ref(L, clua_registryindex())
+        return ScriptRef(id: Int(r), location: loc.map { SourceLocation(file: $0.file, line: $0.line) })
+    }
+
+    /// Pushes argument `i` of a call and turns it into a ScriptRef.
+    func ref(_ call: LuaCall, _ i: Int32) -> ScriptRef {
+        lua_pushvalue(call.L, i)
+        return makeRef(call.L)
+    }
+
+    public func release(_ ref: ScriptRef) {
+        luaL_unref(lua.L, clua_registryindex(), Int32(ref.id))
+    }
+
+    /// The caller's scenario line.
+    func location(_ L: OpaquePointer) -> SourceLocation? {
+        LuaState.scenarioLocation(L, from: 1).map { SourceLocation(file: $0.file, line: $0.line) }
+    }
+
+    /// Deep-copies the value on top of `L` (replacing it). Returns an error message on failure.
+    func copyTop(_ L: OpaquePointer) -> String? {
+        guard lua_type(L, -1) == LUA_TTABLE else { return nil }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(copyRef))
+        clua_insert(L, -2)
+        clua_pushmsghandler(L)
+        clua_insert(L, -3)
+        let status = clua_pcall(L, 1, 1, -3)
+        if status != LUA_OK {
+            let msg = LuaState.describeError(L, -1)
+            clua_pop(L, 2)
+            lua_pushnil(L)
+            return msg
+        }
+        clua_remove(L, -2)
+        return nil
+    }
+
+    // MARK: - ScriptHost
+
+    public func invoke(_ fn: ScriptRef, _ invocation: Invocation) -> Outcome {
+        let L = lua.L
+        lua_checkstack(L, 8)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
+        var nargs: Int32 = 0
+        switch invocation {
+        case .delegate(let method, let launch):
+            pushAppObject(L); nargs = 1
+            if method == .didFinishLaunching {
+                lua_createtable(L, 0, 1)
+                lua_pushstring(L, (launch ?? .user).rawValue)
+                lua_setfield(L, -2, "reason")
+                nargs = 2
+            }
+        case .performFetch(let id):
+            pushAppObject(L)
+            pushCompletionHandler(L, fetchID: id)
+            nargs = 2
+        case .plain:
+            nargs = 0
+        case .timer(let id):
+            pushTimerObject(L, id: id); nargs = 1
+        case .http(let id, let error):
+            if let error {
+                lua_pushnil(L); lua_pushstring(L, error.rawValue)
+            } else {
+                pushResponse(L, requestID: id); lua_pushnil(L)
+            }
+            responses[id] = nil
+            nargs = 2
+        case .notification(let name, let info):
+            lua_pushstring(L, name)
+            if let info { lua_rawgeti(L, clua_registryindex(), lua_Integer(info.id)) } else { lua_pushnil(L) }
+            nargs = 2
+        }
+        let r = lua.runHandler(nargs: nargs)
+        return outcome(r, fallback: fn.location)
+    }
+
+    func outcome(_ r: LuaRunResult, fallback: SourceLocation?) -> Outcome {
+        let loc = r.location.map { SourceLocation(file: $0.file, line: $0.line) } ?? fallback
+        switch r.status {
+        case .ok: return .returned(truthy: r.truthy)
+        case .error:
+            var message = r.message
+            if !Self.hasLocation(message), let loc { message = "\(loc): \(message)" }
+            return .failed(ScriptFailure(kind: .error, message: message, traceback: r.traceback, location: loc))
+        case .budget: return .failed(ScriptFailure(kind: .instructionBudget, message: "", traceback: r.traceback, location: loc))
+        case .memory: return .failed(ScriptFailure(kind: .memoryCap, message: r.message, traceback: r.traceback, location: loc))
+        case .stopped: return .failed(ScriptFailure(kind: .stopped, message: "", location: loc))
+        }
+    }
+
+    /// Whether an error message already starts with `something:LINE:`.
+    static func hasLocation(_ message: String) -> Bool {
+        guard let colon = message.firstIndex(of: ":") else { return false }
+        let rest = message[message.index(after: colon)...]
+        let digits = rest.prefix(while: { $0.isNumber })
+        return !digits.isEmpty && rest.dropFirst(digits.count).first == ":"
+    }
+
+    public func respond(with responder: ScriptRef, isHandler: Bool, request: ScriptRef, requestID: Int)
+        -> Result<ServedResponse, ScriptFailure> {
+        let L = lua.L
+        lua_checkstack(L, 8)
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(responder.id))
+        if isHandler {
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(request.id))
+            if let err = copyTop(L) { return .failure(ScriptFailure(kind: .error, message: err)) }
+            // The handler runs as a coroutine; its first result is the response.
+            let r = runReturningTop(nargs: 1)
+            switch r {
+            case .failure(let f): return .failure(f)
+            case .success: break
+            }
+        }
+        // The response table is on top: validate and copy it.
+        let where_ = responder.location.map { "\($0): " } ?? ""
+        guard lua_type(L, -1) == LUA_TTABLE else {
+            let got = lua_type(L, -1) <= LUA_TNIL ? "nil" : String(cString: lua_typename(L, lua_type(L, -1)))
+            return .failure(ScriptFailure(kind: .error, message: "\(where_)a route must answer with a response table like { status = 200, body = ... }, got \(got)"))
+        }
+        var status = 200
+        lua_getfield_raw(L, -1, "status")
+        if lua_type(L, -1) == LUA_TNUMBER, clua_isinteger(L, -1) != 0 {
+            status = Int(clua_tointeger(L, -1))
+        } else if lua_type(L, -1) > LUA_TNIL {
+            clua_pop(L, 1)
+            return .failure(ScriptFailure(kind: .error, message: "\(where_)response status must be an integer like 200 or 404"))
+        }
+        clua_pop(L, 1)
+        guard (100...599).contains(status) else {
+            return .failure(ScriptFailure(kind: .error, message: "\(where_)response status \(status) is not an HTTP status (100–599)"))
+        }
+        if let err = copyTop(L) { return .failure(ScriptFailure(kind: .error, message: err)) }
+        if lua_getfield_raw(L, -1, "status") <= LUA_TNIL {
+            clua_pop(L, 1); lua_pushinteger(L, lua_Integer(status)); lua_setfield(L, -2, "status")
+        } else { clua_pop(L, 1) }
+        if lua_getfield_raw(L, -1, "headers") <= LUA_TNIL {
+            clua_pop(L, 1); clua_newtable(L); lua_setfield(L, -2, "headers")
+        } else { clua_pop(L, 1) }
+        let ref = luaL_ref(L, clua_registryindex())
+        return .success(ServedResponse(status: status, value: ScriptRef(id: Int(ref), location: nil)))
+    }
+
+    /// Runs the function (and args) on top of the main stack; leaves its first result there.
+    func runReturningTop(nargs: Int32) -> Result<Void, ScriptFailure> {
+        let L = lua.L
+        // Wrap: call through a helper so the first result stays on the main stack.
+        let r = lua.runHandlerKeepingResult(nargs: nargs)
+        switch outcome(r, fallback: nil) {
+        case .returned: return .success(())
+        case .failed(let f): lua_pushnil(L); return .failure(f)
+        }
+    }
+
+    public func deliver(response: ServedResponse?, toRequest requestID: Int) {
+        responses[requestID] = .some(response)
+    }
+
+    // MARK: - Argument objects
+
+    func pushAppObject(_ L: OpaquePointer) {
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(appObjectRef))
+    }
+
+    func pushTimerObject(_ L: OpaquePointer, id: Int) {
+        lua_createtable(L, 0, 1)
+        lua_pushinteger(L, lua_Integer(id))
+        lua_setfield(L, -2, "id")
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(timerMetaRef))
+        lua_setmetatable(L, -2)
+    }
+
+    func pushResponse(_ L: OpaquePointer, requestID: Int) {
+        if let stored = responses[requestID], let response = stored {
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(response.value.id))
+            luaL_unref(L, clua_registryindex(), Int32(response.value.id))
+        } else {
+            lua_createtable(L, 0, 2)
+            lua_pushinteger(L, 404); lua_setfield(L, -2, "status")
+            clua_newtable(L); lua_setfield(L, -2, "headers")
+        }
+    }
+}
+
+/// `t[key]` raw for a string key; pushes the value and returns its type.
+@discardableResult
+func lua_getfield_raw(_ L: OpaquePointer, _ index: Int32, _ key: String) -> Int32 {
+    let abs = lua_absindex(L, index)
+    lua_pushstring(L, key)
+    return lua_rawget(L, abs)
+}
