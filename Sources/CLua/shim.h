@@ -38,6 +38,8 @@ typedef struct clua_Host {
     int step;             /* count-hook granularity */
     int killed;           /* CLUA_KILL_*: sticky until the host clears it */
     lua_State *top;       /* the handler thread the host resumed */
+    const char *killSource; /* where the kill happened (a chunk name owned by its function) */
+    int killLine;
     clua_Dispatch dispatch;
     clua_Release release;
     void *owner;          /* the Swift LuaState */
@@ -93,13 +95,14 @@ static inline int clua_kill_here(lua_State *L, clua_Host *h) {
 }
 
 static void clua_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
     clua_Host *h = clua_host(L);
     if (h->killed == CLUA_KILL_NONE) {
         h->spent += h->step;
         if (h->memoryHit) h->killed = CLUA_KILL_MEMORY;
         else if (h->budget > 0 && h->spent > h->budget) h->killed = CLUA_KILL_BUDGET;
         else return;
+        /* Record the line now: after a hook yield the saved pc points one instruction back. */
+        if (lua_getinfo(L, "Sl", ar)) { h->killSource = ar->source; h->killLine = ar->currentline; }
         clua_make_sticky(L, h);
     }
     if (L == h->top && lua_isyieldable(L)) { lua_yield(L, 0); return; }

@@ -44,7 +44,7 @@ extension World {
         }
         if let max = budgets.maxTasks, tasks.open.count + 1 > max {
             crash(.tooManyTasks, at: location,
-                  "more than \(max) background tasks open at once; iOS terminated the app (0xbada5e47): end each task you begin")
+                  "more than \(max) background tasks open at once; iOS terminated the app: end each task you begin")
             return 0
         }
         let id = tasks.nextID
@@ -136,7 +136,7 @@ extension World {
         let budget = tasks.episode?.budget ?? budgets.backgroundTask
         let others = tasks.open.count > 1 ? " (and \(tasks.open.count - 1) more)" : ""
         crash(.taskExpired, at: first.location,
-              "background task #\(first.id)\(first.name.map { " \"\($0)\"" } ?? "")\(others) was still open when the \(Time.human(budget)) of background time ran out; the watchdog terminated the app (0x8badf00d)")
+              "background task #\(first.id)\(first.name.map { " \"\($0)\"" } ?? "")\(others) was still open when the \(Time.human(budget)) of background time ran out; the watchdog terminated the app")
     }
 
     func taskHeldCheck(_ id: Int) {

@@ -197,7 +197,7 @@ extension World {
         let f = fetch.pending[index]
         stats.fetchesMissed += 1
         crash(.fetchNoCompletion, at: f.location,
-              "performFetch did not call its completionHandler within \(Time.human(budgets.fetch ?? 0)) (fetch #\(id)); the watchdog terminated the app (0x8badf00d)")
+              "performFetch did not call its completionHandler within \(Time.human(budgets.fetch ?? 0)) (fetch #\(id)); the watchdog terminated the app")
     }
 
     /// The process ended with fetches pending: each counts as missed for the schedule.

@@ -39,6 +39,16 @@ public enum ViolationCode: String, CaseIterable, Sendable {
         }
     }
 
+    /// The timeline actor a violation is shown under.
+    public var actor: String {
+        switch self {
+        case .taskExpired, .taskNotEndedInHandler, .taskUnknown, .taskHeldTooLong, .tooManyTasks: return "task"
+        case .fetchNoCompletion, .fetchDoubleCompletion, .fetchBadResult, .fetchNotConfigured: return "fetch"
+        case .unmatchedRequest: return "net"
+        case .callbackOverrun, .appCrash, .appHang, .outOfMemory, .pendingAtEnd: return "app"
+        }
+    }
+
     /// The exception code of the termination this violation causes, if iOS reports one.
     public var exceptionCode: String? {
         switch self {

@@ -323,8 +323,10 @@ public final class World {
 
     /// Records a violation and puts it on the timeline.
     func violate(_ code: ViolationCode, at location: SourceLocation?, _ message: String, traceback: String? = nil) {
+        var message = message
+        if let location, message.hasPrefix("\(location): ") { message.removeFirst("\(location): ".count) }
         violations.append(Violation(code: code, time: now, location: location, message: message, traceback: traceback))
-        log(code.severity == .error ? "app" : "ios", .violation, message, violation: violations.count - 1)
+        log(code.actor, .violation, message, violation: violations.count - 1)
     }
 
     /// An error-level violation that terminates the app.

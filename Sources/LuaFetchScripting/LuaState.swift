@@ -175,6 +175,9 @@ final class LuaState {
         if killed != CLUA_KILL_NONE {
             result.status = killed == CLUA_KILL_BUDGET ? .budget : killed == CLUA_KILL_MEMORY ? .memory : .stopped
             result.location = LuaState.scenarioLocation(co, from: 0)
+            if let src = h.pointee.killSource, src.pointee == UInt8(ascii: "@"), h.pointee.killLine > 0 {
+                result.location = (String(cString: src + 1), Int(h.pointee.killLine))
+            }
             if result.status != .stopped {
                 clua_traceback(L, co, nil, 0)
                 result.traceback = clua_tostring(L, -1).map { String(cString: $0) }
@@ -210,6 +213,8 @@ final class LuaState {
             clua_fullgc(L)
             h.pointee.killed = CLUA_KILL_NONE
             h.pointee.memoryHit = 0
+            h.pointee.killSource = nil
+            h.pointee.killLine = 0
         }
         (h.pointee.top, h.pointee.spent, h.pointee.enforce) = saved
         if let outer = saved.0 { clua_rearm(outer, h) }

@@ -1,0 +1,29 @@
+-- leaky_task.lua: the classic bug. The task id lives in one variable; a quick
+-- background → foreground → background toggle begins a second task and overwrites the id, so the
+-- first task is never ended. At the deadline the watchdog terminates the app (task-expired,
+-- 0x8badf00d), reported at the line that began the leaked task. The fix: end the task in
+-- willEnterForeground, or keep one id per task.
+scenario { name = "Leaked background task" }
+
+local taskId = UIBackgroundTaskInvalid
+
+app {
+  didEnterBackground = function(app)
+    taskId = app:beginBackgroundTask("upload", function()   -- the leaked task begins here
+      app:endBackgroundTask(taskId)    -- BUG: ends whichever task the variable names now
+      taskId = UIBackgroundTaskInvalid
+    end)
+  end,
+  willEnterForeground = function(app)
+    -- BUG: the task is not ended when the app returns to the foreground
+  end,
+}
+
+at(0, user.launch)
+at(seconds(10), user.home)
+at(seconds(12), user.open)
+at(seconds(14), user.home)
+
+expect.violation("task-expired", 1)
+expect.violation("task-not-ended-in-handler", 1)
+expect.violation("task-held-too-long", 1)

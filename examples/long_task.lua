@@ -1,0 +1,42 @@
+-- long_task.lua: the cookbook's long-running task. On entering the background the app begins a
+-- background task and a 1-second timer that logs backgroundTimeRemaining; the task ends in the
+-- expiration handler, or when the user comes back first. Clean under every profile:
+--   luafetch run examples/long_task.lua --os ios6    (600 s of background time)
+--   luafetch run examples/long_task.lua --os ios7    (180 s)
+--   luafetch run examples/long_task.lua              (ios13: 30 s)
+scenario { name = "Finishing a long task in the background", duration = minutes(30) }
+
+local task = UIBackgroundTaskInvalid
+local ticker = nil
+local ended = 0
+
+local function finish(app, why)
+  if ticker then ticker:invalidate(); ticker = nil end
+  if task ~= UIBackgroundTaskInvalid then
+    print("ending the task: " .. why)
+    app:endBackgroundTask(task)
+    task = UIBackgroundTaskInvalid
+    ended = ended + 1
+  end
+end
+
+app {
+  didEnterBackground = function(app)
+    task = app:beginBackgroundTask("long task", function() finish(app, "time is almost up") end)
+    ticker = timer.every(1, function()
+      print(string.format("background time remaining: %.0f s", app.backgroundTimeRemaining))
+    end)
+  end,
+  willEnterForeground = function(app)
+    finish(app, "back in the foreground")
+  end,
+}
+
+at(0, user.launch)
+at(minutes(1), user.home)           -- runs until the expiration handler ends the task
+at(minutes(20), user.open)
+at(minutes(25), user.home)
+at(minutes(25) + 10, user.open)     -- back before the budget ends: the foreground path ends it
+
+expect.noViolations()
+expect.that("both background stays ended their task", function() return ended == 2 end)
