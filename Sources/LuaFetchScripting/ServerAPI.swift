@@ -17,15 +17,15 @@ extension ScenarioRuntime {
             guard let srv = world.declareServer(host: host, latency: 0, jitter: 0, failureRate: 0) else {
                 throw .error("server \"\(host)\" is declared twice")
             }
-            pushServerObject(srv)
             if c.count >= 2 && !c.isNil(2) {  // server("host", { ... }) also works
                 try configure(srv, c, options: 2)
             }
+            pushServerObject(srv, on: c.L)
             return 1
         }
     }
 
-    func pushServerObject(_ srv: FakeServer) {
+    func pushServerObject(_ srv: FakeServer, on L: OpaquePointer) {
         let name = "server \"\(srv.host)\""
         pushStrictTable(name, methods: [
             ("route", { [unowned self] c throws(LuaFailure) in
@@ -78,7 +78,7 @@ extension ScenarioRuntime {
             try configure(srv, c, options: 2)
             lua_settop(c.L, 1)
             return 1
-        }, methodSeparator: ":")
+        }, methodSeparator: ":", on: L)
     }
 
     func checkServerSelf(_ c: LuaCall) throws(LuaFailure) {

@@ -13,8 +13,8 @@ extension ScenarioRuntime {
     /// Builds a strict table on top of the stack: `methods` are its functions, `fields` are computed
     /// on read; anything else is an unknown field of `name`.
     func pushStrictTable(_ name: String, methods: [(String, HostBody)], fields: [String: (OpaquePointer) -> Void] = [:],
-                         call: HostBody? = nil, methodSeparator: String = ".") {
-        let L = lua.L
+                         call: HostBody? = nil, methodSeparator: String = ".", on target: OpaquePointer? = nil) {
+        let L = target ?? lua.L
         lua_createtable(L, 0, Int32(methods.count))
         for (method, body) in methods {
             LuaState.push(HostFunction("\(name)\(methodSeparator)\(method)", body), on: L)

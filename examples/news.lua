@@ -1,0 +1,62 @@
+-- news.lua: the cookbook's news reader. A fake news server flips a (seeded) coin for each request:
+-- heads, a new item; tails, nothing new. The app appends the item on newData; the table view is not
+-- reloaded in the background (nobody sees it) but deferred until the app returns to the foreground.
+scenario { name = "News reader with background fetch", seed = 3, duration = hours(12), fetchPolicy = "fixed" }
+
+local news = server "news.example.test" { latency = 0.3, jitter = 0.1 }
+local published = 0
+news:route("GET /latest", function(request)
+  if math.random() < 0.5 then
+    published = published + 1
+    return { status = 200, body = { title = "Breaking story #" .. published, published = os.date("%H:%M") } }
+  end
+  return { status = 204 }
+end)
+
+local items = {}
+local needsReload, reloads, shown = false, 0, 0
+
+local function reloadTable(app)
+  reloads = reloads + 1
+  shown = #items
+  print(string.format("table view reloaded: %d news items", #items))
+end
+
+app {
+  backgroundModes = { "fetch" },
+  didFinishLaunching = function(app, launch)
+    app:setMinimumBackgroundFetchInterval(UIApplicationBackgroundFetchIntervalMinimum)
+    return true
+  end,
+  performFetch = function(app, completionHandler)
+    http.get("https://news.example.test/latest", function(response, err)
+      if err then return completionHandler(UIBackgroundFetchResultFailed) end
+      if response.status ~= 200 then return completionHandler(UIBackgroundFetchResultNoData) end
+      items[#items + 1] = response.body
+      print("new item: " .. response.body.title)
+      if app.state == "background" then
+        needsReload = true            -- reload when the user can see it
+      else
+        reloadTable(app)
+      end
+      completionHandler(UIBackgroundFetchResultNewData)
+    end)
+  end,
+  willEnterForeground = function(app)   -- app.state is still "background" here, as in iOS
+    if needsReload then
+      needsReload = false
+      reloadTable(app)
+    end
+  end,
+}
+
+at(0, user.launch)
+at(minutes(1), user.home)
+at(hours(4), user.open)
+at(hours(4) + minutes(2), user.home)
+at(hours(11), user.open)
+
+expect.noViolations()
+expect.that("background fetches brought news", function() return #items > 0 end)
+expect.that("the table was reloaded once per return with new items", function() return reloads == 2 end)
+expect.that("the user saw every item fetched before the last return", function() return shown > 0 and shown <= #items end)

@@ -1,0 +1,77 @@
+-- twitter.lua: the flagship. A Twitter-like client refreshes its timeline with background fetch
+-- over two simulated days. The server produces tweets over time; the network is a little flaky;
+-- the person opens the app a few times a day. Adaptive scheduling backs off when there is nothing
+-- new. The expectations check that the timeline was fresh whenever the person opened the app.
+scenario {
+  name = "Twitter timeline refresh",
+  os = "ios13",
+  seed = 7,
+  duration = days(2),
+  fetchPolicy = "adaptive",
+}
+
+-- The world: people tweet; more during the day than at night.
+local api = server "api.twitter.test" { latency = 0.4, jitter = 0.3, failureRate = 0.05 }
+local backlog, produced = 0, 0
+every(minutes(20), function()
+  local hour = (now() // 3600) % 24
+  local n = (hour >= 7 and hour < 23) and math.random(0, 4) or math.random(0, 1)
+  backlog = backlog + n
+  produced = produced + n
+end)
+
+api:route("GET /timeline", function(request)
+  if backlog == 0 then return { status = 304 } end
+  local n = backlog
+  backlog = 0
+  return { status = 200, body = { count = n, since = request.query.since } }
+end)
+
+-- The app.
+local tweets, lastRefresh, staleOpens, opens = 0, 0, 0, 0
+
+local function refresh(done)
+  http.get("https://api.twitter.test/timeline?since=" .. lastRefresh, function(response, err)
+    if err then return done("failed") end
+    lastRefresh = now()
+    if response.status == 304 then return done("noData") end
+    tweets = tweets + response.body.count
+    done("newData")
+  end)
+end
+
+app {
+  backgroundModes = { "fetch" },
+  didFinishLaunching = function(app, launch)
+    app:setMinimumBackgroundFetchInterval(UIApplicationBackgroundFetchIntervalMinimum)
+    return true
+  end,
+  didBecomeActive = function(app)
+    opens = opens + 1
+    local age = now() - lastRefresh
+    print(string.format("timeline shows %d tweets, refreshed %d min ago", tweets, age // 60))
+    if opens > 1 and age > hours(6) then staleOpens = staleOpens + 1 end  -- the first launch starts empty
+    refresh(function() end)   -- pull to refresh on open
+  end,
+  performFetch = function(app, completionHandler)
+    refresh(completionHandler)
+  end,
+}
+
+-- The person: morning, lunch and evening, for two days.
+at(hours(7) + minutes(30), user.launch)
+for day = 0, 1 do
+  local base = days(day)
+  if day > 0 then at(base + hours(7) + minutes(30), user.open) end
+  at(base + hours(7) + minutes(35), user.home)
+  at(base + hours(12) + minutes(10), user.open)
+  at(base + hours(12) + minutes(20), user.home)
+  at(base + hours(21), user.open)
+  at(base + hours(21) + minutes(15), user.home)
+end
+
+expect.noViolations()
+expect.that("the timeline refreshed in the background", function() return tweets > 0 end)
+expect.that("the timeline was never more than 6 hours old when opened", function()
+  return opens > 1 and staleOpens == 0
+end)
