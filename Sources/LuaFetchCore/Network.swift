@@ -259,7 +259,9 @@ public func closest(_ word: String, among candidates: [String]) -> String? {
     var best: (String, Int)?
     let w = Array(word.lowercased())
     for c in candidates {
-        let d = editDistance(w, Array(c.lowercased()))
+        let lc = c.lowercased()
+        let contains = w.count >= 4 && (lc.contains(String(w)) || String(w).contains(lc))
+        let d = contains ? 1 : editDistance(w, Array(lc))
         if best == nil || d < best!.1 { best = (c, d) }
     }
     guard let (name, d) = best, d <= max(2, w.count / 2) else { return nil }

@@ -15,13 +15,15 @@ extension ScenarioRuntime {
     func pushStrictTable(_ name: String, methods: [(String, HostBody)], fields: [String: (OpaquePointer) -> Void] = [:],
                          call: HostBody? = nil, methodSeparator: String = ".", on target: OpaquePointer? = nil) {
         let L = target ?? lua.L
-        lua_createtable(L, 0, Int32(methods.count))
+        lua_checkstack(L, 8)
+        lua_createtable(L, 0, 0)  // the proxy: always empty, so every write reaches __newindex
+        lua_createtable(L, 0, Int32(methods.count))  // the methods, found by the VM's fast path
         for (method, body) in methods {
             LuaState.push(HostFunction("\(name)\(methodSeparator)\(method)", body), on: L)
             lua_setfield(L, -2, method)
         }
         let known = (methods.map(\.0) + fields.keys).sorted()
-        lua_createtable(L, 0, 5)
+        lua_createtable(L, 0, 1)  // misses: computed fields, or an unknown-field error
         LuaState.push(HostFunction("\(name) field") { c throws(LuaFailure) in
             let key = c.type(2) == LUA_TSTRING ? LuaCall.string(c.L, 2) : nil
             if let key, let getter = fields[key] { getter(c.L); return 1 }
@@ -29,6 +31,10 @@ extension ScenarioRuntime {
             let hint = key.flatMap { closest($0, among: known) }.map { "; did you mean \($0)?" } ?? ""
             throw .error("unknown field '\(shown)' of \(name)\(hint)")
         }, on: L)
+        lua_setfield(L, -2, "__index")
+        lua_setmetatable(L, -2)
+        lua_createtable(L, 0, 6)  // the proxy's metatable
+        clua_insert(L, -2)
         lua_setfield(L, -2, "__index")
         LuaState.push(HostFunction("\(name) field") { c throws(LuaFailure) in
             let key = c.type(2) == LUA_TSTRING ? LuaCall.string(c.L, 2) : c.typeName(2)
