@@ -24,12 +24,12 @@ end
 
 local function tostring(v)
   local t = type(v)
+  local s = rawtostring(v)
   if t == "table" or t == "function" or t == "userdata" or t == "thread" then
-    local mt = getmetatable(v)
-    if type(mt) == "table" and rawget(mt, "__tostring") then return rawtostring(v) end
-    return t .. ": #" .. objid(v)
+    local prefix = s:match("^(.*): 0x%x+$") or s:match("^(.*): %x+$")
+    if prefix then return prefix .. ": #" .. objid(v) end
   end
-  return rawtostring(v)
+  return s
 end
 G.tostring = tostring
 
