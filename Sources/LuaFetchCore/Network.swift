@@ -41,7 +41,8 @@ struct Request {
     var phase = Phase.inFlight
     var error: NetworkError?
     var status: Int?
-    var events: [EventID] = []
+    var arrival: EventID?
+    var done: EventID?
 }
 
 struct NetworkState {
@@ -124,27 +125,27 @@ extension World {
             violate(.unmatchedRequest, at: location,
                     "\(r.method) \(url.host)\(url.path): no server declares host \(url.host)\(hint) (the request fails with cannotFindHost)")
             r.error = .cannotFindHost
-            r.events = [schedule(.requestDone(requestID: id), at: now)]
+            r.done = schedule(.requestDone(requestID: id), at: now)
             net.requests[id] = r
             return id
         }
         if server.outages.contains(where: { $0.from <= now && now <= $0.to }) {
             r.error = .notConnected
-            r.events = [schedule(.requestDone(requestID: id), at: now)]
+            r.done = schedule(.requestDone(requestID: id), at: now)
             net.requests[id] = r
             return id
         }
         let rtt = max(0, server.latency + Millis((Double(server.jitter) * u).rounded()))
         if roll < server.failureRate {
             r.error = .connectionLost
-            r.events = [schedule(.requestDone(requestID: id), at: now + rtt)]
+            r.done = schedule(.requestDone(requestID: id), at: now + rtt)
         } else if rtt > timeout {
             r.error = .timeout
-            r.events = [schedule(.requestArrives(requestID: id), at: now + min(rtt / 2, timeout)),
-                        schedule(.requestDone(requestID: id), at: now + timeout)]
+            r.arrival = schedule(.requestArrives(requestID: id), at: now + min(rtt / 2, timeout))
+            r.done = schedule(.requestDone(requestID: id), at: now + timeout)
         } else {
-            r.events = [schedule(.requestArrives(requestID: id), at: now + rtt / 2),
-                        schedule(.requestDone(requestID: id), at: now + rtt)]
+            r.arrival = schedule(.requestArrives(requestID: id), at: now + rtt / 2)
+            r.done = schedule(.requestDone(requestID: id), at: now + rtt)
         }
         net.requests[id] = r
         return id
@@ -153,6 +154,8 @@ extension World {
     /// The request reaches its server: the route answers, in world time.
     func requestArrives(_ id: Int) {
         guard var r = net.requests[id], let server = net.servers[r.host] else { return }
+        r.arrival = nil
+        net.requests[id] = r
         let pattern = "\(r.method) \(r.path)"
         guard let index = server.routes.firstIndex(where: { $0.pattern == pattern }) else {
             let hint = closest(pattern, among: server.routes.map(\.pattern)).map { "; did you mean \($0)?" } ?? ""
@@ -160,8 +163,9 @@ extension World {
                     "\(pattern) matched no route of \(server.host)\(hint) (answered 404)")
             log(server.host, .server, "\(pattern) → 404 (no route)")
             r.status = 404
-            if r.error == nil { host.deliver(response: nil, toRequest: id) }
+            if r.error == nil && r.phase == .inFlight { host.deliver(response: nil, toRequest: id) }
             net.requests[id] = r
+            if r.phase == .done { finishRequest(id) }
             return
         }
         let route = server.routes[index]
@@ -182,8 +186,9 @@ extension World {
         case .success(let response):
             r.status = response.status
             log(server.host, .server, "\(pattern) → \(response.status)")
-            if r.error == nil { host.deliver(response: response, toRequest: id) }
+            if r.error == nil && r.phase == .inFlight { host.deliver(response: response, toRequest: id) }
             net.requests[id] = r
+            if r.phase == .done { finishRequest(id) }
         }
     }
 
@@ -205,7 +210,7 @@ extension World {
             log("net", .net, "#\(id) ← \(status) after \(Time.human(now - r.sent))")
         }
         callApp(r.callback, .http(requestID: id, error: r.error))
-        finishRequest(id)
+        if net.requests[id]?.arrival == nil { finishRequest(id) }
         settle()
     }
 
@@ -217,11 +222,12 @@ extension World {
 
     var requestIDsInOrder: [Int] { net.requests.keys.sorted() }
 
-    /// At suspension: every request of the process in flight loses its connection.
+    /// At suspension: every request of the process in flight loses its connection. The server
+    /// still receives one already on its way (server code runs in world time).
     func loseInFlightRequests() {
         for id in requestIDsInOrder where net.requests[id]!.pid == pid && net.requests[id]!.phase == .inFlight {
             net.requests[id]!.phase = .lost
-            for e in net.requests[id]!.events { queue.cancel(e) }
+            queue.cancel(net.requests[id]!.done)
         }
     }
 
@@ -233,14 +239,15 @@ extension World {
             stats.networkErrors[NetworkError.connectionLost.rawValue, default: 0] += 1
             log("net", .net, "#\(id) ✗ connectionLost (the app was suspended while it was in flight)")
             callApp(r.callback, .http(requestID: id, error: .connectionLost))
-            finishRequest(id)
+            if net.requests[id]?.arrival == nil { finishRequest(id) }
         }
     }
 
     func dropRequests() {
         for id in requestIDsInOrder where net.requests[id]!.pid == pid {
-            for e in net.requests[id]!.events { queue.cancel(e) }
-            finishRequest(id)
+            queue.cancel(net.requests[id]!.done)
+            net.requests[id]!.phase = .done
+            if net.requests[id]!.arrival == nil { finishRequest(id) }
         }
     }
 
