@@ -1,0 +1,186 @@
+// Tests of the pure-Swift simulator: the clock's queue, time formatting, profiles, randomness,
+// suggestions, URL parsing, and lifecycle / task / fetch rules driven through a FakeHost.
+import Testing
+@testable import LuaFetchCore
+
+@Suite struct ClockTests {
+    @Test func eventsOrderByTimeThenPhaseThenSequence() {
+        var q = EventQueue()
+        q.schedule(.expectAt(index: 1), at: 10, phase: .deadline)
+        q.schedule(.expectAt(index: 2), at: 10)
+        q.schedule(.expectAt(index: 3), at: 5)
+        q.schedule(.expectAt(index: 4), at: 10)
+        q.schedule(.expectAt(index: 5), at: 10, phase: .late)
+        var order: [Int] = []
+        while let e = q.pop() { if case .expectAt(let i) = e.event { order.append(i) } }
+        #expect(order == [3, 2, 4, 1, 5])
+    }
+
+    @Test func cancelledEventsAreSkippedAndStopKeepingTheRunAlive() {
+        var q = EventQueue()
+        let a = q.schedule(.expectAt(index: 1), at: 10)
+        q.schedule(.expectAt(index: 2), at: 20, recurring: true)
+        #expect(q.liveNonRecurring == 1)
+        q.cancel(a)
+        #expect(q.liveNonRecurring == 0)
+        let next = q.peekTime()
+        #expect(next == 20)
+    }
+
+    @Test func stampsAndDurations() {
+        #expect(Time.stamp(93_784_005) == "+1d02:03:04.005")
+        #expect(Time.stamp(0) == "+0d00:00:00.000")
+        #expect(Time.parseDuration("90") == 90_000)
+        #expect(Time.parseDuration("90s") == 90_000)
+        #expect(Time.parseDuration("15m") == 900_000)
+        #expect(Time.parseDuration("2h") == 7_200_000)
+        #expect(Time.parseDuration("3d") == 259_200_000)
+        #expect(Time.parseDuration("250ms") == 250)
+        #expect(Time.parseDuration("x") == nil)
+        #expect(Time.parseDuration("-5s") == nil)
+        #expect(Time.millis(fromSeconds: 0.0004) == 0)
+        #expect(Time.millis(fromSeconds: 0.0005) == 1)
+        #expect(Time.seconds(2_000) == .integer(2))
+        #expect(Time.seconds(2_500) == .float(2.5))
+    }
+}
+
+@Suite struct ProfileTests {
+    @Test func numbersOfSection5() {
+        let s = Time.second
+        let ios6 = OSProfile.ios6.budgets, ios7 = OSProfile.ios7.budgets, ios13 = OSProfile.ios13.budgets
+        #expect([ios6.backgroundTask, ios7.backgroundTask, ios13.backgroundTask] == [600 * s, 180 * s, 30 * s])
+        #expect([ios6.backgroundTaskLaunched, ios7.backgroundTaskLaunched, ios13.backgroundTaskLaunched] == [nil, 30 * s, 30 * s])
+        #expect(Set([ios6.expirationWarning, ios7.expirationWarning, ios13.expirationWarning]) == [5 * s])
+        #expect([ios6.fetch, ios7.fetch, ios13.fetch] == [nil, 30 * s, 30 * s])
+        #expect(Set([ios6.didEnterBackground, ios7.willTerminate, ios13.didEnterBackground]) == [5 * s])
+        #expect(Set([ios6.launch, ios7.launch, ios13.launch]) == [20 * s])
+        #expect([ios6.fetchFloor, ios7.fetchFloor, ios13.fetchFloor] == [nil, 600 * s, 900 * s])
+        #expect([ios6.taskHeldWarning, ios7.taskHeldWarning, ios13.taskHeldWarning] == [nil, nil, 30 * s])
+        #expect([ios6.maxTasks, ios7.maxTasks, ios13.maxTasks] == [nil, 1000, 1000])
+        #expect(!OSProfile.ios6.hasFetchAPI && OSProfile.ios7.hasFetchAPI)
+    }
+
+    @Test func overridesByName() {
+        var b = OSProfile.ios13.budgets
+        let setTask = b.set("backgroundTask", seconds: 12.5)
+        let setMax = b.set("maxTasks", seconds: 3)
+        let setNope = b.set("nope", seconds: 1)
+        #expect(setTask && setMax && !setNope)
+        #expect(b.backgroundTask == 12_500)
+        #expect(b.maxTasks == 3)
+    }
+
+    @Test func severitiesAndExceptionCodes() {
+        #expect(ViolationCode.allCases.count == 15)
+        let warnings = ViolationCode.allCases.filter { $0.severity == .warning }.map(\.rawValue)
+        #expect(warnings == ["task-not-ended-in-handler", "task-unknown", "task-held-too-long", "fetch-not-configured", "unmatched-request", "pending-at-end"])
+        #expect(ViolationCode.tooManyTasks.exceptionCode == "0xbada5e47")
+        #expect(ViolationCode.appHang.exceptionCode == "0x8badf00d")
+    }
+}
+
+@Suite struct HelperTests {
+    @Test func streamsAreDeterministicAndIndependent() {
+        var a = SeededStream(seed: 7, stream: "network"), b = SeededStream(seed: 7, stream: "network")
+        var c = SeededStream(seed: 7, stream: "scheduler"), d = SeededStream(seed: 8, stream: "network")
+        let xa = (0..<5).map { _ in a.next() }
+        let xb = (0..<5).map { _ in b.next() }
+        let xc = (0..<5).map { _ in c.next() }
+        let xd = (0..<5).map { _ in d.next() }
+        #expect(xa == xb)
+        #expect(xa != xc)
+        #expect(xa != xd)
+        var u = SeededStream(seed: 1)
+        let units = (0..<1000).map { _ in u.unit() }
+        #expect(units.allSatisfy { $0 >= 0 && $0 < 1 })
+    }
+
+    @Test func suggestionsFindTheClosestName() {
+        #expect(closest("beginBackgroudTask", among: ["beginBackgroundTask", "endBackgroundTask"]) == "beginBackgroundTask")
+        #expect(closest("scenari", among: ["scenario", "server"]) == "scenario")
+        #expect(closest("zzzzzz", among: ["scenario"]) == nil)
+    }
+
+    @Test func urls() {
+        let u = ParsedURL("https://API.test:8443/a/b?x=1#frag")
+        #expect(u?.host == "api.test")
+        #expect(u?.path == "/a/b")
+        #expect(u?.query == "x=1")
+        #expect(ParsedURL("https://api.test")?.path == "/")
+        #expect(ParsedURL("api.test/x") == nil)
+    }
+}
+
+@Suite struct WorldRuleTests {
+    @Test func homeSuspendsAnAppWithNothingToDo() {
+        let h = FakeHost()
+        h.world.at(0, action: "launch") { h.world.userLaunch() }
+        h.world.at(10_000, action: "home") { h.world.userHome() }
+        try? h.world.run()
+        #expect(h.world.state == .suspended)
+        #expect(h.messages(.state) == ["● inactive (launched by the user)", "● active", "● inactive", "● background", "● suspended"])
+    }
+
+    @Test func delegateMethodsAreCalledInOrder() {
+        let h = FakeHost()
+        var calls: [String] = []
+        for m in DelegateMethod.allCases { h.world.app.delegate[m] = h.fn { _ in calls.append(m.rawValue) } }
+        h.world.at(0, action: "launch") { h.world.userLaunch() }
+        h.world.at(1_000, action: "home") { h.world.userHome() }
+        h.world.at(2_000, action: "open") { h.world.userLaunch() }
+        try? h.world.run()
+        #expect(calls == ["didFinishLaunching", "didBecomeActive", "willResignActive", "didEnterBackground", "willEnterForeground", "didBecomeActive"])
+    }
+
+    @Test func aTaskLeftOpenExpiresAtTheBudget() {
+        let h = FakeHost()
+        h.world.app.delegate[.didEnterBackground] = h.fn { _ in _ = h.world.beginBackgroundTask(name: nil, handler: nil, at: nil) }
+        h.world.at(0, action: "launch") { h.world.userLaunch() }
+        h.world.at(10_000, action: "home") { h.world.userHome() }
+        try? h.world.run()
+        #expect(h.world.violations.map(\.code) == [.taskExpired])
+        #expect(h.world.violations.first?.time == 40_000)
+        #expect(h.world.state == .notRunning)
+        #expect(h.world.exitCode == 1)
+    }
+
+    @Test func expirationWarningRunsHandlersBeforeTheDeadline() {
+        let h = FakeHost()
+        var id = 0
+        var at: Millis = 0
+        let handler = h.fn { _ in at = h.world.now; h.world.endBackgroundTask(id, at: nil) }
+        h.world.app.delegate[.didEnterBackground] = h.fn { _ in id = h.world.beginBackgroundTask(name: "x", handler: handler, at: nil) }
+        h.world.at(0, action: "launch") { h.world.userLaunch() }
+        h.world.at(10_000, action: "home") { h.world.userHome() }
+        try? h.world.run()
+        #expect(at == 35_000)
+        #expect(h.world.violations.isEmpty)
+        #expect(h.world.state == .suspended)
+    }
+
+    @Test func fixedScheduleWakesTheAppAtExactGaps() {
+        let h = FakeHost()
+        h.world.config.fetchPolicy = .fixed
+        h.world.config.duration = 3_000_000
+        h.world.app.backgroundModes = ["fetch"]
+        var starts: [Millis] = []
+        h.world.app.delegate[.didFinishLaunching] = h.fn { _ in _ = h.world.setMinimumBackgroundFetchInterval(0) }
+        h.world.app.delegate[.performFetch] = h.fn { inv in
+            starts.append(h.world.now)
+            if case .performFetch(let id) = inv { _ = h.world.completeFetch(id, result: "noData", at: nil) }
+        }
+        h.world.at(0, action: "launch") { h.world.userLaunch() }
+        h.world.at(5_000, action: "home") { h.world.userHome() }
+        try? h.world.run()
+        #expect(starts == [900_000, 1_800_000, 2_700_000])
+        #expect(h.world.stats.wakes == 3)
+    }
+
+    @Test func worldErrorsEndTheRun() {
+        let h = FakeHost()
+        h.functions[99] = { _ in .failed(ScriptFailure(kind: .error, message: "fake.lua:3: boom")) }
+        h.world.at(1_000, ScriptRef(id: 99, location: nil))
+        #expect(throws: ScenarioError.self) { try h.world.run() }
+    }
+}
