@@ -27,7 +27,7 @@ extension ScenarioRuntime {
                 lua_pushnumber(c.L, Double(world.now) / 1000); return 1 }),
             ("readModule", { [unowned self] c throws(LuaFailure) in
                 let found = ScenarioFile.module(try c.string(1), besides: path)
-                if let src = found.source { lua_pushstring(c.L, src) } else { lua_pushnil(c.L) }
+                if let src = found.source { lua_pushstring(c.L, src); notePath(found.pathOrError) } else { lua_pushnil(c.L) }
                 lua_pushstring(c.L, found.pathOrError)
                 return 2 }),
         ])

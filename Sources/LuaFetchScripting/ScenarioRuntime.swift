@@ -14,6 +14,8 @@ public final class ScenarioRuntime: ScriptHost {
     var copyRef: Int32 = LUA_NOREF
     var responses: [Int: ServedResponse?] = [:]
     var reseedRef: Int32 = LUA_NOREF
+    /// Paths of every chunk loaded from disk (scenario and modules), to undo Lua's truncation.
+    var chunkPaths: [String] = []
     var scenarioDeclaredAt: String?
     var appDeclaredAt: String?
 
@@ -43,6 +45,11 @@ public final class ScenarioRuntime: ScriptHost {
 
     /// Runs a chunk of scenario source as top-level code (the REPL uses this too).
     public func run(source: [UInt8], chunkName: String) throws(ScenarioError) {
+        if chunkName.hasPrefix("@") { notePath(String(chunkName.dropFirst())) }
+        do { try runChunk(source: source, chunkName: chunkName) } catch { throw expand(error) }
+    }
+
+    private func runChunk(source: [UInt8], chunkName: String) throws(ScenarioError) {
         if let err = lua.load(source, chunkName: chunkName) { throw ScenarioError(err) }
         let saved = world.context
         if world.context != .repl { world.context = .topLevel }
@@ -60,7 +67,29 @@ public final class ScenarioRuntime: ScriptHost {
     }
 
     /// Runs the loaded scenario to its end.
-    public func run() throws(ScenarioError) { try world.run() }
+    public func run() throws(ScenarioError) {
+        do { try world.run() } catch { throw expand(error) }
+    }
+
+    // MARK: - Long chunk names
+
+    func notePath(_ path: String) {
+        if ("@" + path).utf8.count > 60, !chunkPaths.contains(path) { chunkPaths.append(path) }
+    }
+
+    /// Lua shortens a chunk name over 60 bytes to "..." and its last 56 bytes; put the path back.
+    func expandChunkNames(_ text: String) -> String {
+        var out = text
+        for path in chunkPaths {
+            let short = "..." + String(decoding: Array(path.utf8.suffix(56)), as: UTF8.self)
+            out = out.replacingAll(short + ":", with: path + ":")
+        }
+        return out
+    }
+
+    func expand(_ e: ScenarioError) -> ScenarioError {
+        chunkPaths.isEmpty ? e : ScenarioError(expandChunkNames(e.message), traceback: e.traceback.map(expandChunkNames))
+    }
 
     // MARK: - References
 
@@ -151,9 +180,9 @@ public final class ScenarioRuntime: ScriptHost {
         switch r.status {
         case .ok: return .returned(truthy: r.truthy)
         case .error:
-            var message = r.message
+            var message = expandChunkNames(r.message)
             if !Self.hasLocation(message), let loc { message = "\(loc): \(message)" }
-            return .failed(ScriptFailure(kind: .error, message: message, traceback: r.traceback, location: loc))
+            return .failed(ScriptFailure(kind: .error, message: message, traceback: r.traceback.map(expandChunkNames), location: loc))
         case .budget: return .failed(ScriptFailure(kind: .instructionBudget, message: "", traceback: r.traceback, location: loc))
         case .memory: return .failed(ScriptFailure(kind: .memoryCap, message: r.message, traceback: r.traceback, location: loc))
         case .stopped: return .failed(ScriptFailure(kind: .stopped, message: "", location: loc))
@@ -252,6 +281,19 @@ public final class ScenarioRuntime: ScriptHost {
             lua_pushinteger(L, 404); lua_setfield(L, -2, "status")
             clua_newtable(L); lua_setfield(L, -2, "headers")
         }
+    }
+}
+
+extension String {
+    /// Replaces every occurrence of `target` (no Foundation needed).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty, contains(target) else { return self }
+        var result = "", rest = Substring(self)
+        while let r = rest.range(of: target) {
+            result += rest[..<r.lowerBound] + replacement
+            rest = rest[r.upperBound...]
+        }
+        return result + rest
     }
 }
 

@@ -103,7 +103,7 @@ struct Run: ParsableCommand {
     /// The useful part of a Lua traceback: scenario frames only, or nil when it adds nothing.
     func tracebackTail(_ tb: String) -> String? {
         let lines = tb.split(separator: "\n").map(String.init)
-        let frames = lines.filter { $0.hasPrefix("\t") && !$0.contains("[C]") && !$0.contains("luafetch") }
+        let frames = lines.filter { $0.hasPrefix("\t") && !$0.contains("[C]") && !$0.hasPrefix("\tluafetch:") }
         guard frames.count > 1 else { return nil }
         return "stack traceback:\n" + frames.joined(separator: "\n") + "\n"
     }

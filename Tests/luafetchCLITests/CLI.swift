@@ -1,0 +1,50 @@
+// Runs the built `luafetch` executable (.build/debug/luafetch) as a user would, capturing its
+// standard output, standard error and exit status.
+import Foundation
+
+enum CLI {
+    /// The package root, found from this file's path.
+    static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let binary = root.appendingPathComponent(".build/debug/luafetch").path
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs luafetch with `arguments` from the package root.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = arguments
+        p.currentDirectoryURL = root
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "NO_COLOR")
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// Writes `source` to a temporary scenario file and returns its path.
+    static func scenario(_ source: String, name: String = "scenario.lua") throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent(name)
+        try source.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    static var examples: [String] {
+        let dir = root.appendingPathComponent("examples")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        return names.filter { $0.hasSuffix(".lua") }.sorted()
+    }
+}
