@@ -55,7 +55,8 @@ extension World {
         }
         tasks.open.append(task)
         stats.tasksBegun += 1
-        log("task", .task, "begin #\(id)\(name.map { " \"\($0)\"" } ?? "")\(location.map { " at \($0)" } ?? "")")
+        log("task", .task, "begin #\(id)\(name.map { " \"\($0)\"" } ?? "")\(location.map { " at \($0)" } ?? "")",
+            detail: .taskBegan(id: id, name: name))
         if state == .background, tasks.episode?.deadline == nil { startBudgetClock() }
         return id
     }
@@ -70,7 +71,7 @@ extension World {
         let task = tasks.open.remove(at: index)
         queue.cancel(task.heldEvent)
         if let h = task.handler { host.release(h) }
-        log("task", .task, "end #\(id) after \(Time.human(now - task.began))")
+        log("task", .task, "end #\(id) after \(Time.human(now - task.began))", detail: .taskEnded(id: id))
     }
 
     /// `app.backgroundTimeRemaining` in seconds; `.infinity` in the foreground (DBL_MAX in iOS).
@@ -98,7 +99,8 @@ extension World {
         ep.warningEvent = schedule(.expirationWarning(episode: ep.id), at: deadline - budgets.expirationWarning)
         ep.deadlineEvent = schedule(.taskDeadline(episode: ep.id), at: deadline, phase: .deadline)
         tasks.episode = ep
-        log("task", .task, "background time: \(Time.human(ep.budget)) (deadline \(Time.stamp(deadline)))")
+        log("task", .task, "background time: \(Time.human(ep.budget)) (deadline \(Time.stamp(deadline)))",
+            detail: .budget(deadline: deadline, budget: ep.budget))
     }
 
     func endEpisode() {

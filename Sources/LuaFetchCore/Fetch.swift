@@ -125,7 +125,8 @@ extension World {
         let fn = app.delegate[.performFetch]
         fetch.pending.append(PendingFetch(id: id, pid: pid, started: now, deadline: now + allowed,
                                           scheduled: scheduled, deadlineEvent: event, location: fn?.location ?? app.location))
-        log("fetch", .fetch, "#\(id) \(scheduled ? "scheduled" : "simulated") background fetch")
+        log("fetch", .fetch, "#\(id) \(scheduled ? "scheduled" : "simulated") background fetch",
+            detail: .fetchStarted(id: id, scheduled: scheduled))
         if launching {
             guard delegate(.didFinishLaunching, launch: .backgroundFetch, limit: budgets.launch) else { return }
         }
@@ -160,7 +161,8 @@ extension World {
         let elapsed = now - f.started
         stats.fetchResults[r, default: 0] += 1
         adapt(r, late: elapsed > 10 * Time.second)
-        log("fetch", .fetch, "#\(id) completed: \(r.rawValue) after \(Time.human(elapsed))\(factorNote)")
+        log("fetch", .fetch, "#\(id) completed: \(r.rawValue) after \(Time.human(elapsed))\(factorNote)",
+            detail: .fetchEnded(id: id, result: r.rawValue))
         if f.scheduled { scheduleNextFetch(from: f.started) }
         return true
     }
@@ -208,7 +210,7 @@ extension World {
             queue.cancel(f.deadlineEvent)
             fetch.completed.insert(f.id)
             adapt(nil, late: false)
-            log("fetch", .fetch, "#\(f.id) ended without completion\(factorNote)")
+            log("fetch", .fetch, "#\(f.id) ended without completion\(factorNote)", detail: .fetchEnded(id: f.id, result: "missed"))
             if f.scheduled { scheduleNextFetch(from: f.started) }
         }
     }

@@ -29,7 +29,7 @@ extension World {
         }
         if new == .background { stats.backgroundSince = now }
         state = new
-        log("app", .state, "● \(new.rawValue)" + (note.isEmpty ? "" : " (\(note))"))
+        log("app", .state, "● \(new.rawValue)" + (note.isEmpty ? "" : " (\(note))"), detail: .state(new))
     }
 
     /// Calls a delegate method (if the app defines it), then posts its notification.

@@ -116,7 +116,8 @@ extension World {
         stats.requests += 1
         var r = Request(id: id, pid: pid, method: method.uppercased(), host: url.host, path: url.path,
                         sent: now, callback: callback, value: value)
-        log("net", .net, "#\(id) → \(r.method) \(url.scheme)://\(url.host)\(url.path)\(url.query.map { "?\($0)" } ?? "")")
+        log("net", .net, "#\(id) → \(r.method) \(url.scheme)://\(url.host)\(url.path)\(url.query.map { "?\($0)" } ?? "")",
+            detail: .requestSent(id: id, host: url.host, method: r.method, path: url.path))
         // Draw from the network stream for every request, so one outcome never shifts the next.
         let u = networkRandom.symmetric()
         let roll = networkRandom.unit()
@@ -161,7 +162,7 @@ extension World {
             let hint = closest(pattern, among: server.routes.map(\.pattern)).map { "; did you mean \($0)?" } ?? ""
             violate(.unmatchedRequest, at: r.callback.location,
                     "\(pattern) matched no route of \(server.host)\(hint) (answered 404)")
-            log(server.host, .server, "\(pattern) → 404 (no route)")
+            log(server.host, .server, "\(pattern) → 404 (no route)", detail: .served(host: server.host, route: pattern, status: 404))
             r.status = 404
             if r.error == nil && r.phase == .inFlight { host.deliver(response: nil, toRequest: id) }
             net.requests[id] = r
@@ -185,7 +186,7 @@ extension World {
             failWorld(f)
         case .success(let response):
             r.status = response.status
-            log(server.host, .server, "\(pattern) → \(response.status)")
+            log(server.host, .server, "\(pattern) → \(response.status)", detail: .served(host: server.host, route: pattern, status: response.status))
             if r.error == nil && r.phase == .inFlight { host.deliver(response: response, toRequest: id) }
             net.requests[id] = r
             if r.phase == .done { finishRequest(id) }
@@ -203,11 +204,11 @@ extension World {
         net.requests[id] = r
         if let e = r.error {
             stats.networkErrors[e.rawValue, default: 0] += 1
-            log("net", .net, "#\(id) ✗ \(e.rawValue)")
+            log("net", .net, "#\(id) ✗ \(e.rawValue)", detail: .requestDone(id: id, status: nil, error: e.rawValue))
         } else {
             let status = r.status ?? 404
             stats.responses[status, default: 0] += 1
-            log("net", .net, "#\(id) ← \(status) after \(Time.human(now - r.sent))")
+            log("net", .net, "#\(id) ← \(status) after \(Time.human(now - r.sent))", detail: .requestDone(id: id, status: status, error: nil))
         }
         callApp(r.callback, .http(requestID: id, error: r.error))
         if net.requests[id]?.arrival == nil { finishRequest(id) }
@@ -237,7 +238,8 @@ extension World {
             guard isRunning, let r = net.requests[id] else { return }
             net.requests[id]!.phase = .done
             stats.networkErrors[NetworkError.connectionLost.rawValue, default: 0] += 1
-            log("net", .net, "#\(id) ✗ connectionLost (the app was suspended while it was in flight)")
+            log("net", .net, "#\(id) ✗ connectionLost (the app was suspended while it was in flight)",
+                detail: .requestDone(id: id, status: nil, error: "connectionLost"))
             callApp(r.callback, .http(requestID: id, error: .connectionLost))
             if net.requests[id]?.arrival == nil { finishRequest(id) }
         }

@@ -27,6 +27,21 @@ public struct TimelineEntry: Sendable {
     public var message: String
     /// For violations: the index into `World.violations`.
     public var violation: Int?
+    /// What happened, for machine-readable output (JSON Lines, trace).
+    public var detail: Detail?
+
+    /// Structured facts behind a timeline line.
+    public enum Detail: Sendable {
+        case state(AppState)
+        case taskBegan(id: Int, name: String?)
+        case taskEnded(id: Int)
+        case budget(deadline: Millis, budget: Millis)
+        case fetchStarted(id: Int, scheduled: Bool)
+        case fetchEnded(id: Int, result: String)
+        case requestSent(id: Int, host: String, method: String, path: String)
+        case requestDone(id: Int, status: Int?, error: String?)
+        case served(host: String, route: String, status: Int)
+    }
 }
 
 /// A scheduled happening.
@@ -113,8 +128,11 @@ public final class World {
     public var stats = RunStats()
     /// Called for each timeline entry as it happens.
     public var sink: ((TimelineEntry, World) -> Void)?
-    /// Keep entries in `timeline` (the REPL and tests read them).
+    /// Keep entries in `timeline` (the REPL, tests and the trace read them).
     public var recordTimeline = true
+
+    /// Forgets the recorded timeline (violation indexes stay valid: they point into `violations`).
+    public func clearTimeline() { timeline.removeAll() }
 
     public init(file: String, options: RunOptions = RunOptions()) {
         self.file = file
@@ -303,8 +321,9 @@ public final class World {
 
     // MARK: - Output helpers
 
-    func log(_ actor: String, _ kind: TimelineEntry.Kind, _ message: String, violation: Int? = nil) {
-        let entry = TimelineEntry(time: now, actor: actor, kind: kind, message: message, violation: violation)
+    func log(_ actor: String, _ kind: TimelineEntry.Kind, _ message: String, violation: Int? = nil,
+             detail: TimelineEntry.Detail? = nil) {
+        let entry = TimelineEntry(time: now, actor: actor, kind: kind, message: message, violation: violation, detail: detail)
         if recordTimeline { timeline.append(entry) }
         sink?(entry, self)
     }

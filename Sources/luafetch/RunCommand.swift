@@ -32,6 +32,12 @@ struct Run: ParsableCommand {
     @Option(help: "Stop the run at this virtual time: 90, 90s, 15m, 2h, 3d.")
     var until: String?
 
+    @Option(help: "Output format: text or jsonl (one JSON object per line; see docs/JSONL.md).")
+    var format: OutputFormat = .text
+
+    @Option(help: "Also write a Chrome Trace Event file (open it in Perfetto or chrome://tracing).")
+    var trace: String?
+
     @Flag(help: "Print the header and the summary only.")
     var quiet = false
 
@@ -63,23 +69,47 @@ struct Run: ParsableCommand {
             throw fail(error)
         }
         let world = runtime.world
-        let color = !noColor && ProcessInfo.processInfo.environment["NO_COLOR"] == nil && isatty(1) != 0
+        let color = format == .text && !noColor && ProcessInfo.processInfo.environment["NO_COLOR"] == nil && isatty(1) != 0
         let report = TextReport(world: world, version: luafetchVersion, color: color)
-        Output.line(report.header(world))
-        world.recordTimeline = false
-        if !quiet {
-            world.sink = { entry, w in Output.line(report.line(entry, in: w)) }
-            for entry in world.timeline { Output.line(report.line(entry, in: world)) }  // top-level prints
+        let earlier = world.timeline  // what top-level code printed while loading
+        world.recordTimeline = trace != nil
+        if trace == nil { world.clearTimeline() }
+        switch format {
+        case .text:
+            Output.line(report.header(world))
+            if !quiet {
+                world.sink = { entry, w in Output.line(report.line(entry, in: w)) }
+                for entry in earlier { Output.line(report.line(entry, in: world)) }
+            }
+        case .jsonl:
+            Output.line(JSONLReport.header(world, version: luafetchVersion))
+            if !quiet {
+                world.sink = { entry, w in Output.line(JSONLReport.event(entry, in: w)) }
+                for entry in earlier { Output.line(JSONLReport.event(entry, in: world)) }
+            }
         }
         do {
             try runtime.run()
         } catch {
             throw fail(error)
         }
-        for line in report.summary(world) { Output.line(line) }
         let code = world.exitCode
-        Output.line("result     \(code == 0 ? "PASS" : "FAIL") (exit \(code))")
-        if code != 0 { Output.line("reproduce  \(reproduction(world))") }
+        switch format {
+        case .text:
+            for line in report.summary(world) { Output.line(line) }
+            Output.line("result     \(code == 0 ? "PASS" : "FAIL") (exit \(code))")
+            if code != 0 { Output.line("reproduce  \(reproduction(world))") }
+        case .jsonl:
+            Output.line(JSONLReport.summary(world, reproduce: code != 0 ? reproduction(world) : nil))
+        }
+        if let trace {
+            do {
+                try TraceReport.build(world).write(toFile: trace, atomically: true, encoding: .utf8)
+            } catch {
+                Output.error("luafetch: cannot write the trace to \(trace): \(error.localizedDescription)\n")
+                throw ExitCode(2)
+            }
+        }
         throw ExitCode(code)
     }
 
@@ -88,6 +118,7 @@ struct Run: ParsableCommand {
         var parts = ["luafetch", "run", shellQuote(file), "--seed", String(world.seed)]
         parts += ["--os", world.os.rawValue]
         if let until { parts += ["--until", until] }
+        if format == .jsonl { parts += ["--format", "jsonl"] }
         if strict { parts.append("--strict") }
         return parts.joined(separator: " ")
     }
@@ -107,6 +138,10 @@ struct Run: ParsableCommand {
         guard frames.count > 1 else { return nil }
         return "stack traceback:\n" + frames.joined(separator: "\n") + "\n"
     }
+}
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, jsonl
 }
 
 func shellQuote(_ s: String) -> String {

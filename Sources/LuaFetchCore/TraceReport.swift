@@ -1,0 +1,136 @@
+// The `--trace FILE` report: Chrome Trace Event Format JSON (opens in Perfetto and
+// chrome://tracing). The app's states are slices on one track, each background task and each
+// fetch a slice on lanes chosen so slices never overlap on a track, the background budget a slice,
+// requests a slice per server on network lanes, violations instant events. Built from the
+// timeline's structured details; timestamps in microseconds of virtual time.
+
+public enum TraceReport {
+    struct Slice {
+        var name: String
+        var category: String
+        var start: Millis
+        var end: Millis
+        var args: [(String, JSON)]
+    }
+
+    /// The whole trace as one JSON document.
+    public static func build(_ world: World) -> String {
+        let end = world.now
+        var states: [Slice] = []
+        var tasks: [Slice] = [], fetches: [Slice] = [], budgets: [Slice] = []
+        var requests: [String: [Slice]] = [:]
+        var instants: [(Millis, String, [(String, JSON)])] = []
+        var openState: (AppState, Millis)?
+        var openTasks: [Int: Slice] = [:], openFetches: [Int: Slice] = [:], openRequests: [Int: (String, Slice)] = [:]
+        var openBudget: Slice?
+
+        func closeProcess(at t: Millis) {
+            for id in openTasks.keys.sorted() { var s = openTasks[id]!; s.end = t; s.args.append(("ended", .string("terminated"))); tasks.append(s) }
+            for id in openFetches.keys.sorted() { var s = openFetches[id]!; s.end = t; fetches.append(s) }
+            openTasks.removeAll(); openFetches.removeAll()
+        }
+        for e in world.timeline {
+            if let i = e.violation {
+                let v = world.violations[i]
+                instants.append((e.time, v.code.rawValue, [("severity", .string(v.severity.rawValue)), ("message", .string(v.message)),
+                                                          ("location", .opt(v.location?.description)), ("exception", .opt(v.exceptionCode))]))
+            }
+            switch e.detail {
+            case .state(let s)?:
+                if let (old, since) = openState, old != .notRunning {
+                    states.append(Slice(name: old.rawValue, category: "state", start: since, end: e.time, args: []))
+                }
+                openState = (s, e.time)
+                if s != .background, var b = openBudget { b.end = min(b.end, e.time); budgets.append(b); openBudget = nil }
+                if s == .notRunning { closeProcess(at: e.time) }
+            case .budget(let deadline, let budget)?:
+                openBudget = Slice(name: "background time (\(Time.human(budget)))", category: "budget", start: e.time, end: deadline,
+                                   args: [("budget_ms", .int(budget)), ("deadline_ms", .int(deadline))])
+            case .taskBegan(let id, let name)?:
+                openTasks[id] = Slice(name: "task #\(id)\(name.map { " \($0)" } ?? "")", category: "task", start: e.time, end: e.time,
+                                      args: [("id", .int(id))])
+            case .taskEnded(let id)?:
+                if var s = openTasks.removeValue(forKey: id) { s.end = e.time; tasks.append(s) }
+            case .fetchStarted(let id, let scheduled)?:
+                openFetches[id] = Slice(name: "fetch #\(id)", category: "fetch", start: e.time, end: e.time,
+                                        args: [("scheduled", .bool(scheduled)), ("budget_ms", .int(world.budgets.fetch ?? 0))])
+            case .fetchEnded(let id, let result)?:
+                if var s = openFetches.removeValue(forKey: id) { s.end = e.time; s.args.append(("result", .string(result))); fetches.append(s) }
+            case .requestSent(let id, let host, let method, let path)?:
+                openRequests[id] = (host, Slice(name: "\(method) \(path)", category: "request", start: e.time, end: e.time, args: [("id", .int(id))]))
+            case .requestDone(let id, let status, let error)?:
+                if let (host, s0) = openRequests.removeValue(forKey: id) {
+                    var s = s0
+                    s.end = e.time
+                    s.args.append(("result", status.map { .int($0) } ?? .opt(error)))
+                    requests[host, default: []].append(s)
+                }
+            default: break
+            }
+        }
+        if let (s, since) = openState, s != .notRunning {
+            states.append(Slice(name: s.rawValue, category: "state", start: since, end: end, args: []))
+        }
+        if var b = openBudget { b.end = min(b.end, end); budgets.append(b) }
+        closeProcess(at: end)
+        for id in openRequests.keys.sorted() {
+            var (host, s) = openRequests[id]!
+            s.end = end
+            requests[host, default: []].append(s)
+        }
+
+        var events: [JSON] = []
+        func meta(_ pid: Int, _ tid: Int?, _ name: String) {
+            var f: [(String, JSON)] = [("name", .string(tid == nil ? "process_name" : "thread_name")), ("ph", .string("M")), ("pid", .int(pid))]
+            if let tid { f.append(("tid", .int(tid))) }
+            f.append(("args", .object([("name", .string(name))])))
+            events.append(.object(f))
+        }
+        func emit(_ slices: [Slice], pid: Int, tid: Int) {
+            for s in slices.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
+                events.append(.object([("name", .string(s.name)), ("cat", .string(s.category)), ("ph", .string("X")),
+                                       ("ts", .int(s.start * 1000)), ("dur", .int(max(0, s.end - s.start) * 1000)),
+                                       ("pid", .int(pid)), ("tid", .int(tid)), ("args", .object(s.args))]))
+            }
+        }
+        meta(1, nil, "app: \(world.config.name)")
+        meta(1, 1, "state")
+        emit(states, pid: 1, tid: 1)
+        meta(1, 2, "background time")
+        emit(budgets, pid: 1, tid: 2)
+        var tid = 10
+        for (i, lane) in lanes(tasks).enumerated() { meta(1, tid, "tasks \(i + 1)"); emit(lane, pid: 1, tid: tid); tid += 1 }
+        tid = 100
+        for (i, lane) in lanes(fetches).enumerated() { meta(1, tid, "fetches \(i + 1)"); emit(lane, pid: 1, tid: tid); tid += 1 }
+        meta(2, nil, "network")
+        tid = 1
+        for host in requests.keys.sorted() {
+            for (i, lane) in lanes(requests[host]!).enumerated() {
+                meta(2, tid, i == 0 ? host : "\(host) \(i + 1)")
+                emit(lane, pid: 2, tid: tid)
+                tid += 1
+            }
+        }
+        for (t, name, args) in instants {
+            events.append(.object([("name", .string(name)), ("cat", .string("violation")), ("ph", .string("i")), ("s", .string("g")),
+                                   ("ts", .int(t * 1000)), ("pid", .int(1)), ("tid", .int(1)), ("args", .object(args))]))
+        }
+        return JSON.object([("traceEvents", .array(events)), ("displayTimeUnit", .string("ms")),
+                            ("otherData", .object([("scenario", .string(world.config.name)), ("seed", .int(world.seed)),
+                                                   ("os", .string(world.os.rawValue))]))]).text
+    }
+
+    /// Splits slices into lanes where none overlap (first fit, in start order).
+    static func lanes(_ slices: [Slice]) -> [[Slice]] {
+        var lanes: [[Slice]] = []
+        var ends: [Millis] = []
+        for s in slices.sorted(by: { ($0.start, $0.end) < ($1.start, $1.end) }) {
+            if let i = ends.firstIndex(where: { $0 <= s.start }) {
+                lanes[i].append(s); ends[i] = s.end
+            } else {
+                lanes.append([s]); ends.append(s.end)
+            }
+        }
+        return lanes
+    }
+}
