@@ -18,6 +18,11 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
         ),
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
+        ),
         .target(
             name: "LuaFetchCore",
             dependencies: [.product(name: "HeapModule", package: "swift-collections")]
@@ -30,7 +35,7 @@ let package = Package(
         .executableTarget(
             name: "luafetch",
             dependencies: [
-                "LuaFetchCore", "LuaFetchScripting",
+                "LuaFetchCore", "LuaFetchScripting", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

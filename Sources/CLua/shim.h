@@ -22,6 +22,7 @@
 #define CLUA_KILL_BUDGET 1 /* ran past the instruction budget (endless loop) */
 #define CLUA_KILL_MEMORY 2 /* the scenario's memory passed its cap */
 #define CLUA_KILL_HOST   3 /* the host ended it (watchdog, crash decided by the simulator) */
+#define CLUA_KILL_INTERRUPT 4 /* Ctrl-C in the REPL */
 
 typedef int (*clua_Dispatch)(lua_State *L, void *box);
 typedef void (*clua_Release)(void *box);
@@ -40,6 +41,8 @@ typedef struct clua_Host {
     lua_State *top;       /* the handler thread the host resumed */
     const char *killSource; /* where the kill happened (a chunk name owned by its function) */
     int killLine;
+    volatile int interrupt;   /* set from a SIGINT handler; honoured only while interruptible */
+    int interruptible;        /* the REPL is running a typed line */
     clua_Dispatch dispatch;
     clua_Release release;
     void *owner;          /* the Swift LuaState */
@@ -90,7 +93,7 @@ static inline void clua_make_sticky(lua_State *L, clua_Host *h) {
 static inline int clua_kill_here(lua_State *L, clua_Host *h) {
     if (L == h->top && lua_isyieldable(L)) return lua_yield(L, 0);
     lua_pushstring(L, h->killed == CLUA_KILL_MEMORY ? "not enough memory (luafetch memory cap)"
-                                                     : "handler stopped by luafetch");
+                      : h->killed == CLUA_KILL_INTERRUPT ? "interrupted!" : "handler stopped by luafetch");
     return lua_error(L);
 }
 
@@ -99,6 +102,7 @@ static void clua_hook(lua_State *L, lua_Debug *ar) {
     if (h->killed == CLUA_KILL_NONE) {
         h->spent += h->step;
         if (h->memoryHit) h->killed = CLUA_KILL_MEMORY;
+        else if (h->interrupt && h->interruptible) h->killed = CLUA_KILL_INTERRUPT;
         else if (h->budget > 0 && h->spent > h->budget) h->killed = CLUA_KILL_BUDGET;
         else return;
         /* Record the line now: after a hook yield the saved pc points one instruction back. */
@@ -107,7 +111,7 @@ static void clua_hook(lua_State *L, lua_Debug *ar) {
     }
     if (L == h->top && lua_isyieldable(L)) { lua_yield(L, 0); return; }
     luaL_error(L, h->killed == CLUA_KILL_MEMORY ? "not enough memory (luafetch memory cap)"
-                                                : "handler stopped by luafetch");
+                 : h->killed == CLUA_KILL_INTERRUPT ? "interrupted!" : "handler stopped by luafetch");
 }
 
 /* Arms the budget on a thread before the host resumes it. */

@@ -60,6 +60,11 @@ struct EventQueue {
         return nil
     }
 
+    /// The time of the earliest event still scheduled, without discarding cancelled ones.
+    func peekTimeNoMutate() -> Millis? {
+        heap.unordered.filter { cancelled[$0.seq] == nil }.map(\.time).min()
+    }
+
     mutating func pop() -> QueuedEvent? {
         while let top = heap.popMin() {
             if cancelled.removeValue(forKey: top.seq) != nil { continue }

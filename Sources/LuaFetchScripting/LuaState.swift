@@ -24,7 +24,7 @@ enum LuaFailure: Error {
 
 /// The result of running a chunk or handler.
 struct LuaRunResult {
-    enum Status { case ok, error, budget, memory, stopped }
+    enum Status { case ok, error, budget, memory, stopped, interrupted }
     var status: Status
     var truthy = false
     var message = ""
@@ -156,10 +156,31 @@ final class LuaState {
     /// handler) keep their own budget. Leaves the stack as it was before the function was pushed.
     func runHandler(nargs: Int32) -> LuaRunResult { run(nargs: nargs, keepResult: false) }
 
+    /// Runs like `runHandler` and returns every result as text (through the scenario's `tostring`).
+    func runCollectingResults(nargs: Int32) -> (LuaRunResult, [String]) {
+        let base = lua_gettop(L) - nargs - 1
+        var texts: [String] = []
+        let r = run(nargs: nargs, keepResult: false, collect: { co, n in
+            for i in 0..<n {
+                lua_getglobal(self.L, "tostring")
+                lua_pushvalue(co, -n + i)
+                lua_xmove(co, self.L, 1)
+                if clua_pcall(self.L, 1, 1, 0) == LUA_OK {
+                    texts.append(LuaCall.string(self.L, -1))
+                } else {
+                    texts.append("?")
+                }
+                clua_pop(self.L, 1)
+            }
+        })
+        lua_settop(L, base)
+        return (r, texts)
+    }
+
     /// As `runHandler`, but leaves the first result (nil on failure) on the stack.
     func runHandlerKeepingResult(nargs: Int32) -> LuaRunResult { run(nargs: nargs, keepResult: true) }
 
-    private func run(nargs: Int32, keepResult: Bool) -> LuaRunResult {
+    private func run(nargs: Int32, keepResult: Bool, collect: ((OpaquePointer, Int32) -> Void)? = nil) -> LuaRunResult {
         let h = hostRecord
         let saved = (h.pointee.top, h.pointee.spent, h.pointee.enforce)
         let co = lua_newthread(L)!
@@ -173,18 +194,20 @@ final class LuaState {
         var result = LuaRunResult(status: .ok)
         let killed = h.pointee.killed
         if killed != CLUA_KILL_NONE {
-            result.status = killed == CLUA_KILL_BUDGET ? .budget : killed == CLUA_KILL_MEMORY ? .memory : .stopped
+            result.status = killed == CLUA_KILL_BUDGET ? .budget : killed == CLUA_KILL_MEMORY ? .memory
+                : killed == CLUA_KILL_INTERRUPT ? .interrupted : .stopped
             result.location = LuaState.scenarioLocation(co, from: 0)
             if let src = h.pointee.killSource, src.pointee == UInt8(ascii: "@"), h.pointee.killLine > 0 {
                 result.location = (String(cString: src + 1), Int(h.pointee.killLine))
             }
-            if result.status != .stopped {
+            if result.status != .stopped && result.status != .interrupted {
                 clua_traceback(L, co, nil, 0)
                 result.traceback = clua_tostring(L, -1).map { String(cString: $0) }
                 clua_pop(L, 1)
             }
         } else if status == LUA_OK {
             result.truthy = nres > 0 && lua_toboolean(co, -nres) != 0
+            collect?(co, nres)
         } else if status == LUA_YIELD {
             result.status = .error
             result.location = LuaState.scenarioLocation(co, from: 0)

@@ -59,7 +59,7 @@ public final class ScenarioRuntime: ScriptHost {
         switch r.status {
         case .ok: return
         case .error: throw ScenarioError(r.message, traceback: r.traceback)
-        case .budget, .memory, .stopped:
+        case .budget, .memory, .stopped, .interrupted:
             world.failWorldPublic(ScriptFailure(kind: r.status == .budget ? .instructionBudget : r.status == .memory ? .memoryCap : .stopped,
                                                 message: r.message, traceback: r.traceback, location: r.location.map { SourceLocation(file: $0.file, line: $0.line) }))
             throw world.fatal ?? ScenarioError("\(path): scenario stopped")
@@ -185,7 +185,7 @@ public final class ScenarioRuntime: ScriptHost {
             return .failed(ScriptFailure(kind: .error, message: message, traceback: r.traceback.map(expandChunkNames), location: loc))
         case .budget: return .failed(ScriptFailure(kind: .instructionBudget, message: "", traceback: r.traceback, location: loc))
         case .memory: return .failed(ScriptFailure(kind: .memoryCap, message: r.message, traceback: r.traceback, location: loc))
-        case .stopped: return .failed(ScriptFailure(kind: .stopped, message: "", location: loc))
+        case .stopped, .interrupted: return .failed(ScriptFailure(kind: .stopped, message: "", location: loc))
         }
     }
 

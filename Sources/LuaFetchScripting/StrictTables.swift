@@ -87,7 +87,12 @@ extension ScenarioRuntime {
     /// App-side APIs: only app code (a delegate method, timer, callback) may call them.
     func requireApp(_ c: LuaCall, _ alternative: String) throws(LuaFailure) {
         switch world.context {
-        case .app, .repl: return
+        case .app: return
+        case .repl:
+            guard world.isRunning else {
+                throw .error("\(c.name): the app is not running (\(world.state.rawValue)); launch it first, e.g. user.launch()")
+            }
+            return
         default:
             throw .error("\(c.name) is app code: call it from a handler of app{} (a delegate method, a timer or a callback)\(alternative)")
         }

@@ -21,7 +21,7 @@ struct Luafetch: ParsableCommand {
           luafetch run examples/news.lua --until 6h --quiet
         """,
         version: luafetchVersion,
-        subcommands: [Run.self],
+        subcommands: [Run.self, Repl.self],
         defaultSubcommand: Run.self
     )
 }

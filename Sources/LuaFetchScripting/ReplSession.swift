@@ -1,0 +1,276 @@
+// ReplSession: the interactive session behind `luafetch repl [FILE]` (SPEC 9), without terminal
+// I/O so it can be driven by tests. Lua input follows the standalone `lua`: a first line is tried
+// as `return <line>`, a syntax error ending at <eof> asks for more, errors print with a traceback
+// and the session goes on. Dot commands drive the clock. Typed code runs as world code at the
+// current virtual time (app methods work while the app runs, as in a debugger).
+import CLua
+import LuaFetchCore
+
+public final class ReplSession {
+    public private(set) var runtime: ScenarioRuntime
+    let file: String?
+    let options: RunOptions
+    let color: Bool
+    /// Receives every line of output (timeline, results, errors).
+    public var output: (String) -> Void
+    var buffer: [String] = []
+    /// What was typed and ran, with its virtual time, for `.save`.
+    var typed: [(time: Millis, source: String)] = []
+    var report: TextReport
+    public var quit = false
+
+    /// Words for completion: API tables and their fields, dot commands.
+    public static let words: [String] = {
+        var w = ["scenario", "server", "app", "at", "every", "seconds", "minutes", "hours", "days", "now", "after", "work",
+                 "print", "log", "device", "notifications", "expect", "user", "system", "http", "timer",
+                 "app.state", "app.backgroundTimeRemaining", "app:beginBackgroundTask", "app:endBackgroundTask",
+                 "app:setMinimumBackgroundFetchInterval", "user.launch", "user.open", "user.home", "user.forceQuit",
+                 "user.interrupt", "system.backgroundFetch", "system.launchForFetch", "system.memoryPressure",
+                 "system.setLowPowerMode", "system.setBackgroundRefresh", "device.isMultitaskingSupported",
+                 "notifications.observe", "notifications.post", "http.get", "http.request", "timer.every", "timer.after",
+                 "expect.noViolations", "expect.violation", "expect.that", "expect.at", "UIBackgroundTaskInvalid",
+                 "UIApplicationBackgroundFetchIntervalMinimum", "UIApplicationBackgroundFetchIntervalNever",
+                 "UIBackgroundFetchResultNewData", "UIBackgroundFetchResultNoData", "UIBackgroundFetchResultFailed"]
+        w += commands.map { "." + $0.name }
+        return w
+    }()
+
+    static let commands: [(name: String, usage: String, help: String)] = [
+        ("advance", ".advance DURATION", "advance the clock (90, 90s, 15m, 2h, 3d), running what falls due"),
+        ("step", ".step", "run the next scheduled event"),
+        ("run", ".run [until TIME]", "run to the end of the scenario, or until a virtual time"),
+        ("now", ".now", "the virtual time"),
+        ("state", ".state", "the app's state, background time, fetch settings, device"),
+        ("pending", ".pending", "open tasks, pending completions, in-flight requests, timers"),
+        ("trace", ".trace [N]", "the last N timeline lines (default 20)"),
+        ("violations", ".violations", "every violation so far"),
+        ("reset", ".reset", "restart from t=0 with the same scenario and seed"),
+        ("save", ".save FILE", "write the scenario plus what you typed, at its virtual times, as a runnable scenario"),
+        ("help", ".help", "this list"),
+        ("quit", ".quit", "leave (Ctrl-D too)"),
+    ]
+
+    /// Loads `file` (if any), runs what is due at t = 0, and is ready for input.
+    public init(file: String?, options: RunOptions = RunOptions(), color: Bool = false,
+                output: @escaping (String) -> Void) throws(ScenarioError) {
+        self.file = file
+        self.options = options
+        self.color = color
+        self.output = output
+        (runtime, report) = try ReplSession.makeRuntime(file: file, options: options, color: color, output: output)
+    }
+
+    static func makeRuntime(file: String?, options: RunOptions, color: Bool, output: @escaping (String) -> Void)
+        throws(ScenarioError) -> (ScenarioRuntime, TextReport) {
+        let runtime = ScenarioRuntime(path: file ?? "stdin", options: options)
+        if let file { try runtime.load() }
+        let world = runtime.world
+        let report = TextReport(world: world, version: "", color: color)
+        world.context = .repl
+        world.sink = { entry, w in output(report.line(entry, in: w)) }
+        for entry in world.timeline { output(report.line(entry, in: world)) }
+        world.advance(to: 0)
+        return (runtime, report)
+    }
+
+    var world: World { runtime.world }
+
+    /// The prompt for the next line: "> " or, inside an unfinished chunk, ">> ".
+    public var prompt: String { buffer.isEmpty ? "> " : ">> " }
+
+    // MARK: - Input
+
+    /// Feeds one line of input.
+    public func feed(_ line: String) {
+        if buffer.isEmpty {
+            let trimmed = line.trimmedForRepl
+            if trimmed.hasPrefix(".") { command(trimmed); return }
+            if trimmed.isEmpty { return }
+        }
+        buffer.append(line)
+        let source = buffer.joined(separator: "\n")
+        // First as an expression (so `app.state` prints its value), then as statements.
+        let asExpression = runtime.lua.load(Array(("return " + source).utf8), chunkName: "@stdin")
+        if asExpression == nil {
+            // Saved as a statement when it is one (a call), else as `local _ = <expression>`.
+            let isStatement = runtime.lua.load(Array(source.utf8), chunkName: "@stdin") == nil
+            if isStatement { clua_pop(runtime.lua.L, 1) }
+            execute(isStatement ? source : "local _ = " + source)
+            return
+        }
+        if let err = runtime.lua.load(Array(source.utf8), chunkName: "@stdin") {
+            // A syntax error at <eof> (of either reading) means the chunk is unfinished.
+            if err.hasSuffix("<eof>") || asExpression!.hasSuffix("<eof>") { return }
+            buffer.removeAll()
+            output(err)
+            return
+        }
+        execute(source)
+    }
+
+    /// Runs the chunk already loaded on top of the stack.
+    func execute(_ source: String) {
+        buffer.removeAll()
+        let h = runtime.lua.hostRecord
+        h.pointee.interrupt = 0
+        h.pointee.interruptible = 1
+        let time = world.now
+        let (r, values) = runtime.lua.runCollectingResults(nargs: 0)
+        h.pointee.interruptible = 0
+        if let fatal = world.fatal {
+            output(runtime.expandChunkNames(fatal.message))
+            world.clearFatal()
+            return
+        }
+        switch r.status {
+        case .ok:
+            typed.append((time, source))
+            if !values.isEmpty { output(values.joined(separator: "\t")) }
+        case .error:
+            output(r.message)
+            if let tb = r.traceback { output(tb.split(separator: "\n").filter { !$0.contains("[C]") && !$0.hasPrefix("\tluafetch:") }.joined(separator: "\n")) }
+        case .budget:
+            output("stdin: the line ran past the instruction budget (\(world.config.instructionBudget) Lua instructions)")
+        case .memory:
+            output("stdin: the line passed the memory cap")
+        case .interrupted:
+            output("interrupted!")
+        case .stopped:
+            output("stopped")
+        }
+    }
+
+    /// Ctrl-C: stops a running line or `.run`, not the session. Safe to call from a signal handler.
+    public func interrupt() { runtime.lua.hostRecord.pointee.interrupt = 1 }
+
+    var interrupted: Bool { runtime.lua.hostRecord.pointee.interrupt != 0 }
+
+    // MARK: - Dot commands
+
+    func command(_ line: String) {
+        let parts = line.dropFirst().split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let name = parts.first ?? ""
+        let args = Array(parts.dropFirst())
+        switch name {
+        case "advance":
+            guard let d = args.first.flatMap(Time.parseDuration) else { return usage("advance") }
+            runUntil(world.now + d, clockTo: true)
+        case "step":
+            if !world.step(limit: Int64.max, stopWhenIdle: false) { output("(nothing is scheduled)") }
+        case "run":
+            if args.isEmpty {
+                runUntil(world.endTime, clockTo: false, idleStops: world.config.duration == nil)
+                if !interrupted { world.finish(); summary() }
+            } else {
+                guard args.count == 2, args[0] == "until", let t = Time.parseDuration(args[1]) else { return usage("run") }
+                runUntil(t, clockTo: true)
+            }
+        case "now":
+            output("\(Time.stamp(world.now))  (now() = \(formatSeconds(world.now)))")
+        case "state": world.stateReport.forEach(output)
+        case "pending": world.pendingReport.forEach(output)
+        case "trace":
+            let n = args.first.flatMap { Int($0) } ?? 20
+            let lines = world.timeline.suffix(max(0, n))
+            if lines.isEmpty { output("(the timeline is empty)") }
+            for e in lines { output(report.line(e, in: world)) }
+        case "violations":
+            if world.violations.isEmpty { output("(no violations)") }
+            for v in world.violations { output("\(Time.stamp(v.time))  \(report.violationText(v))") }
+        case "reset":
+            do {
+                (runtime, report) = try ReplSession.makeRuntime(file: file, options: options, color: color, output: output)
+                typed.removeAll()
+                buffer.removeAll()
+                output("(reset to +0d00:00:00.000, seed \(world.seed))")
+            } catch {
+                output(error.message)
+            }
+        case "save":
+            guard let path = args.first else { return usage("save") }
+            do {
+                try saved().write(to: path)
+                output("saved \(typed.count) typed chunk\(typed.count == 1 ? "" : "s") to \(path) (run it with: luafetch run \(path) --until \(Time.human(world.now)))")
+            } catch {
+                output("cannot write \(path): \(error)")
+            }
+        case "help":
+            output("Lua lines run at the current virtual time (expressions print their value). Commands:")
+            for c in Self.commands { output("  \(c.usage.padding(toWidth: 20))\(c.help)") }
+        case "quit", "exit", "q":
+            quit = true
+        default:
+            let hint = closest(name, among: Self.commands.map(\.name)).map { "; did you mean .\($0)?" } ?? ""
+            output("unknown command .\(name)\(hint) (.help lists them)")
+        }
+    }
+
+    func usage(_ name: String) {
+        output("usage: \(Self.commands.first { $0.name == name }!.usage)")
+    }
+
+    /// Runs events up to `limit`, stopping early on Ctrl-C (checked between events).
+    func runUntil(_ limit: Millis, clockTo: Bool, idleStops: Bool = false) {
+        let h = runtime.lua.hostRecord
+        h.pointee.interrupt = 0
+        world.start()
+        while world.step(limit: limit, stopWhenIdle: idleStops) {
+            if h.pointee.interrupt != 0 { output("interrupted at \(Time.stamp(world.now))"); return }
+        }
+        if let fatal = world.fatal {
+            output(runtime.expandChunkNames(fatal.message))
+            world.clearFatal()
+            return
+        }
+        if clockTo && world.now < limit { world.advance(to: limit) }
+    }
+
+    func summary() {
+        for line in report.summary(world) { output(line) }
+    }
+
+    func formatSeconds(_ ms: Millis) -> String {
+        switch Time.seconds(ms) {
+        case .integer(let i): return String(i)
+        case .float(let d): return String(d)
+        case .infinity: return "inf"
+        }
+    }
+
+    // MARK: - .save
+
+    /// The scenario plus what was typed: at t = 0 as top-level code, later inside `at(time, ...)`.
+    func saved() throws(ScenarioError) -> String {
+        var out = ""
+        if let file {  // first and unchanged, so its line numbers stay the same
+            out += String(decoding: try ScenarioFile.read(file), as: UTF8.self)
+            if !out.hasSuffix("\n") { out += "\n" }
+        }
+        out += "\n-- Saved by luafetch repl at \(Time.stamp(world.now))\(file.map { " from \($0)" } ?? ""); typed at the prompt:\n"
+        for (time, source) in typed {
+            if time == 0 {
+                out += source + "\n"
+            } else {
+                out += "at(\(formatSeconds(time)), function()\n" + source + "\nend)\n"
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    var trimmedForRepl: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
+        return String(s)
+    }
+
+    func padding(toWidth w: Int) -> String { count >= w ? self + " " : self + String(repeating: " ", count: w - count) }
+
+    func write(to path: String) throws {
+        guard let f = fopen(path, "w") else { throw ScenarioError("cannot open \(path)") }
+        defer { fclose(f) }
+        fputs(self, f)
+    }
+}

@@ -1,0 +1,119 @@
+// `luafetch repl [FILE]` (SPEC 9): the interactive prompt. On a terminal it uses libedit (line
+// editing, history in ~/.luafetch_history, completion of API names) and Ctrl-C stops a running
+// line or `.run`, not the session; from a pipe it reads lines without prompts until EOF. The
+// session itself is LuaFetchScripting's ReplSession.
+import ArgumentParser
+import CEditLine
+import Foundation
+import LuaFetchCore
+import LuaFetchScripting
+
+struct Repl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "An interactive Lua prompt with the simulator loaded.",
+        discussion: """
+        Lines are Lua, run at the current virtual time; expressions print their value. Dot commands
+        drive the clock: .advance 40s, .step, .run [until 2h], .now, .state, .pending, .trace [N],
+        .violations, .reset, .save FILE, .help, .quit.
+
+        Example:
+          luafetch repl examples/long_task.lua
+          > user.home()
+          > .advance 40s
+          > .pending
+        """
+    )
+
+    @Argument(help: "A scenario to load first (its servers, app and timeline, clock at 0).")
+    var file: String?
+
+    @Option(help: "The seed (overrides the scenario's).")
+    var seed: Int64?
+
+    @Option(name: .customLong("os"), help: "The OS profile: ios6, ios7 or ios13.")
+    var osProfile: String?
+
+    @Flag(help: "No colour.")
+    var noColor = false
+
+    func validate() throws {
+        if let osProfile, OSProfile(rawValue: osProfile) == nil {
+            throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7 or ios13")
+        }
+    }
+
+    func run() throws {
+        let interactive = isatty(0) != 0
+        let color = interactive && isatty(1) != 0 && !noColor && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let options = RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)))
+        let session: ReplSession
+        do {
+            session = try ReplSession(file: file, options: options, color: color) { line in
+                Output.line(line)
+                if interactive { Output.flush() }
+            }
+        } catch {
+            Output.error(error.message + "\n")
+            throw ExitCode(2)
+        }
+        let world = session.runtime.world
+        if interactive {
+            let what = file == nil ? "no scenario" : "scenario \"\(world.config.name)\""
+            Output.line("luafetch \(luafetchVersion) · \(what) · os \(world.os.rawValue) · seed \(world.seed) · .help for commands")
+            Output.flush()
+            LineEditor.run(session)
+        } else {
+            while !session.quit, let line = readLine(strippingNewline: true) {
+                session.feed(line)
+            }
+        }
+        Output.flush()
+    }
+}
+
+/// libedit glue: prompt, history file, completion, Ctrl-C.
+enum LineEditor {
+    nonisolated(unsafe) static var current: ReplSession?
+    nonisolated(unsafe) static var matches: [String] = []
+    nonisolated(unsafe) static var matchIndex = 0
+
+    static var historyPath: String {
+        (ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/.luafetch_history"
+    }
+
+    static func run(_ session: ReplSession) {
+        current = session
+        using_history()
+        stifle_history(1000)
+        _ = read_history(historyPath)
+        cedit_set_completion { text, state in
+            // libedit calls this with state 0 first, then 1, 2, ... until it returns nil.
+            if state == 0 {
+                let prefix = text.map { String(cString: $0) } ?? ""
+                LineEditor.matches = ReplSession.words.filter { $0.hasPrefix(prefix) }
+                LineEditor.matchIndex = 0
+            }
+            guard LineEditor.matchIndex < LineEditor.matches.count else { return nil }
+            defer { LineEditor.matchIndex += 1 }
+            return strdup(LineEditor.matches[LineEditor.matchIndex])
+        }
+        // A parent may have left SIGINT blocked or ignored (the mask survives exec): take it back.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        signal(SIGINT) { _ in LineEditor.current?.interrupt() }
+        while !session.quit {
+            guard let raw = readline(session.prompt) else { Output.line(""); break }  // Ctrl-D
+            let line = String(cString: raw)
+            free(raw)
+            if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                add_history(line)
+            }
+            session.feed(line)
+            Output.flush()
+        }
+        _ = write_history(historyPath)
+        signal(SIGINT, SIG_DFL)
+    }
+}

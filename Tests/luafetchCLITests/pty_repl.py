@@ -1,0 +1,79 @@
+"""Drives `luafetch repl` through a pseudo-terminal, as a person would: the prompt, line editing
+history (up arrow), Ctrl-C stopping a long .run without leaving the REPL, Ctrl-D to quit, and the
+history file. Usage: pty_repl.py LUAFETCH SCENARIO HOME. Prints what it saw; exits 1 on a failure."""
+import os, pty, select, sys, time
+
+binary, scenario, home = sys.argv[1:4]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["HOME"] = home
+    os.environ["TERM"] = "dumb"
+    os.environ.pop("NO_COLOR", None)
+    os.execv(binary, [binary, "repl", scenario, "--no-color"])
+
+seen = b""
+def read_until(marker, timeout=10.0):
+    global seen
+    end = time.time() + timeout
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.05)
+        if r:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+            if marker in seen:
+                return True
+    return marker in seen
+
+def send(data):
+    os.write(fd, data)
+
+failures = []
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+
+check(read_until(b"> "), "the prompt appears")
+send(b"40 + 2\r")
+check(read_until(b"42"), "an expression prints its value")
+seen = b""
+send(b"\x1b[A\r")                       # up arrow: recall the last line, run it again
+check(read_until(b"42"), "history recall with the up arrow")
+seen = b""
+send(b".run\r")
+stopped = False
+for _ in range(20):                     # Ctrl-C during the long .run (again if it came too early)
+    time.sleep(0.3)
+    send(b"\x03")
+    if read_until(b"interrupted at", timeout=0.5):
+        stopped = True
+        break
+check(stopped, "Ctrl-C stops .run")
+seen = b""
+send(b"1 + 1\r")
+check(read_until(b"2"), "the session goes on after Ctrl-C")
+send(b"\x04")                           # Ctrl-D quits
+status = None
+for _ in range(100):                    # never wait forever
+    done, st = os.waitpid(pid, os.WNOHANG)
+    if done:
+        status = st
+        break
+    time.sleep(0.1)
+if status is None:
+    os.kill(pid, 9)
+    check(False, "the REPL quits on Ctrl-D")
+else:
+    check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, "exit status 0 after Ctrl-D")
+history = os.path.join(home, ".luafetch_history")
+text = open(history, errors="replace").read().replace("\\040", " ") if os.path.exists(history) else ""
+check("40 + 2" in text, "history saved in ~/.luafetch_history")
+if failures:
+    print("FAILED: " + "; ".join(failures))
+    print(seen.decode(errors="replace")[-2000:])
+    sys.exit(1)
+print("ok")
