@@ -36,6 +36,7 @@ extension World {
         parked.removeAll { if case .timer(_, id) = $0.event { return true } else { return false } }
         timerOrder.removeAll { $0 == id }
         host.release(t.fn)
+        host.timerEnded(id)
     }
 
     public var liveTimerCount: Int { timers.count }
@@ -51,11 +52,13 @@ extension World {
             timerOrder.removeAll { $0 == id }
         }
         callApp(t.fn, .timer(timerID: id))
-        if !t.repeats { host.release(t.fn) }
+        if !t.repeats { host.release(t.fn); host.timerEnded(id) }
     }
 
     func dropTimers() {
-        for id in timerOrder { if let t = timers[id] { queue.cancel(t.event, recurring: t.repeats); host.release(t.fn) } }
+        for id in timerOrder {
+            if let t = timers[id] { queue.cancel(t.event, recurring: t.repeats); host.release(t.fn); host.timerEnded(id) }
+        }
         timers.removeAll()
         timerOrder.removeAll()
     }

@@ -1,8 +1,9 @@
-// The virtual clock's queue: events ordered by (time, phase, sequence) in a binary heap from
-// swift-collections' HeapModule. Phase orders work inside one millisecond: ordinary events first,
-// then deadline checks (SPEC 4.3: deadlines are inclusive), then late warnings. Cancellation is
-// lazy (a cancelled id is skipped when popped) and the queue counts the events that keep a run
-// alive, so "until idle" ignores recurring ones.
+// The virtual clock's queue: events ordered by (time, phase, sequence). Phase orders work inside
+// one millisecond: ordinary events first, then deadline checks (SPEC 4.3: deadlines are
+// inclusive), then late warnings. The heap (swift-collections' HeapModule) holds only small plain
+// entries; payloads live in a slab of reusable slots, so sifting moves 24 bytes and cancelling is a
+// flag on the slot (no hashing). The queue counts the events that keep a run alive, so "until idle"
+// ignores recurring ones.
 import HeapModule
 
 /// Where an event sorts within its millisecond.
@@ -11,26 +12,39 @@ public enum Phase: Int, Comparable, Sendable {
     public static func < (a: Phase, b: Phase) -> Bool { a.rawValue < b.rawValue }
 }
 
-struct QueuedEvent: Comparable {
+/// A popped event.
+struct QueuedEvent {
     let time: Millis
-    let phase: Phase
-    let seq: UInt64
-    let recurring: Bool
     let event: Event
-
-    static func < (a: QueuedEvent, b: QueuedEvent) -> Bool {
-        (a.time, a.phase.rawValue, a.seq) < (b.time, b.phase.rawValue, b.seq)
-    }
-    static func == (a: QueuedEvent, b: QueuedEvent) -> Bool { a.seq == b.seq }
 }
 
 /// A handle to cancel a scheduled event.
-public struct EventID: Hashable, Sendable { let seq: UInt64 }
+public struct EventID: Hashable, Sendable {
+    let slot: Int32
+    let seq: UInt64
+}
 
 struct EventQueue {
-    private var heap = Heap<QueuedEvent>()
+    /// A heap entry: the sort key and the slot of the payload.
+    struct Entry: Comparable {
+        let time: Millis
+        let order: UInt64  // phase in the top 2 bits, then the sequence number
+        let slot: Int32
+        static func < (a: Entry, b: Entry) -> Bool { a.time < b.time || (a.time == b.time && a.order < b.order) }
+        static func == (a: Entry, b: Entry) -> Bool { a.time == b.time && a.order == b.order }
+    }
+
+    struct Slot {
+        var event: Event?
+        var seq: UInt64 = 0
+        var recurring = false
+        var cancelled = false
+    }
+
+    private var heap = Heap<Entry>()
+    private var slots: [Slot] = []
+    private var free: [Int32] = []
     private var nextSeq: UInt64 = 0
-    private var cancelled: [UInt64: Bool] = [:]  // seq → recurring (lookup only; never iterated)
     /// Events scheduled and not yet popped or cancelled that are not recurring.
     private(set) var liveNonRecurring = 0
 
@@ -40,21 +54,29 @@ struct EventQueue {
     @discardableResult
     mutating func schedule(_ event: Event, at time: Millis, phase: Phase = .normal, recurring: Bool = false) -> EventID {
         nextSeq += 1
-        heap.insert(QueuedEvent(time: time, phase: phase, seq: nextSeq, recurring: recurring, event: event))
+        let slot: Int32
+        if let s = free.popLast() {
+            slot = s
+            slots[Int(s)] = Slot(event: event, seq: nextSeq, recurring: recurring)
+        } else {
+            slot = Int32(slots.count)
+            slots.append(Slot(event: event, seq: nextSeq, recurring: recurring))
+        }
+        heap.insert(Entry(time: time, order: UInt64(phase.rawValue) << 62 | nextSeq, slot: slot))
         if !recurring { liveNonRecurring += 1 }
-        return EventID(seq: nextSeq)
+        return EventID(slot: slot, seq: nextSeq)
     }
 
     mutating func cancel(_ id: EventID?, recurring: Bool = false) {
-        guard let id, cancelled[id.seq] == nil else { return }
-        cancelled[id.seq] = recurring
-        if !recurring { liveNonRecurring -= 1 }
+        guard let id, slots[Int(id.slot)].seq == id.seq, !slots[Int(id.slot)].cancelled, slots[Int(id.slot)].event != nil else { return }
+        slots[Int(id.slot)].cancelled = true
+        if !slots[Int(id.slot)].recurring { liveNonRecurring -= 1 }
     }
 
     /// The time of the next event that was not cancelled.
     mutating func peekTime() -> Millis? {
         while let top = heap.min {
-            if cancelled[top.seq] != nil { _ = heap.removeMin(); cancelled[top.seq] = nil; continue }
+            if slots[Int(top.slot)].cancelled { _ = heap.removeMin(); release(top.slot); continue }
             return top.time
         }
         return nil
@@ -62,15 +84,24 @@ struct EventQueue {
 
     /// The time of the earliest event still scheduled, without discarding cancelled ones.
     func peekTimeNoMutate() -> Millis? {
-        heap.unordered.filter { cancelled[$0.seq] == nil }.map(\.time).min()
+        heap.unordered.filter { !slots[Int($0.slot)].cancelled }.map(\.time).min()
     }
 
     mutating func pop() -> QueuedEvent? {
         while let top = heap.popMin() {
-            if cancelled.removeValue(forKey: top.seq) != nil { continue }
-            if !top.recurring { liveNonRecurring -= 1 }
-            return top
+            let s = Int(top.slot)
+            if slots[s].cancelled { release(top.slot); continue }
+            if !slots[s].recurring { liveNonRecurring -= 1 }
+            let event = slots[s].event!
+            release(top.slot)
+            return QueuedEvent(time: top.time, event: event)
         }
         return nil
+    }
+
+    private mutating func release(_ slot: Int32) {
+        slots[Int(slot)].event = nil
+        slots[Int(slot)].cancelled = false
+        free.append(slot)
     }
 }

@@ -75,4 +75,10 @@ public protocol ScriptHost: AnyObject {
     func deliver(response: ServedResponse?, toRequest requestID: Int)
     /// The World no longer needs this reference.
     func release(_ ref: ScriptRef)
+    /// A timer was invalidated or its process ended.
+    func timerEnded(_ id: Int)
+}
+
+extension ScriptHost {
+    public func timerEnded(_ id: Int) {}
 }

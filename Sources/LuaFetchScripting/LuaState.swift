@@ -39,6 +39,9 @@ final class LuaState {
     let hostRecord: UnsafeMutablePointer<clua_Host>
     /// Called after every host function, to stop handlers the simulator ended.
     var mustStop: () -> Bool = { false }
+    /// Finished coroutines kept for reuse (thread, registry reference): a handler call then costs
+    /// no allocation. Threads that failed or were killed are dropped instead.
+    private var idleThreads: [(OpaquePointer, Int32)] = []
 
     init(memoryCap: Int, instructionBudget: Int64) {
         hostRecord = .allocate(capacity: 1)
@@ -158,7 +161,6 @@ final class LuaState {
 
     /// Runs like `runHandler` and returns every result as text (through the scenario's `tostring`).
     func runCollectingResults(nargs: Int32) -> (LuaRunResult, [String]) {
-        let base = lua_gettop(L) - nargs - 1
         var texts: [String] = []
         let r = run(nargs: nargs, keepResult: false, collect: { co, n in
             for i in 0..<n {
@@ -173,7 +175,6 @@ final class LuaState {
                 clua_pop(self.L, 1)
             }
         })
-        lua_settop(L, base)
         return (r, texts)
     }
 
@@ -183,8 +184,13 @@ final class LuaState {
     private func run(nargs: Int32, keepResult: Bool, collect: ((OpaquePointer, Int32) -> Void)? = nil) -> LuaRunResult {
         let h = hostRecord
         let saved = (h.pointee.top, h.pointee.spent, h.pointee.enforce)
-        let co = lua_newthread(L)!
-        clua_insert(L, -(nargs + 2))      // thread below function and args
+        let (co, coRef): (OpaquePointer, Int32)
+        if let idle = idleThreads.popLast() {
+            (co, coRef) = idle
+        } else {
+            co = lua_newthread(L)!
+            coRef = luaL_ref(L, clua_registryindex())
+        }
         lua_xmove(L, co, nargs + 1)       // function and args to the thread
         clua_arm(co, h)
         h.pointee.enforce = 1
@@ -228,9 +234,12 @@ final class LuaState {
             } else {
                 lua_pushnil(L)
             }
-            clua_remove(L, -2)  // the thread
+        }
+        if status == LUA_OK && killed == CLUA_KILL_NONE {
+            lua_settop(co, 0)
+            idleThreads.append((co, coRef))
         } else {
-            clua_pop(L, 1)  // the thread
+            luaL_unref(L, clua_registryindex(), coRef)  // a dead or suspended thread: let it go
         }
         if killed != CLUA_KILL_NONE || h.pointee.memoryHit != 0 {
             clua_fullgc(L)

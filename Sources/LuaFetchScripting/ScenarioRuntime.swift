@@ -13,6 +13,8 @@ public final class ScenarioRuntime: ScriptHost {
     var timerMetaRef: Int32 = LUA_NOREF
     var copyRef: Int32 = LUA_NOREF
     var responses: [Int: ServedResponse?] = [:]
+    /// The Lua object of each live timer (`t` in `t:invalidate()`), made once per timer.
+    var timerObjects: [Int: Int32] = [:]
     var reseedRef: Int32 = LUA_NOREF
     /// Paths of every chunk loaded from disk (scenario and modules), to undo Lua's truncation.
     var chunkPaths: [String] = []
@@ -265,6 +267,20 @@ public final class ScenarioRuntime: ScriptHost {
     }
 
     func pushTimerObject(_ L: OpaquePointer, id: Int) {
+        if let ref = timerObjects[id] {
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(ref))
+            return
+        }
+        makeTimerObject(L, id: id)
+        lua_pushvalue(L, -1)
+        timerObjects[id] = luaL_ref(L, clua_registryindex())
+    }
+
+    public func timerEnded(_ id: Int) {
+        if let ref = timerObjects.removeValue(forKey: id) { luaL_unref(lua.L, clua_registryindex(), ref) }
+    }
+
+    func makeTimerObject(_ L: OpaquePointer, id: Int) {
         lua_createtable(L, 0, 1)
         lua_pushinteger(L, lua_Integer(id))
         lua_setfield(L, -2, "id")

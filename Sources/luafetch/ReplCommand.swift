@@ -83,6 +83,7 @@ enum LineEditor {
 
     static func run(_ session: ReplSession) {
         current = session
+        cedit_no_signal_handling()  // Ctrl-C at the prompt only sets the interrupt flag
         using_history()
         stifle_history(1000)
         _ = read_history(historyPath)

@@ -54,17 +54,35 @@ for _ in range(20):                     # Ctrl-C during the long .run (again if 
         break
 check(stopped, "Ctrl-C stops .run")
 seen = b""
+send(b"\x03")                           # Ctrl-C at the prompt: harmless
+time.sleep(0.2)
 send(b"1 + 1\r")
-check(read_until(b"2"), "the session goes on after Ctrl-C")
-send(b"\x04")                           # Ctrl-D quits
+check(read_until(b"2\r\n> "), "the session goes on after Ctrl-C")
+time.sleep(0.3)   # as a person would: input typed before libedit is back in raw mode goes to the kernel
 status = None
-for _ in range(100):                    # never wait forever
+for attempt in range(100):              # Ctrl-D quits; never wait forever
+    if attempt % 10 == 0:
+        send(b"\x04")                   # (again, if it arrived while the terminal was not in raw mode)
     done, st = os.waitpid(pid, os.WNOHANG)
     if done:
         status = st
         break
-    time.sleep(0.1)
+    read_until(b"\x00", timeout=0.1)
+    time.sleep(0.05)                    # read_until returns at once once the pty is closed
 if status is None:
+    try:  # show where it is stuck, to make a failure diagnosable
+        import subprocess
+        import termios
+        lflag = termios.tcgetattr(fd)[3]
+        print("ICANON" if lflag & termios.ICANON else "raw", "ECHO" if lflag & termios.ECHO else "noecho", repr(seen[-200:]))
+        for f in ("wchan",):
+            try: print(f, open(f"/proc/{pid}/{f}").read()[:800])
+            except Exception as e: print(f, e)
+        r = subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt 12"],
+                           capture_output=True, text=True, timeout=30)
+        print(r.stdout[-3000:], r.stderr[-500:])
+    except Exception as e:
+        print("no backtrace:", e)
     os.kill(pid, 9)
     check(False, "the REPL quits on Ctrl-D")
 else:
