@@ -14,7 +14,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,7 +28,6 @@ let package = Package(
         ),
         .target(
             name: "LuaFetchCore",
-            dependencies: [.product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: releaseSpeed
         ),
         .target(

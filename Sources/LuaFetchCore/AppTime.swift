@@ -25,7 +25,6 @@ extension World {
         var t = AppTimer(id: id, fn: fn, interval: interval, repeats: repeats, anchor: now)
         t.event = schedule(.timer(pid: pid, id: id), at: now + interval, recurring: repeats)
         timers[id] = t
-        timerOrder.append(id)
         return id
     }
 
@@ -34,7 +33,6 @@ extension World {
         guard let t = timers.removeValue(forKey: id) else { return }
         queue.cancel(t.event, recurring: t.repeats)
         parked.removeAll { if case .timer(_, id) = $0.event { return true } else { return false } }
-        timerOrder.removeAll { $0 == id }
         host.release(t.fn)
         host.timerEnded(id)
     }
@@ -49,18 +47,19 @@ extension World {
             timers[id] = t
         } else {
             timers[id] = nil
-            timerOrder.removeAll { $0 == id }
         }
         callApp(t.fn, .timer(timerID: id))
         if !t.repeats { host.release(t.fn); host.timerEnded(id) }
     }
 
     func dropTimers() {
-        for id in timerOrder {
-            if let t = timers[id] { queue.cancel(t.event, recurring: t.repeats); host.release(t.fn); host.timerEnded(id) }
+        for id in timers.keys.sorted() {
+            let t = timers[id]!
+            queue.cancel(t.event, recurring: t.repeats)
+            host.release(t.fn)
+            host.timerEnded(id)
         }
         timers.removeAll()
-        timerOrder.removeAll()
     }
 
     /// `work(seconds)`: the app computes; returns false when a watchdog limit ended the app.

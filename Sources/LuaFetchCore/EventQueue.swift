@@ -1,11 +1,9 @@
 // The virtual clock's queue: events ordered by (time, phase, sequence). Phase orders work inside
 // one millisecond: ordinary events first, then deadline checks (SPEC 4.3: deadlines are
-// inclusive), then late warnings. The heap (swift-collections' HeapModule) holds only small plain
-// entries; payloads live in a slab of reusable slots, so sifting moves 24 bytes and cancelling is a
+// inclusive), then late warnings. The heap (a 4-ary min-heap) holds only small plain entries;
+// payloads live in a slab of reusable slots, so sifting moves 24 bytes and cancelling is a
 // flag on the slot (no hashing). The queue counts the events that keep a run alive, so "until idle"
 // ignores recurring ones.
-import HeapModule
-
 /// Where an event sorts within its millisecond.
 public enum Phase: Int, Comparable, Sendable {
     case normal = 0, deadline = 1, late = 2
@@ -41,7 +39,7 @@ struct EventQueue {
         var cancelled = false
     }
 
-    private var heap = Heap<Entry>()
+    private var heap = QuaternaryHeap<Entry>()
     private var slots: [Slot] = []
     private var free: [Int32] = []
     private var nextSeq: UInt64 = 0
@@ -76,7 +74,7 @@ struct EventQueue {
     /// The time of the next event that was not cancelled.
     mutating func peekTime() -> Millis? {
         while let top = heap.min {
-            if slots[Int(top.slot)].cancelled { _ = heap.removeMin(); release(top.slot); continue }
+            if slots[Int(top.slot)].cancelled { _ = heap.popMin(); release(top.slot); continue }
             return top.time
         }
         return nil

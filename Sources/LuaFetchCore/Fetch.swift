@@ -124,7 +124,7 @@ extension World {
         let event = schedule(.fetchDeadline(fetchID: id), at: now + allowed, phase: .deadline)
         let fn = app.delegate[.performFetch]
         fetch.pending.append(PendingFetch(id: id, pid: pid, started: now, deadline: now + allowed,
-                                          scheduled: scheduled, deadlineEvent: event, location: fn?.location ?? app.location))
+                                          scheduled: scheduled, deadlineEvent: event, location: fn.flatMap(host.location(of:)) ?? app.location))
         log("fetch", .fetch, "#\(id) \(scheduled ? "scheduled" : "simulated") background fetch",
             detail: .fetchStarted(id: id, scheduled: scheduled))
         if launching {

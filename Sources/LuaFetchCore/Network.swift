@@ -160,7 +160,7 @@ extension World {
         let pattern = "\(r.method) \(r.path)"
         guard let index = server.routes.firstIndex(where: { $0.pattern == pattern }) else {
             let hint = closest(pattern, among: server.routes.map(\.pattern)).map { "; did you mean \($0)?" } ?? ""
-            violate(.unmatchedRequest, at: r.callback.location,
+            violate(.unmatchedRequest, at: host.location(of: r.callback),
                     "\(pattern) matched no route of \(server.host)\(hint) (answered 404)")
             log(server.host, .server, "\(pattern) → 404 (no route)", detail: .served(host: server.host, route: pattern, status: 404))
             r.status = 404

@@ -2,12 +2,11 @@
 // the World sees scenario code only as opaque `ScriptRef`s it asks a `ScriptHost` to invoke, and
 // gets back an `Outcome`. LuaFetchScripting implements it; tests can implement it in plain Swift.
 
-/// An opaque handle to a function or value the scripting layer keeps alive.
+/// An opaque handle to a function or value the scripting layer keeps alive. A plain integer, so
+/// events carrying it cost no reference counting; `ScriptHost.location(of:)` says where it is from.
 public struct ScriptRef: Hashable, Sendable {
     public let id: Int
-    /// Where the function was defined, when it is a scenario function.
-    public let location: SourceLocation?
-    public init(id: Int, location: SourceLocation?) { self.id = id; self.location = location }
+    public init(id: Int) { self.id = id }
 }
 
 /// UIApplicationDelegate methods a scenario's `app{}` may define.
@@ -77,8 +76,11 @@ public protocol ScriptHost: AnyObject {
     func release(_ ref: ScriptRef)
     /// A timer was invalidated or its process ended.
     func timerEnded(_ id: Int)
+    /// Where a function was defined (or, for a built-in action, where it was handed over).
+    func location(of ref: ScriptRef) -> SourceLocation?
 }
 
 extension ScriptHost {
     public func timerEnded(_ id: Int) {}
+    public func location(of ref: ScriptRef) -> SourceLocation? { nil }
 }

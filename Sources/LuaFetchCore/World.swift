@@ -112,8 +112,7 @@ public final class World {
 
     // MARK: - Subsystems (state lives here; behaviour in extensions)
     var tasks = TaskBook()
-    var timers: [Int: AppTimer] = [:]
-    var timerOrder: [Int] = []
+    var timers: [Int: AppTimer] = [:]  // lookup by id; sorted when order matters
     var nextTimerID = 0
     var fetch = FetchState()
     var net = NetworkState()

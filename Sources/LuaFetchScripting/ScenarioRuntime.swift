@@ -13,8 +13,10 @@ public final class ScenarioRuntime: ScriptHost {
     var timerMetaRef: Int32 = LUA_NOREF
     var copyRef: Int32 = LUA_NOREF
     var responses: [Int: ServedResponse?] = [:]
-    /// The Lua object of each live timer (`t` in `t:invalidate()`), made once per timer.
-    var timerObjects: [Int: Int32] = [:]
+    /// The Lua object of each live timer (`t` in `t:invalidate()`), made once per timer; by timer id.
+    var timerObjects: [Int32] = []
+    /// Where each referenced function came from, by registry reference.
+    var refLocations: [SourceLocation?] = []
     var reseedRef: Int32 = LUA_NOREF
     /// Paths of every chunk loaded from disk (scenario and modules), to undo Lua's truncation.
     var chunkPaths: [String] = []
@@ -100,7 +102,12 @@ public final class ScenarioRuntime: ScriptHost {
         var loc = lua_type(L, -1) == LUA_TFUNCTION ? LuaState.definition(ofTopFunctionIn: L) : nil
         if loc == nil { loc = LuaState.scenarioLocation(L, from: 1) }
         let r = luaL_ref(L, clua_registryindex())
-        return ScriptRef(id: Int(r), location: loc.map { SourceLocation(file: $0.file, line: $0.line) })
+        if r >= 0 {
+            let i = Int(r)
+            if i >= refLocations.count { refLocations += Array(repeating: nil, count: i + 1 - refLocations.count) }
+            refLocations[i] = loc.map { SourceLocation(file: $0.file, line: $0.line) }
+        }
+        return ScriptRef(id: Int(r))
     }
 
     /// Pushes argument `i` of a call and turns it into a ScriptRef.
@@ -111,6 +118,10 @@ public final class ScenarioRuntime: ScriptHost {
 
     public func release(_ ref: ScriptRef) {
         luaL_unref(lua.L, clua_registryindex(), Int32(ref.id))
+    }
+
+    public func location(of ref: ScriptRef) -> SourceLocation? {
+        ref.id >= 0 && ref.id < refLocations.count ? refLocations[ref.id] : nil
     }
 
     /// The caller's scenario line.
@@ -174,7 +185,7 @@ public final class ScenarioRuntime: ScriptHost {
             nargs = 2
         }
         let r = lua.runHandler(nargs: nargs)
-        return outcome(r, fallback: fn.location)
+        return outcome(r, fallback: r.status == .ok ? nil : location(of: fn))
     }
 
     func outcome(_ r: LuaRunResult, fallback: SourceLocation?) -> Outcome {
@@ -217,7 +228,7 @@ public final class ScenarioRuntime: ScriptHost {
             }
         }
         // The response table is on top: validate and copy it.
-        let where_ = responder.location.map { "\($0): " } ?? ""
+        let where_ = location(of: responder).map { "\($0): " } ?? ""
         guard lua_type(L, -1) == LUA_TTABLE else {
             let got = lua_type(L, -1) <= LUA_TNIL ? "nil" : String(cString: lua_typename(L, lua_type(L, -1)))
             return .failure(ScriptFailure(kind: .error, message: "\(where_)a route must answer with a response table like { status = 200, body = ... }, got \(got)"))
@@ -242,7 +253,7 @@ public final class ScenarioRuntime: ScriptHost {
             clua_pop(L, 1); clua_newtable(L); lua_setfield(L, -2, "headers")
         } else { clua_pop(L, 1) }
         let ref = luaL_ref(L, clua_registryindex())
-        return .success(ServedResponse(status: status, value: ScriptRef(id: Int(ref), location: nil)))
+        return .success(ServedResponse(status: status, value: ScriptRef(id: Int(ref))))
     }
 
     /// Runs the function (and args) on top of the main stack; leaves its first result there.
@@ -267,17 +278,20 @@ public final class ScenarioRuntime: ScriptHost {
     }
 
     func pushTimerObject(_ L: OpaquePointer, id: Int) {
-        if let ref = timerObjects[id] {
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(ref))
+        if id < timerObjects.count, timerObjects[id] > 0 {
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(timerObjects[id]))
             return
         }
         makeTimerObject(L, id: id)
         lua_pushvalue(L, -1)
+        if id >= timerObjects.count { timerObjects += Array(repeating: 0, count: id + 1 - timerObjects.count) }
         timerObjects[id] = luaL_ref(L, clua_registryindex())
     }
 
     public func timerEnded(_ id: Int) {
-        if let ref = timerObjects.removeValue(forKey: id) { luaL_unref(lua.L, clua_registryindex(), ref) }
+        guard id < timerObjects.count, timerObjects[id] > 0 else { return }
+        luaL_unref(lua.L, clua_registryindex(), timerObjects[id])
+        timerObjects[id] = 0
     }
 
     func makeTimerObject(_ L: OpaquePointer, id: Int) {

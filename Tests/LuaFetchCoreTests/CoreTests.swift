@@ -180,7 +180,7 @@ import Testing
     @Test func worldErrorsEndTheRun() {
         let h = FakeHost()
         h.functions[99] = { _ in .failed(ScriptFailure(kind: .error, message: "fake.lua:3: boom")) }
-        h.world.at(1_000, ScriptRef(id: 99, location: nil))
+        h.world.at(1_000, ScriptRef(id: 99))
         #expect(throws: ScenarioError.self) { try h.world.run() }
     }
 }

@@ -5,6 +5,11 @@
 final class FakeHost: ScriptHost {
     var functions: [Int: (Invocation) -> Outcome] = [:]
     var released: [Int] = []
+    var lines: [Int: Int] = [:]
+
+    func location(of ref: ScriptRef) -> SourceLocation? {
+        lines[ref.id].map { SourceLocation(file: "fake.lua", line: $0) }
+    }
     let world: World
 
     init(options: RunOptions = RunOptions()) {
@@ -16,7 +21,8 @@ final class FakeHost: ScriptHost {
     func fn(line: Int = 1, _ body: @escaping (Invocation) -> Void) -> ScriptRef {
         let id = functions.count + 1
         functions[id] = { body($0); return .returned(truthy: true) }
-        return ScriptRef(id: id, location: SourceLocation(file: "fake.lua", line: line))
+        lines[id] = line
+        return ScriptRef(id: id)
     }
 
     func invoke(_ fn: ScriptRef, _ invocation: Invocation) -> Outcome { functions[fn.id]!(invocation) }
