@@ -11,6 +11,12 @@
 #include <lualib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <time.h>
+#if defined(__linux__)
+#include <unistd.h>
+#include <sys/syscall.h>
+#endif
 
 /* Statuses a Swift host function returns through the trampoline (>= 0 is a result count). */
 #define CLUA_STATUS_ERROR (-1) /* the error value is on the top of the stack: raise it */
@@ -43,6 +49,11 @@ typedef struct clua_Host {
     int killLine;
     volatile int interrupt;   /* set from a SIGINT handler; honoured only while interruptible */
     int interruptible;        /* the REPL is running a typed line */
+    int lazy;                 /* arm the count hook only for handlers that run long (see clua_watch_tick) */
+    volatile unsigned long serial;     /* bumps at every handler start and return */
+    volatile unsigned long seenSerial; /* what the last watchdog tick saw */
+    lua_State *nested[32];    /* coroutines the handler is resuming now (coroutine.resume), innermost last */
+    volatile int depth;
     clua_Dispatch dispatch;
     clua_Release release;
     void *owner;          /* the Swift LuaState */
@@ -52,6 +63,22 @@ static inline clua_Host *clua_host(lua_State *L) {
     void *ud = NULL;
     lua_getallocf(L, &ud);
     return (clua_Host *)ud;
+}
+
+static void clua_hook(lua_State *L, lua_Debug *ar);
+
+/* Records the line the running handler (its innermost coroutine) is at: the first Lua frame. */
+static void clua_note_where(clua_Host *h) {
+    lua_State *at = (h->depth > 0 && h->depth <= 32) ? h->nested[h->depth - 1] : h->top;
+    if (at == NULL) return;
+    lua_Debug ar;
+    for (int level = 0; level < 16 && lua_getstack(at, level, &ar); level++) {
+        if (lua_getinfo(at, "Sl", &ar) && ar.currentline > 0) {
+            h->killSource = ar.source;
+            h->killLine = ar.currentline;
+            return;
+        }
+    }
 }
 
 /* MARK: - Allocator with a cap */
@@ -65,7 +92,10 @@ static void *clua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         return NULL;
     }
     if (nsize > old && h->enforce && h->cap > 0 && h->used + (nsize - old) > h->cap) {
+        if (!h->memoryHit && h->killSource == NULL) clua_note_where(h);
         h->memoryHit = 1;
+        /* The next instruction of the handler runs the hook, which makes the kill sticky. */
+        if (h->top != NULL) lua_sethook(h->top, clua_hook, LUA_MASKCOUNT, 1);
         return NULL;
     }
     void *p = realloc(ptr, nsize);
@@ -86,6 +116,7 @@ static void clua_hook(lua_State *L, lua_Debug *ar);
 static inline void clua_make_sticky(lua_State *L, clua_Host *h) {
     lua_sethook(L, clua_hook, LUA_MASKCOUNT, 1);
     if (h->top != NULL && h->top != L) lua_sethook(h->top, clua_hook, LUA_MASKCOUNT, 1);
+    for (int i = 0; i < h->depth && i < 32; i++) lua_sethook(h->nested[i], clua_hook, LUA_MASKCOUNT, 1);
 }
 
 /* Ends the current handler: yields the handler thread when it can, otherwise raises an error that
@@ -105,8 +136,9 @@ static void clua_hook(lua_State *L, lua_Debug *ar) {
         else if (h->interrupt && h->interruptible) h->killed = CLUA_KILL_INTERRUPT;
         else if (h->budget > 0 && h->spent > h->budget) h->killed = CLUA_KILL_BUDGET;
         else return;
-        /* Record the line now: after a hook yield the saved pc points one instruction back. */
-        if (lua_getinfo(L, "Sl", ar)) { h->killSource = ar->source; h->killLine = ar->currentline; }
+        /* Record the line now (after a hook yield the saved pc points one instruction back), unless
+         * a refused allocation already said where the trouble began. */
+        if (h->killSource == NULL && lua_getinfo(L, "Sl", ar)) { h->killSource = ar->source; h->killLine = ar->currentline; }
         clua_make_sticky(L, h);
     }
     if (L == h->top && lua_isyieldable(L)) { lua_yield(L, 0); return; }
@@ -114,17 +146,108 @@ static void clua_hook(lua_State *L, lua_Debug *ar) {
                  : h->killed == CLUA_KILL_INTERRUPT ? "interrupted!" : "handler stopped by luafetch");
 }
 
-/* Arms the budget on a thread before the host resumes it. */
+/* Arms the budget on a thread before the host resumes it. In lazy mode the hook stays off (Lua
+ * then runs at full speed) until the watchdog sees the same call running at two ticks. */
 static inline void clua_arm(lua_State *co, clua_Host *h) {
     h->top = co;
     h->spent = 0;
-    if (h->budget > 0 || h->cap > 0) lua_sethook(co, clua_hook, LUA_MASKCOUNT, h->step);
+    h->serial++;
+    if (!h->lazy && (h->budget > 0 || h->cap > 0)) lua_sethook(co, clua_hook, LUA_MASKCOUNT, h->step);
     else lua_sethook(co, NULL, 0, 0);
+}
+
+/* MARK: - Lazy budget: a CPU-time watchdog on the main thread */
+
+/* Where the watched host lives for a tick that carries no value (the setitimer fallback). A
+ * function-local static, because Swift's importer gives a header's file-level statics no storage. */
+static inline clua_Host **clua_watched_slot(void) {
+    static clua_Host *watched;
+    return &watched;
+}
+
+/* One watchdog tick (a signal handler on the thread that runs Lua): a call still running since the
+ * previous tick gets the count hook, as lua.c's SIGINT handler arms lstop. */
+static void clua_watch_tick(int sig, siginfo_t *info, void *context) {
+    (void)sig; (void)context;
+    clua_Host *h = (info != NULL && info->si_code == SI_TIMER) ? (clua_Host *)info->si_value.sival_ptr
+                                                                : *clua_watched_slot();
+    if (h == NULL) return;
+    if (h->top != NULL && h->serial == h->seenSerial && h->budget > 0) {
+        lua_sethook(h->top, clua_hook, LUA_MASKCOUNT, h->step);
+        for (int i = 0; i < h->depth && i < 32; i++) lua_sethook(h->nested[i], clua_hook, LUA_MASKCOUNT, h->step);
+    }
+    h->seenSerial = h->serial;
+}
+
+/* coroutine.resume, around Lua's own (upvalue 1): the resumed coroutine gets the caller's hook, and
+ * sits on the host's stack of running coroutines while it runs, so a watchdog tick or a kill can
+ * reach the thread that is actually looping. */
+static int clua_coresume(lua_State *L) {
+    clua_Host *h = clua_host(L);
+    lua_State *co = lua_tothread(L, 1);
+    if (co == NULL) return luaL_typeerror(L, 1, "coroutine");
+    if (lua_gethook(L) != NULL) lua_sethook(co, lua_gethook(L), lua_gethookmask(L), lua_gethookcount(L));
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    if (h->depth < 32) h->nested[h->depth] = co;
+    h->depth++;
+    int status = lua_pcall(L, n, LUA_MULTRET, 0);
+    h->depth--;
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}
+
+/* Replaces coroutine.resume with clua_coresume (call once, before the prelude). */
+static inline void clua_install_coresume(lua_State *L) {
+    lua_getglobal(L, "coroutine");
+    lua_getfield(L, -1, "resume");
+    lua_pushcclosure(L, clua_coresume, 1);
+    lua_setfield(L, -2, "resume");
+    lua_pop(L, 1);
+}
+
+/* Starts the watchdog: every periodMs of CPU time, a tick aimed at this thread. Returns 0 on success. */
+static inline int clua_start_watchdog(clua_Host *h, long periodMs) {
+    *clua_watched_slot() = h;
+    h->lazy = 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = clua_watch_tick;
+    sa.sa_flags = SA_RESTART | SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGPROF, &sa, NULL) != 0) { h->lazy = 0; return -1; }
+    struct itimerspec its;
+    its.it_interval.tv_sec = periodMs / 1000;
+    its.it_interval.tv_nsec = (periodMs % 1000) * 1000000L;
+    its.it_value = its.it_interval;
+#if defined(__linux__)
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SIGPROF;
+    sev.sigev_value.sival_ptr = h;
+    sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+    timer_t timer;
+    if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &sev, &timer) != 0 || timer_settime(timer, 0, &its, NULL) != 0) {
+        h->lazy = 0;
+        return -1;
+    }
+    return 0;
+#else
+    struct itimerval itv;
+    itv.it_interval.tv_sec = its.it_interval.tv_sec;
+    itv.it_interval.tv_usec = its.it_interval.tv_nsec / 1000;
+    itv.it_value = itv.it_interval;
+    if (setitimer(ITIMER_PROF, &itv, NULL) != 0) { h->lazy = 0; return -1; }
+    return 0;
+#endif
 }
 
 /* Re-arms an outer handler thread after a nested call returns to it. */
 static inline void clua_rearm(lua_State *co, clua_Host *h) {
-    if (h->budget > 0 || h->cap > 0) lua_sethook(co, clua_hook, LUA_MASKCOUNT, h->step);
+    h->serial++;
+    if (!h->lazy && (h->budget > 0 || h->cap > 0)) lua_sethook(co, clua_hook, LUA_MASKCOUNT, h->step);
 }
 
 /* MARK: - Swift closures: boxed in userdata, called through one trampoline */

@@ -86,6 +86,22 @@ string.format = function(fmt, ...)
 end
 string.dump = nil
 
+-- coroutine.wrap on top of luafetch's coroutine.resume, so the instruction budget reaches every
+-- coroutine a handler runs.
+do
+  local create, resume, pack = coroutine.create, coroutine.resume, table.pack
+  function coroutine.wrap(f)
+    local co = create(f)
+    return function(...)
+      local r = pack(resume(co, ...))
+      if r[1] then return unpack(r, 2, r.n) end
+      local err = r[2]
+      if type(err) == "string" then error(err, 2) end
+      error(err, 0)
+    end
+  end
+end
+
 -- math.random is Lua's own generator, seeded from the run's seed (scenario stream).
 function math.randomseed(...)
   if select("#", ...) == 0 then return rawrandomseed(host.seed()) end

@@ -24,13 +24,16 @@ public final class ScenarioRuntime: ScriptHost {
     var appDeclaredAt: String?
 
     /// Creates the runtime for the scenario at `path` (used in messages and chunk names).
+    /// `lazyBudget` (the command line only: one runtime per process) arms the instruction budget
+    /// through a CPU-time watchdog instead of on every instruction; see LuaState.armBudgetLazily.
     public init(path: String, options: RunOptions = RunOptions(), instructionBudget: Int64 = 100_000_000,
-                memoryCap: Int = 256 << 20) {
+                memoryCap: Int = 256 << 20, lazyBudget: Bool = false) {
         self.path = path
         world = World(file: path, options: options)
         world.config.instructionBudget = instructionBudget
         world.config.memoryCap = memoryCap
         lua = LuaState(memoryCap: memoryCap, instructionBudget: instructionBudget)
+        if lazyBudget { _ = lua.armBudgetLazily() }
         world.host = self
         lua.mustStop = { [unowned self] in
             (world.stopRequested && world.context == .app) || world.fatal != nil

@@ -62,7 +62,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let runtime = ScenarioRuntime(path: file, options: options)
+        let runtime = ScenarioRuntime(path: file, options: options, lazyBudget: true)
         do {
             try runtime.load()
         } catch {

@@ -147,6 +147,7 @@ import LuaFetchCore
             at(1, function() keep = nil end)
             """, budget: 0, memoryCap: 16 << 20)
         #expect(s.codes == ["out-of-memory"])
+        #expect(s.world.violations[0].location?.description == "test.lua:3")
         #expect(s.printed.isEmpty)
         #expect(s.error == nil)
     }

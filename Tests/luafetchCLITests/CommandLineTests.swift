@@ -83,6 +83,23 @@ import Testing
         #expect(r.stderr.contains(message), "\(r.stderr)")
     }
 
+    /// The command line arms the instruction budget lazily (a CPU-time watchdog); runaway code is
+    /// still stopped, inside pcall and in nested coroutines, and the world goes on.
+    @Test(arguments: [
+        ("app { didFinishLaunching = function(app)\n  pcall(function() while true do end end)\n  print('unreachable') return true end }\n", "app-hang", ":2:"),
+        ("app { didFinishLaunching = function(app)\n  local co = coroutine.wrap(function() while true do end end)\n  pcall(co); pcall(co); print('unreachable') return true end }\n", "app-hang", ":2:"),
+        ("local keep = {}\napp { didFinishLaunching = function(app)\n  pcall(function() for i = 1, 1e9 do keep[i] = string.rep('x', 4096) .. i end end)\n  print('unreachable') return true end }\nat(1, function() keep = nil end)\n", "out-of-memory", ":3:"),
+    ])
+    func runawayHandlersAreStoppedOnTheCommandLine(source: String, code: String, line: String) throws {
+        let path = try CLI.scenario(source + "at(0, user.launch)\nat(5, function() print('world goes on') end)\n")
+        let r = try CLI.run([path, "--no-color"])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("✗ \(code) [error"), "\(r.stdout)")
+        #expect(r.stdout.contains("\(path)\(line)"), "\(r.stdout)")
+        #expect(r.stdout.contains("world   world goes on"))
+        #expect(!r.stdout.contains("unreachable"))
+    }
+
     @Test func missingDirectoryBinaryAndInvalidUTF8Files() throws {
         let missing = try CLI.run(["no/such/file.lua"])
         #expect(missing.status == 2)
