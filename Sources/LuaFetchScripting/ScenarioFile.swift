@@ -1,20 +1,49 @@
 // ScenarioFile: reads a scenario from disk and rejects what is not a Lua text scenario (missing
 // file, a directory, an empty file, a binary or precompiled chunk, invalid UTF-8) with one clear
-// `path[:line]: message` line. Also reads `require`d modules beside the scenario. Uses Foundation.
-import Foundation
+// `path[:line]: message` line. Also reads `require`d modules beside the scenario. Plain POSIX
+// calls (no Foundation, which keeps start-up fast).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LuaFetchCore
 
 enum ScenarioFile {
-    static func read(_ path: String) throws(ScenarioError) -> [UInt8] {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw ScenarioError("\(path): no such file (give the path of a .lua scenario, e.g. examples/twitter.lua)")
+    enum Kind { case missing, directory, file }
+
+    static func kind(_ path: String) -> Kind {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return .missing }
+        return (st.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
+    }
+
+    /// The bytes of a regular file, or nil when it cannot be read.
+    static func bytes(_ path: String) -> [UInt8]? {
+        guard let f = fopen(path, "rb") else { return nil }
+        defer { fclose(f) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
+            if n > 0 { out.append(contentsOf: chunk[0..<n]) }
+            if n < chunk.count { break }
         }
-        if isDir.boolValue { throw ScenarioError("\(path): is a directory, not a .lua scenario file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        return ferror(f) == 0 ? out : nil
+    }
+
+    static func read(_ path: String) throws(ScenarioError) -> [UInt8] {
+        switch kind(path) {
+        case .missing:
+            throw ScenarioError("\(path): no such file (give the path of a .lua scenario, e.g. examples/twitter.lua)")
+        case .directory:
+            throw ScenarioError("\(path): is a directory, not a .lua scenario file")
+        case .file:
+            break
+        }
+        guard let bytes = bytes(path) else {
             throw ScenarioError("\(path): cannot be read (check its permissions)")
         }
-        let bytes = [UInt8](data)
         try check(bytes, path: path)
         return bytes
     }
@@ -55,13 +84,12 @@ enum ScenarioFile {
 
     /// `require(name)`: the source of `name.lua` beside the scenario, and its path.
     static func module(_ name: String, besides scenario: String) -> (source: String?, pathOrError: String) {
-        let dir = (scenario as NSString).deletingLastPathComponent
-        let rel = name.replacingOccurrences(of: ".", with: "/") + ".lua"
+        let dir = scenario.lastIndex(of: "/").map { String(scenario[..<$0]) } ?? ""
+        let rel = String(name.map { $0 == "." ? "/" : $0 }) + ".lua"
         let path = dir.isEmpty ? rel : dir + "/" + rel
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard kind(path) == .file, let bytes = bytes(path) else {
             return (nil, "module '\(name)' not found: looked for \(path) (require loads .lua files beside the scenario)")
         }
-        let bytes = [UInt8](data)
         do { try check(bytes, path: path) } catch { return (nil, error.message) }
         return (String(decoding: bytes, as: UTF8.self), path)
     }

@@ -320,13 +320,21 @@ public final class ScenarioRuntime: ScriptHost {
 extension String {
     /// Replaces every occurrence of `target` (no Foundation needed).
     func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        var result = "", rest = Substring(self)
-        while let r = rest.range(of: target) {
-            result += rest[..<r.lowerBound] + replacement
-            rest = rest[r.upperBound...]
+        let t = Array(target.utf8), s = Array(utf8)
+        guard !t.isEmpty, s.count >= t.count else { return self }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        var i = 0
+        while i < s.count {
+            if i + t.count <= s.count && s[i] == t[0] && Array(s[i..<i + t.count]) == t {
+                out.append(contentsOf: replacement.utf8)
+                i += t.count
+            } else {
+                out.append(s[i])
+                i += 1
+            }
         }
-        return result + rest
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -2,8 +2,12 @@
 // `luafetch FILE` runs a scenario), plus `repl` and `explore`. Usage errors exit 2 (SPEC 1), not
 // ArgumentParser's 64; a crash of luafetch itself exits 3.
 import ArgumentParser
-import Foundation
 import LuaFetchCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 let luafetchVersion = "0.1.0"
 
@@ -31,6 +35,11 @@ enum Main {
     static func main() {
         installCrashHandlers()
         do {
+            if let spec = fastRun() {
+                try spec.execute()
+                Output.flush()
+                return
+            }
             var command = try Luafetch.parseAsRoot()
             try command.run()
             Output.flush()
@@ -45,6 +54,15 @@ enum Main {
             exit(2)
         }
     }
+}
+
+/// `luafetch FILE ...` and `luafetch run FILE ...` in their plain forms, parsed without
+/// ArgumentParser (whose reflection was most of luafetch's start-up time; docs/PERFORMANCE.md).
+/// Anything else, including help and every error, goes through ArgumentParser.
+func fastRun() -> RunSpec? {
+    let args = Array(CommandLine.arguments.dropFirst())
+    guard let first = args.first, first != "repl", first != "help" else { return nil }
+    return RunSpec.fastParse(first == "run" ? Array(args.dropFirst()) : args)
 }
 
 /// A crash of luafetch itself (never a scenario's fault) exits 3 with a short note.

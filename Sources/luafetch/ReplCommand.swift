@@ -4,9 +4,13 @@
 // session itself is LuaFetchScripting's ReplSession.
 import ArgumentParser
 import CEditLine
-import Foundation
 import LuaFetchCore
 import LuaFetchScripting
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct Repl: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,7 +48,7 @@ struct Repl: ParsableCommand {
 
     func run() throws {
         let interactive = isatty(0) != 0
-        let color = interactive && isatty(1) != 0 && !noColor && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let color = interactive && isatty(1) != 0 && !noColor && Env.get("NO_COLOR") == nil
         let options = RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)))
         let session: ReplSession
         do {
@@ -78,7 +82,7 @@ enum LineEditor {
     nonisolated(unsafe) static var matchIndex = 0
 
     static var historyPath: String {
-        (ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/.luafetch_history"
+        (Env.get("HOME") ?? ".") + "/.luafetch_history"
     }
 
     static func run(_ session: ReplSession) {
@@ -108,7 +112,7 @@ enum LineEditor {
             guard let raw = readline(session.prompt) else { Output.line(""); break }  // Ctrl-D
             let line = String(cString: raw)
             free(raw)
-            if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            if !line.trimmedBlanks.isEmpty {
                 add_history(line)
             }
             session.feed(line)

@@ -2,9 +2,13 @@
 // happens and the summary, and exits 0 / 1 / 2 as the run decides. Uses LuaFetchScripting's
 // ScenarioRuntime and Core's TextReport.
 import ArgumentParser
-import Foundation
 import LuaFetchCore
 import LuaFetchScripting
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,12 +60,63 @@ struct Run: ParsableCommand {
         }
     }
 
+    func run() throws {
+        try RunSpec(file: file, seed: seed, osProfile: osProfile, until: until, format: format, trace: trace,
+                    quiet: quiet, noColor: noColor, strict: strict).execute()
+    }
+}
+
+/// A parsed `luafetch run`: what `Run` (ArgumentParser) or `RunSpec.fastParse` produce, and the run itself.
+struct RunSpec {
+    var file: String
+    var seed: Int64?
+    var osProfile: String?
+    var until: String?
+    var format: OutputFormat = .text
+    var trace: String?
+    var quiet = false
+    var noColor = false
+    var strict = false
+
+    /// Parses the plain forms of `luafetch [run] FILE [options]` without ArgumentParser's reflection
+    /// (most of start-up time). Anything else (help, a bad or unknown option, a repeated argument)
+    /// returns nil, and ArgumentParser parses and reports it as usual.
+    static func fastParse(_ args: [String]) -> RunSpec? {
+        var spec = RunSpec(file: "")
+        var file: String?
+        var i = 0
+        func value() -> String? {
+            i += 1
+            return i < args.count && !args[i].hasPrefix("-") ? args[i] : nil
+        }
+        while i < args.count {
+            let a = args[i]
+            switch a {
+            case "--seed": guard let v = value(), let n = Int64(v), spec.seed == nil else { return nil }; spec.seed = n
+            case "--os": guard let v = value(), OSProfile(rawValue: v) != nil, spec.osProfile == nil else { return nil }; spec.osProfile = v
+            case "--until": guard let v = value(), Time.parseDuration(v) != nil, spec.until == nil else { return nil }; spec.until = v
+            case "--format": guard let v = value(), let f = OutputFormat(rawValue: v) else { return nil }; spec.format = f
+            case "--trace": guard let v = value(), spec.trace == nil else { return nil }; spec.trace = v
+            case "--quiet": spec.quiet = true
+            case "--no-color": spec.noColor = true
+            case "--strict": spec.strict = true
+            default:
+                guard !a.hasPrefix("-"), file == nil else { return nil }
+                file = a
+            }
+            i += 1
+        }
+        guard let file else { return nil }
+        spec.file = file
+        return spec
+    }
+
     var options: RunOptions {
         RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)),
                    until: until.flatMap(Time.parseDuration), strict: strict)
     }
 
-    func run() throws {
+    func execute() throws {
         let runtime = ScenarioRuntime(path: file, options: options, lazyBudget: true)
         do {
             try runtime.load()
@@ -69,7 +124,7 @@ struct Run: ParsableCommand {
             throw fail(error)
         }
         let world = runtime.world
-        let color = format == .text && !noColor && ProcessInfo.processInfo.environment["NO_COLOR"] == nil && isatty(1) != 0
+        let color = format == .text && !noColor && Env.get("NO_COLOR") == nil && isatty(1) != 0
         let report = TextReport(world: world, version: luafetchVersion, color: color)
         let earlier = world.timeline  // what top-level code printed while loading
         world.recordTimeline = trace != nil
@@ -103,10 +158,8 @@ struct Run: ParsableCommand {
             Output.line(JSONLReport.summary(world, reproduce: code != 0 ? reproduction(world) : nil))
         }
         if let trace {
-            do {
-                try TraceReport.build(world).write(toFile: trace, atomically: true, encoding: .utf8)
-            } catch {
-                Output.error("luafetch: cannot write the trace to \(trace): \(error.localizedDescription)\n")
+            if let problem = writeFile(trace, TraceReport.build(world)) {
+                Output.error("luafetch: cannot write the trace to \(trace): \(problem)\n")
                 throw ExitCode(2)
             }
         }
@@ -145,5 +198,6 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 func shellQuote(_ s: String) -> String {
-    s.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    s.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? s
+        : "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
 }
