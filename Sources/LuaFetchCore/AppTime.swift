@@ -73,7 +73,7 @@ extension World {
         if let cb = callbackLimit {
             consider(cb.deadline) { [unowned self] in
                 crash(.callbackOverrun, at: location,
-                      "\(cb.name) computed past its \(Time.human(cb.allowed)) limit; the watchdog terminated the app")
+                      "\(cb.method.rawValue) computed past its \(Time.human(cb.allowed)) limit; the watchdog terminated the app")
             }
         }
         if state == .background, !tasks.open.isEmpty, let deadline = tasks.episode?.deadline {

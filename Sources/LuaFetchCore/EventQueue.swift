@@ -23,13 +23,18 @@ public struct EventID: Hashable, Sendable {
 }
 
 struct EventQueue {
-    /// A heap entry: the sort key and the slot of the payload.
+    /// A heap entry: one 128-bit key that sorts as (time, phase, sequence) and carries the slot of
+    /// the payload in its low bits: time (42 bits of milliseconds, 139 years) | phase (2) |
+    /// sequence (54) | slot (30). One comparison orders two entries.
     struct Entry: Comparable {
-        let time: Millis
-        let order: UInt64  // phase in the top 2 bits, then the sequence number
-        let slot: Int32
-        static func < (a: Entry, b: Entry) -> Bool { a.time < b.time || (a.time == b.time && a.order < b.order) }
-        static func == (a: Entry, b: Entry) -> Bool { a.time == b.time && a.order == b.order }
+        let key: UInt128
+        init(time: Millis, phase: Phase, seq: UInt64, slot: Int32) {
+            key = UInt128(UInt64(time)) << 86 | UInt128(UInt64(phase.rawValue)) << 84
+                | UInt128(seq & 0x3F_FFFF_FFFF_FFFF) << 30 | UInt128(UInt32(slot))
+        }
+        var time: Millis { Millis(truncatingIfNeeded: UInt64(truncatingIfNeeded: key >> 86)) }
+        var slot: Int32 { Int32(truncatingIfNeeded: UInt32(truncatingIfNeeded: key & 0x3FFF_FFFF)) }
+        static func < (a: Entry, b: Entry) -> Bool { a.key < b.key }
     }
 
     struct Slot {
@@ -60,7 +65,7 @@ struct EventQueue {
             slot = Int32(slots.count)
             slots.append(Slot(event: event, seq: nextSeq, recurring: recurring))
         }
-        heap.insert(Entry(time: time, order: UInt64(phase.rawValue) << 62 | nextSeq, slot: slot))
+        heap.insert(Entry(time: max(0, time), phase: phase, seq: nextSeq, slot: slot))
         if !recurring { liveNonRecurring += 1 }
         return EventID(slot: slot, seq: nextSeq)
     }

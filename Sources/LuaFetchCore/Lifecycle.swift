@@ -37,7 +37,7 @@ extension World {
     @discardableResult
     func delegate(_ method: DelegateMethod, launch: LaunchReason? = nil, limit: Millis? = nil) -> Bool {
         if let fn = app.delegate[method] {
-            guard callApp(fn, .delegate(method, launch: launch), limit: limit.map { (method.rawValue, $0) }) else {
+            guard callApp(fn, .delegate(method, launch: launch), limit: limit.map { (method, $0) }) else {
                 return false
             }
         }

@@ -97,7 +97,7 @@ public final class World {
     /// Set when the app was terminated while its code was running: the scripting layer stops it.
     public internal(set) var stopRequested = false
     /// The limit of the delegate callback running now (didEnterBackground, willTerminate, launch).
-    var callbackLimit: (deadline: Millis, name: String, allowed: Millis)?
+    var callbackLimit: (deadline: Millis, method: DelegateMethod, allowed: Millis)?
     /// A world-code error: the run ends with exit 2.
     public internal(set) var fatal: ScenarioError?
 
@@ -257,13 +257,13 @@ public final class World {
 
     /// Calls app code. Returns false when the app did not survive the call (or was not running).
     @discardableResult
-    func callApp(_ fn: ScriptRef, _ invocation: Invocation, limit: (name: String, allowed: Millis)? = nil) -> Bool {
+    func callApp(_ fn: ScriptRef, _ invocation: Invocation, limit: (method: DelegateMethod, allowed: Millis)? = nil) -> Bool {
         guard isRunning, fatal == nil else { return false }
         let myPid = pid
         let saved = (context, callbackLimit)
         context = .app
         appDepth += 1
-        if let limit { callbackLimit = (now + limit.allowed, limit.name, limit.allowed) }
+        if let limit { callbackLimit = (now + limit.allowed, limit.method, limit.allowed) }
         let outcome = host.invoke(fn, invocation)
         appDepth -= 1
         (context, callbackLimit) = saved

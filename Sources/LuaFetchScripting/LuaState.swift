@@ -22,14 +22,41 @@ enum LuaFailure: Error {
     case stop
 }
 
-/// The result of running a chunk or handler.
+/// The result of running a chunk or handler. A success carries no strings (copying it is free); a
+/// failure's details sit behind one reference.
 struct LuaRunResult {
     enum Status { case ok, error, budget, memory, stopped, interrupted }
     var status: Status
     var truthy = false
-    var message = ""
-    var traceback: String?
-    var location: SourceLocationRef?
+    var detail: Detail?
+
+    init(status: Status) { self.status = status }
+
+    final class Detail {
+        var message = ""
+        var traceback: String?
+        var location: SourceLocationRef?
+    }
+
+    private mutating func details() -> Detail {
+        if let d = detail { return d }
+        let d = Detail()
+        detail = d
+        return d
+    }
+
+    var message: String {
+        get { detail?.message ?? "" }
+        set { details().message = newValue }
+    }
+    var traceback: String? {
+        get { detail?.traceback }
+        set { details().traceback = newValue }
+    }
+    var location: SourceLocationRef? {
+        get { detail?.location }
+        set { details().location = newValue }
+    }
 }
 
 typealias SourceLocationRef = (file: String, line: Int)
