@@ -4,12 +4,59 @@
 
 /// A `timer.every` / `timer.after` timer.
 struct AppTimer {
-    let id: Int
+    let serial: Int          // its number for people: "timer #3"
     let fn: ScriptRef
     let interval: Millis
     let repeats: Bool
     let anchor: Millis
     var event: EventID?
+}
+
+/// Live timers in reusable slots, found by handle (slot in the low 32 bits, the slot's generation
+/// above): no hashing on the hot path, and memory bounded by the timers alive at once.
+struct TimerBook {
+    private var slots: [(generation: Int, timer: AppTimer?)] = []
+    private var free: [Int] = []
+    private(set) var nextSerial = 0
+    private(set) var count = 0
+
+    mutating func add(_ make: (Int) -> AppTimer) -> Int {
+        nextSerial += 1
+        let timer = make(nextSerial)
+        count += 1
+        if let slot = free.popLast() {
+            slots[slot].generation += 1
+            slots[slot].timer = timer
+            return slot | slots[slot].generation << 32
+        }
+        slots.append((0, timer))
+        return slots.count - 1
+    }
+
+    subscript(handle: Int) -> AppTimer? {
+        get {
+            let slot = handle & 0xFFFF_FFFF
+            guard slot < slots.count, slots[slot].generation == handle >> 32 else { return nil }
+            return slots[slot].timer
+        }
+        set {
+            let slot = handle & 0xFFFF_FFFF
+            guard slot < slots.count, slots[slot].generation == handle >> 32, slots[slot].timer != nil else { return }
+            slots[slot].timer = newValue
+            if newValue == nil { count -= 1; free.append(slot) }
+        }
+    }
+
+    /// Live timers by handle, oldest first.
+    var handlesInOrder: [Int] {
+        slots.indices.compactMap { i in slots[i].timer.map { (i | slots[i].generation << 32, $0.serial) } }
+            .sorted { $0.1 < $1.1 }.map(\.0)
+    }
+
+    mutating func removeAll() {
+        for i in slots.indices where slots[i].timer != nil { slots[i].timer = nil; free.append(i) }
+        count = 0
+    }
 }
 
 extension World {
@@ -18,46 +65,46 @@ extension World {
         schedule(.appAfter(pid: pid, ref: fn), at: now + max(0, delay))
     }
 
-    /// `timer.every` / `timer.after`: returns the timer's id.
+    /// `timer.every` / `timer.after`: returns the timer's handle.
     public func makeTimer(interval: Millis, repeats: Bool, _ fn: ScriptRef) -> Int {
-        nextTimerID += 1
-        let id = nextTimerID
-        var t = AppTimer(id: id, fn: fn, interval: interval, repeats: repeats, anchor: now)
-        t.event = schedule(.timer(pid: pid, id: id), at: now + interval, recurring: repeats)
-        timers[id] = t
-        return id
+        let handle = timers.add { AppTimer(serial: $0, fn: fn, interval: interval, repeats: repeats, anchor: now) }
+        timers[handle]!.event = schedule(.timer(pid: pid, id: handle), at: now + interval, recurring: repeats)
+        return handle
     }
 
+    /// The number a timer shows as (`timer #3`).
+    public func timerSerial(_ handle: Int) -> Int? { timers[handle]?.serial }
+
     /// `t:invalidate()`.
-    public func invalidateTimer(_ id: Int) {
-        guard let t = timers.removeValue(forKey: id) else { return }
+    public func invalidateTimer(_ handle: Int) {
+        guard let t = timers[handle] else { return }
+        timers[handle] = nil
         queue.cancel(t.event, recurring: t.repeats)
-        parked.removeAll { if case .timer(_, id) = $0.event { return true } else { return false } }
+        parked.removeAll { if case .timer(_, handle) = $0.event { return true } else { return false } }
         host.release(t.fn)
-        host.timerEnded(id)
+        host.timerEnded(handle)
     }
 
     public var liveTimerCount: Int { timers.count }
 
-    func fireTimer(_ id: Int, scheduledAt: Millis) {
-        guard var t = timers[id] else { return }
+    func fireTimer(_ handle: Int, scheduledAt: Millis) {
+        guard let t = timers[handle] else { return }
         if t.repeats {
             let next = t.anchor + ((now - t.anchor) / t.interval + 1) * t.interval  // stays on its grid
-            t.event = schedule(.timer(pid: pid, id: id), at: next, recurring: true)
-            timers[id] = t
+            timers[handle]!.event = schedule(.timer(pid: pid, id: handle), at: next, recurring: true)
         } else {
-            timers[id] = nil
+            timers[handle] = nil
         }
-        callApp(t.fn, .timer(timerID: id))
-        if !t.repeats { host.release(t.fn); host.timerEnded(id) }
+        callApp(t.fn, .timer(timerID: handle))
+        if !t.repeats { host.release(t.fn); host.timerEnded(handle) }
     }
 
     func dropTimers() {
-        for id in timers.keys.sorted() {
-            let t = timers[id]!
+        for handle in timers.handlesInOrder {
+            let t = timers[handle]!
             queue.cancel(t.event, recurring: t.repeats)
             host.release(t.fn)
-            host.timerEnded(id)
+            host.timerEnded(handle)
         }
         timers.removeAll()
     }

@@ -32,8 +32,9 @@ extension World {
             out.append("fetch      #\(f.id) started \(Time.stamp(f.started)), completion due by \(Time.stamp(f.deadline))")
         }
         for r in inFlightRequests { out.append("request    #\(r.id) \(r.summary)") }
-        for id in timers.keys.sorted() {
-            guard let t = timers[id] else { continue }
+        for handle in timers.handlesInOrder {
+            guard let t = timers[handle] else { continue }
+            let id = t.serial
             let next = t.anchor + ((now - t.anchor) / t.interval + 1) * t.interval
             out.append("timer      #\(id) \(t.repeats ? "every" : "after") \(Time.human(t.interval)), next \(Time.stamp(next))\(state == .suspended ? " (waits: app suspended)" : "")")
         }

@@ -49,7 +49,7 @@ public enum JSONLReport {
         if let since = s.backgroundSince { bg += world.now - since }
         let expected = world.expectedCodes
         return JSON.object([
-            ("type", .string("summary")), ("t", .int(world.now)), ("exit", .int(Int(world.exitCode))),
+            ("type", .string("summary")), ("t", .int(world.now)), ("events", .int(s.events)), ("exit", .int(Int(world.exitCode))),
             ("reproduce", .opt(reproduce)),
             ("launches", .object([("user", .int(s.userLaunches)), ("background", .int(s.backgroundLaunches))])),
             ("wakes", .int(s.wakes)), ("suspensions", .int(s.suspensions)), ("terminations", .int(s.terminations)),

@@ -64,7 +64,7 @@ public struct TextReport {
         let s = world.stats
         var out: [String] = []
         out.append(paint("── summary " + String(repeating: "─", count: 50), .dim))
-        out.append("ran        \(Time.stamp(world.now)) of virtual time")
+        out.append("ran        \(Time.stamp(world.now)) of virtual time · \(s.events) event\(s.events == 1 ? "" : "s")")
         out.append("launches   \(s.userLaunches) by the user · \(s.backgroundLaunches) in the background · \(s.wakes) wake\(s.wakes == 1 ? "" : "s") from suspension · \(s.terminations) termination\(s.terminations == 1 ? "" : "s")")
         var bg = s.backgroundTime
         if let since = s.backgroundSince { bg += world.now - since }

@@ -112,7 +112,7 @@ public final class World {
 
     // MARK: - Subsystems (state lives here; behaviour in extensions)
     var tasks = TaskBook()
-    var timers: [Int: AppTimer] = [:]  // lookup by id; sorted when order matters
+    var timers = TimerBook()
     var nextTimerID = 0
     var fetch = FetchState()
     var net = NetworkState()
@@ -203,6 +203,7 @@ public final class World {
         if stopWhenIdle ?? (config.duration == nil) && queue.liveNonRecurring == 0 { return false }
         guard let ev = queue.pop() else { return false }
         if ev.time > now { now = ev.time }
+        stats.events += 1
         dispatch(ev)
         return true
     }

@@ -34,7 +34,7 @@ extension ScenarioRuntime {
         let L = lua.L
         pushStrictTable("timer", methods: [
             ("invalidate", { [unowned self] c throws(LuaFailure) in
-                guard c.type(1) == LUA_TTABLE, lua_getfield_raw(c.L, 1, "id") == LUA_TNUMBER else {
+                guard c.type(1) == LUA_TTABLE, lua_getfield_raw(c.L, 1, "handle") == LUA_TNUMBER else {
                     throw .error("timer:invalidate is a method: call it with a colon, t:invalidate()")
                 }
                 world.invalidateTimer(Int(clua_tointeger(c.L, -1)))

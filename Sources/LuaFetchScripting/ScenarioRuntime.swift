@@ -280,27 +280,32 @@ public final class ScenarioRuntime: ScriptHost {
         lua_rawgeti(L, clua_registryindex(), lua_Integer(appObjectRef))
     }
 
-    func pushTimerObject(_ L: OpaquePointer, id: Int) {
-        if id < timerObjects.count, timerObjects[id] > 0 {
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(timerObjects[id]))
+    /// Pushes the Lua object of the timer with this handle (made once, kept by the timer's slot).
+    func pushTimerObject(_ L: OpaquePointer, id handle: Int) {
+        let slot = handle & 0xFFFF_FFFF
+        if slot < timerObjects.count, timerObjects[slot] > 0 {
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(timerObjects[slot]))
             return
         }
-        makeTimerObject(L, id: id)
+        makeTimerObject(L, handle: handle)
         lua_pushvalue(L, -1)
-        if id >= timerObjects.count { timerObjects += Array(repeating: 0, count: id + 1 - timerObjects.count) }
-        timerObjects[id] = luaL_ref(L, clua_registryindex())
+        if slot >= timerObjects.count { timerObjects += Array(repeating: 0, count: slot + 1 - timerObjects.count) }
+        timerObjects[slot] = luaL_ref(L, clua_registryindex())
     }
 
-    public func timerEnded(_ id: Int) {
-        guard id < timerObjects.count, timerObjects[id] > 0 else { return }
-        luaL_unref(lua.L, clua_registryindex(), timerObjects[id])
-        timerObjects[id] = 0
+    public func timerEnded(_ handle: Int) {
+        let slot = handle & 0xFFFF_FFFF
+        guard slot < timerObjects.count, timerObjects[slot] > 0 else { return }
+        luaL_unref(lua.L, clua_registryindex(), timerObjects[slot])
+        timerObjects[slot] = 0
     }
 
-    func makeTimerObject(_ L: OpaquePointer, id: Int) {
-        lua_createtable(L, 0, 1)
-        lua_pushinteger(L, lua_Integer(id))
+    func makeTimerObject(_ L: OpaquePointer, handle: Int) {
+        lua_createtable(L, 0, 2)
+        lua_pushinteger(L, lua_Integer(world.timerSerial(handle) ?? 0))
         lua_setfield(L, -2, "id")
+        lua_pushinteger(L, lua_Integer(handle))
+        lua_setfield(L, -2, "handle")
         lua_rawgeti(L, clua_registryindex(), lua_Integer(timerMetaRef))
         lua_setmetatable(L, -2)
     }

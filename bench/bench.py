@@ -1,0 +1,207 @@
+"""luafetch's benchmark suite (issue #7), run by scripts/bench. Measures, on this machine and in one
+run, luafetch against the physical limit (a minimal C host embedding Lua 5.4, bench/chost.c) and
+against plain Lua (bench/plain.lua), prints a table of figures and ratios, and writes
+docs/PERFORMANCE.md. Wall-clock figures are medians; the machine is noisy, so ratios taken in the
+same run are what to compare. Optional: callgrind instruction counts (repeatable) with --callgrind."""
+import os, platform, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LUAFETCH = os.path.join(ROOT, ".build/release/luafetch")
+TMP = tempfile.mkdtemp(prefix="luafetch-bench-")
+CHOST = os.path.join(TMP, "chost")
+RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+rows = []          # (section, label, value, unit, note, command)
+
+def wall(cmd, runs=RUNS, **kw):
+    """Median wall time (s) of running cmd, its output discarded."""
+    ts = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
+        ts.append(time.perf_counter() - t)
+        if r.returncode not in (0, 1):
+            sys.exit(f"bench: {' '.join(cmd)} failed with {r.returncode}")
+    return statistics.median(ts)
+
+def self_timed(cmd, runs=RUNS):
+    """Median of the seconds a program reports itself ("<events> <seconds>")."""
+    ts = [float(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()[1]) for _ in range(runs)]
+    return statistics.median(ts)
+
+def peak_rss_kb(cmd):
+    r = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return int(r.stderr.strip().splitlines()[-1])
+
+def scenario(name, text):
+    path = os.path.join(TMP, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+def periodic(callbacks, duration, app_share=0.5):
+    """A scenario with `callbacks` callbacks every second (half app timers, half world `every`)."""
+    app_n = int(callbacks * app_share)
+    return scenario(f"periodic-{callbacks}-{duration}.lua", f"""
+scenario {{ name = "periodic", duration = {duration} }}
+local n = 0
+app {{ didFinishLaunching = function(app)
+        for i = 1, {app_n} do timer.every(1, function() n = n + 1 end) end
+        return true end }}
+at(0, user.launch)
+for i = 1, {callbacks - app_n} do every(1, function() n = n + 1 end) end
+""")
+
+def add(section, label, value, unit, note="", command=""):
+    rows.append((section, label, value, unit, note, command))
+    print(f"{section:<11} {label:<44} {value:>12} {unit:<8} {note}")
+
+def fmt(x, digits=2):
+    return f"{x:,.{digits}f}"
+
+# MARK: - Build
+
+def build():
+    print("building luafetch (release, static Swift runtime) and the C host ...", flush=True)
+    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "luafetch"],
+                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "lua5.4"], capture_output=True, text=True, check=True).stdout.split()
+    subprocess.run(["cc", "-O2", "-o", CHOST, os.path.join(ROOT, "bench/chost.c")] + flags, check=True)
+
+# MARK: - 1. Event throughput
+
+def throughput():
+    events = 1_000_000
+    lf = wall([LUAFETCH, "bench/throughput.lua", "--quiet"], cwd=ROOT)
+    c = self_timed([CHOST, "1000", str(events)])
+    lua = self_timed(["lua5.4", "bench/plain.lua", "1000", str(events)], runs=max(1, RUNS // 2)) if shutil.which("lua5.4") else None
+    add("throughput", "luafetch: 1,000 callbacks, 1,000,000 events", fmt(events / lf / 1e6), "M ev/s",
+        f"{fmt(lf * 1000, 0)} ms wall, start-up included", "luafetch bench/throughput.lua --quiet")
+    add("throughput", "C host (the limit)", fmt(events / c / 1e6), "M ev/s", f"{fmt(c * 1000, 0)} ms",
+        "cc -O2 bench/chost.c $(pkg-config --cflags --libs lua5.4) && ./chost 1000 1000000")
+    if lua:
+        add("throughput", "plain Lua 5.4 (hand-rolled heap)", fmt(events / lua / 1e6), "M ev/s", f"{fmt(lua * 1000, 0)} ms",
+            "lua5.4 bench/plain.lua 1000 1000000")
+    add("throughput", "ratio luafetch / C limit", fmt(c / lf * 100, 0), "%", "target ≥ 50 %")
+    if lua:
+        add("throughput", "ratio luafetch / plain Lua", fmt(lua / lf, 1), "×", "target ≥ 4×")
+    return lf
+
+# MARK: - 2. Twitter, 30 days
+
+def twitter30():
+    src = open(os.path.join(ROOT, "examples/twitter.lua")).read()
+    src = src.replace("duration = days(2)", "duration = days(30)").replace("for day = 0, 1 do", "for day = 0, 29 do")
+    path = scenario("twitter30.lua", src)
+    t = wall([LUAFETCH, path, "--quiet"])
+    out = subprocess.run([LUAFETCH, path, "--quiet", "--no-color"], capture_output=True, text=True).stdout
+    events = int(next(l for l in out.splitlines() if l.startswith("ran")).split("·")[1].split()[0])
+    add("twitter", "examples/twitter.lua stretched to 30 days", fmt(t * 1000, 1), "ms", f"{events:,} events, {fmt(events / t / 1e6)} M ev/s; target < 100 ms",
+        "luafetch twitter30.lua --quiet")
+    return path
+
+# MARK: - 3. Start-up
+
+def startup():
+    empty = scenario("empty.lua", 'scenario { name = "empty" }\n')
+    n = max(30, RUNS * 10)
+    lf = wall([LUAFETCH, empty, "--quiet"], runs=n)
+    add("start-up", "luafetch run of an empty scenario", fmt(lf * 1000), "ms", f"median of {n}; target < 5 ms", "luafetch empty.lua --quiet")
+    if shutil.which("lua5.4"):
+        lua = wall(["lua5.4", "-e", ""], runs=n)
+        add("start-up", "lua5.4 -e ''", fmt(lua * 1000), "ms", f"ratio {fmt(lf / lua, 1)}×", "lua5.4 -e ''")
+    c = wall([CHOST, "1", "0"], runs=n)
+    add("start-up", "C host, no events", fmt(c * 1000), "ms", f"ratio {fmt(lf / c, 1)}×", "./chost 1 0")
+    return empty
+
+# MARK: - 4. Sweeps
+
+def sweeps():
+    seeds = 40
+    example = os.path.join(ROOT, "examples/twitter.lua")
+    cmds = [[LUAFETCH, example, "--quiet", "--seed", str(s)] for s in range(1, seeds + 1)]
+    def run_all(jobs):
+        t = time.perf_counter()
+        running = []
+        for cmd in cmds:
+            running.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
+            while len([p for p in running if p.poll() is None]) >= jobs:
+                time.sleep(0.0005)
+        for p in running:
+            p.wait()
+        return time.perf_counter() - t
+    one = statistics.median(run_all(1) for _ in range(3))
+    two = statistics.median(run_all(2) for _ in range(3))
+    add("sweep", f"{seeds} seeds of twitter.lua, one process at a time", fmt(one * 1000, 0), "ms", f"{fmt(seeds / one, 0)} runs/s",
+        "for s in 1..40: luafetch examples/twitter.lua --quiet --seed $s")
+    add("sweep", f"{seeds} seeds, two at a time (2 cores)", fmt(two * 1000, 0), "ms", f"{fmt(seeds / two, 0)} runs/s", "the same, 2 in parallel")
+    add("sweep", "scaling on 2 cores", fmt(one / two), "×", "target ≥ 1.8× (explore joins this row once it exists)")
+
+# MARK: - 5. Memory
+
+def memory(twitter, empty):
+    if not os.path.exists("/usr/bin/time"):
+        add("memory", "peak RSS", "n/a", "", "GNU time is missing (apt-get install time)")
+        return
+    add("memory", "peak RSS, throughput run", fmt(peak_rss_kb([LUAFETCH, os.path.join(ROOT, "bench/throughput.lua"), "--quiet"]) / 1024, 1), "MiB", "target < 20 MiB")
+    add("memory", "peak RSS, twitter 30 days", fmt(peak_rss_kb([LUAFETCH, twitter, "--quiet"]) / 1024, 1), "MiB")
+    add("memory", "peak RSS, empty scenario", fmt(peak_rss_kb([LUAFETCH, empty, "--quiet"]) / 1024, 1), "MiB")
+    probe = scenario("lua-memory.lua", 'collectgarbage("collect")\nprint(string.format("%.0f", collectgarbage("count")))\n')
+    out = subprocess.run([LUAFETCH, probe, "--no-color"], capture_output=True, text=True).stdout
+    kb = next(l.split()[-1] for l in out.splitlines() if l.startswith("+0d"))
+    add("memory", "one Lua state with the prelude and the API", kb, "KiB", "collectgarbage('count') at load")
+
+# MARK: - 6. Cost growth
+
+def growth():
+    for events, duration in [(10_000, 10), (100_000, 100), (1_000_000, 1_000), (10_000_000, 10_000)]:
+        path = periodic(1000, duration)
+        t = wall([LUAFETCH, path, "--quiet"], runs=max(1, RUNS if events <= 1_000_000 else 1))
+        add("growth", f"{events:,} events (1,000 callbacks)", fmt(events / t / 1e6), "M ev/s", f"{fmt(t * 1000, 0)} ms, start-up included")
+    for timers, duration in [(10, 100_000), (1_000, 1_000), (100_000, 10)]:
+        path = periodic(timers, duration)
+        t = wall([LUAFETCH, path, "--quiet"], runs=max(1, RUNS // 2))
+        add("growth", f"{timers:,} concurrent timers (1,000,000 events)", fmt(1_000_000 / t / 1e6), "M ev/s", f"{fmt(t * 1000, 0)} ms")
+
+# MARK: - Instruction counts (repeatable)
+
+def callgrind():
+    if not shutil.which("valgrind"):
+        return
+    def instructions(cmd):
+        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={TMP}/cg.out"] + cmd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        line = next(l for l in r.stderr.splitlines() if "refs:" in l)
+        return int(line.split("refs:")[1].strip().replace(",", ""))
+    small = periodic(1000, 100)
+    lf = instructions([LUAFETCH, small, "--quiet"]) - instructions([LUAFETCH, periodic(1000, 0), "--quiet"])
+    c = instructions([CHOST, "1000", "100000"]) - instructions([CHOST, "1000", "0"])
+    add("callgrind", "instructions per event, luafetch", fmt(lf / 100_000, 0), "instr", "100,000 events, start-up subtracted; repeatable")
+    add("callgrind", "instructions per event, C host", fmt(c / 100_000, 0), "instr", f"ratio {fmt(lf / c, 1)}×")
+
+# MARK: - Report
+
+def write_report():
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()) if os.path.exists("/proc/cpuinfo") else platform.processor()
+    lines = ["| section | measure | value | unit | note |", "|---|---|---:|---|---|"]
+    for section, label, value, unit, note, _ in rows:
+        lines.append(f"| {section} | {label} | {value} | {unit} | {note} |")
+    commands = [f"- {label}: `{command}`" for _, label, _, _, _, command in rows if command]
+    text = open(os.path.join(ROOT, "bench/PERFORMANCE.template.md")).read()
+    text = text.replace("{{MACHINE}}", f"{os.cpu_count()} cores, {cpu}; {time.strftime('%Y-%m-%d')}")
+    text = text.replace("{{TABLE}}", "\n".join(lines)).replace("{{COMMANDS}}", "\n".join(commands))
+    with open(os.path.join(ROOT, "docs/PERFORMANCE.md"), "w") as f:
+        f.write(text)
+    print("\nwrote docs/PERFORMANCE.md")
+
+if __name__ == "__main__":
+    build()
+    throughput()
+    twitter = twitter30()
+    empty = startup()
+    sweeps()
+    memory(twitter, empty)
+    growth()
+    if "--callgrind" in sys.argv:
+        callgrind()
+    write_report()
+    shutil.rmtree(TMP, ignore_errors=True)
