@@ -218,19 +218,16 @@ extension World {
     // MARK: - Debug actions (Xcode)
 
     /// `system.backgroundFetch()`: Xcode's "Simulate Background Fetch".
-    public func systemBackgroundFetch() {
-        log("system", .action, "Simulate Background Fetch")
-        guard debugFetchPossible() else { return }
-        if isForeground {
-            enterBackground()
-            settle()
-        }
-        startFetch(scheduled: false)
-    }
+    public func systemBackgroundFetch() { debugFetch("Simulate Background Fetch") }
 
-    /// `system.launchForFetch()`: the scheme option "Launch due to a background fetch event".
-    public func systemLaunchForFetch() {
-        log("system", .action, "Launch due to a background fetch event")
+    /// `system.launchForFetch()`: the scheme option "Launch due to a background fetch event". A
+    /// not-running app is launched into the background; a running one gets the fetch as above.
+    public func systemLaunchForFetch() { debugFetch("Launch due to a background fetch event") }
+
+    /// Xcode's two debug fetches: they need only the fetch mode; a foreground app goes to the
+    /// background first.
+    func debugFetch(_ label: String) {
+        log("system", .action, label)
         guard debugFetchPossible() else { return }
         if isForeground {
             enterBackground()

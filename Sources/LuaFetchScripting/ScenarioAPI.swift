@@ -140,6 +140,18 @@ extension ScenarioRuntime {
 
     static let scenarioFields = ["name", "os", "seed", "duration", "fetchPolicy", "device", "budgets"]
 
+    /// `scenario{ key = "name" }` for a field with a fixed set of names; nil when absent.
+    func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type, in L: OpaquePointer) throws(LuaFailure) -> E?
+        where E.RawValue == String {
+        defer { clua_pop(L, 1) }
+        guard lua_getfield_raw(L, 1, key) > LUA_TNIL else { return nil }
+        let given = lua_type(L, -1) == LUA_TSTRING ? LuaCall.string(L, -1) : "?"
+        if let value = E(rawValue: given) { return value }
+        let names = E.allCases.map(\.rawValue)
+        let hint = closest(given, among: names).map { "; did you mean \($0)?" } ?? ""
+        throw .error("scenario{}: unknown \(key) '\(given)'\(hint) (\(names.map { "\"\($0)\"" }.joined(separator: ", ")))")
+    }
+
     func readScenario(_ c: LuaCall) throws(LuaFailure) {
         let L = c.L
         lua_checkstack(L, 8)
@@ -149,15 +161,7 @@ extension ScenarioRuntime {
             world.config.name = LuaCall.string(L, -1)
         }
         clua_pop(L, 1)
-        if lua_getfield_raw(L, 1, "os") > LUA_TNIL {
-            let given = lua_type(L, -1) == LUA_TSTRING ? LuaCall.string(L, -1) : "?"
-            guard let p = OSProfile(rawValue: given) else {
-                let hint = closest(given, among: OSProfile.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
-                throw .error("scenario{}: unknown os '\(given)'\(hint) (profiles: ios6, ios7, ios13)")
-            }
-            world.config.os = p
-        }
-        clua_pop(L, 1)
+        if let p = try choice("os", OSProfile.self, in: L) { world.config.os = p }
         if lua_getfield_raw(L, 1, "seed") > LUA_TNIL {
             guard lua_type(L, -1) == LUA_TNUMBER, clua_isinteger(L, -1) != 0 else {
                 throw .error("scenario{}: seed must be an integer")
@@ -174,15 +178,7 @@ extension ScenarioRuntime {
             world.config.duration = ms
         }
         clua_pop(L, 1)
-        if lua_getfield_raw(L, 1, "fetchPolicy") > LUA_TNIL {
-            let given = lua_type(L, -1) == LUA_TSTRING ? LuaCall.string(L, -1) : "?"
-            guard let p = FetchPolicy(rawValue: given) else {
-                let hint = closest(given, among: FetchPolicy.allCases.map(\.rawValue)).map { "; did you mean \($0)?" } ?? ""
-                throw .error("scenario{}: unknown fetchPolicy '\(given)'\(hint) (\"adaptive\", \"fixed\" or \"manual\")")
-            }
-            world.config.fetchPolicy = p
-        }
-        clua_pop(L, 1)
+        if let p = try choice("fetchPolicy", FetchPolicy.self, in: L) { world.config.fetchPolicy = p }
         if lua_getfield_raw(L, 1, "device") > LUA_TNIL {
             guard lua_type(L, -1) == LUA_TTABLE else { throw .error("scenario{}: device must be a table") }
             let t = lua_gettop(L)
