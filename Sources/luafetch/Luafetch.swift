@@ -25,7 +25,7 @@ struct Luafetch: ParsableCommand {
           luafetch run examples/news.lua --until 6h --quiet
         """,
         version: luafetchVersion,
-        subcommands: [Run.self, Repl.self],
+        subcommands: [Run.self, Repl.self, Explore.self],
         defaultSubcommand: Run.self
     )
 }
@@ -61,7 +61,7 @@ enum Main {
 /// Anything else, including help and every error, goes through ArgumentParser.
 func fastRun() -> RunSpec? {
     let args = Array(CommandLine.arguments.dropFirst())
-    guard let first = args.first, first != "repl", first != "help" else { return nil }
+    guard let first = args.first, first != "repl", first != "explore", first != "help" else { return nil }
     return RunSpec.fastParse(first == "run" ? Array(args.dropFirst()) : args)
 }
 

@@ -42,6 +42,10 @@ struct Run: ParsableCommand {
     @Option(help: "Also write a Chrome Trace Event file (open it in Perfetto or chrome://tracing).")
     var trace: String?
 
+    @Option(help: ArgumentHelp("Add user and system actions, as explore does: \"12.5:home,30:interrupt=20\".",
+                               valueName: "actions"))
+    var inject: String?
+
     @Flag(help: "Print the header and the summary only.")
     var quiet = false
 
@@ -62,7 +66,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         try RunSpec(file: file, seed: seed, osProfile: osProfile, until: until, format: format, trace: trace,
-                    quiet: quiet, noColor: noColor, strict: strict).execute()
+                    inject: inject, quiet: quiet, noColor: noColor, strict: strict).execute()
     }
 }
 
@@ -74,6 +78,7 @@ struct RunSpec {
     var until: String?
     var format: OutputFormat = .text
     var trace: String?
+    var inject: String?
     var quiet = false
     var noColor = false
     var strict = false
@@ -97,6 +102,7 @@ struct RunSpec {
             case "--until": guard let v = value(), Time.parseDuration(v) != nil, spec.until == nil else { return nil }; spec.until = v
             case "--format": guard let v = value(), let f = OutputFormat(rawValue: v) else { return nil }; spec.format = f
             case "--trace": guard let v = value(), spec.trace == nil else { return nil }; spec.trace = v
+            case "--inject": guard let v = value(), spec.inject == nil else { return nil }; spec.inject = v
             case "--quiet": spec.quiet = true
             case "--no-color": spec.noColor = true
             case "--strict": spec.strict = true
@@ -124,6 +130,14 @@ struct RunSpec {
             throw fail(error)
         }
         let world = runtime.world
+        if let inject {
+            switch InjectedAction.parse(inject) {
+            case .success(let actions): for a in actions { a.schedule(in: world) }
+            case .failure(let e):
+                Output.error("luafetch: bad --inject item '\(e.item)': \(e.why)\n")
+                throw ExitCode(2)
+            }
+        }
         let color = format == .text && !noColor && Env.get("NO_COLOR") == nil && isatty(1) != 0
         let report = TextReport(world: world, version: luafetchVersion, color: color)
         let earlier = world.timeline  // what top-level code printed while loading
@@ -171,6 +185,7 @@ struct RunSpec {
         var parts = ["luafetch", "run", shellQuote(file), "--seed", String(world.seed)]
         parts += ["--os", world.os.rawValue]
         if let until { parts += ["--until", until] }
+        if let inject { parts += ["--inject", shellQuote(inject)] }
         if format == .jsonl { parts += ["--format", "jsonl"] }
         if strict { parts.append("--strict") }
         return parts.joined(separator: " ")
@@ -198,6 +213,6 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 func shellQuote(_ s: String) -> String {
-    s.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? s
+    s.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:,=".contains($0) } ? s
         : "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
 }
