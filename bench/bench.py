@@ -134,7 +134,13 @@ def sweeps():
     add("sweep", f"{seeds} seeds of twitter.lua, one process at a time", fmt(one * 1000, 0), "ms", f"{fmt(seeds / one, 0)} runs/s",
         "for s in 1..40: luafetch examples/twitter.lua --quiet --seed $s")
     add("sweep", f"{seeds} seeds, two at a time (2 cores)", fmt(two * 1000, 0), "ms", f"{fmt(seeds / two, 0)} runs/s", "the same, 2 in parallel")
-    add("sweep", "scaling on 2 cores", fmt(one / two), "×", "target ≥ 1.8× (explore joins this row once it exists)")
+    add("sweep", "scaling on 2 cores", fmt(one / two), "×", "target ≥ 1.8×")
+    e1 = wall([LUAFETCH, "explore", example, "--runs", str(seeds * 5), "--jobs", "1"], runs=3)
+    e2 = wall([LUAFETCH, "explore", example, "--runs", str(seeds * 5), "--jobs", "2"], runs=3)
+    add("sweep", f"explore twitter.lua, {seeds * 5} runs, --jobs 1", fmt(e1 * 1000, 0), "ms", f"{fmt(seeds * 5 / e1, 0)} runs/s",
+        f"luafetch explore examples/twitter.lua --runs {seeds * 5} --jobs 1")
+    add("sweep", f"explore, --jobs 2 (threads)", fmt(e2 * 1000, 0), "ms", f"scaling {fmt(e1 / e2)}×",
+        f"luafetch explore examples/twitter.lua --runs {seeds * 5} --jobs 2")
 
 # MARK: - 5. Memory
 
