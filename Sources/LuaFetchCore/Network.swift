@@ -187,7 +187,11 @@ extension World {
         case .success(let response):
             r.status = response.status
             log(server.host, .server, "\(pattern) → \(response.status)", detail: .served(host: server.host, route: pattern, status: response.status))
-            if r.error == nil && r.phase == .inFlight { host.deliver(response: response, toRequest: id) }
+            if r.error == nil && r.phase == .inFlight {
+                host.deliver(response: response, toRequest: id)
+            } else {
+                host.release(response.value)  // timed out or lost: the app never sees it
+            }
             net.requests[id] = r
             if r.phase == .done { finishRequest(id) }
         }

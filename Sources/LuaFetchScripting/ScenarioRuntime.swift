@@ -177,6 +177,7 @@ public final class ScenarioRuntime: ScriptHost {
         case .http(let id, let error):
             if let error {
                 lua_pushnil(L); lua_pushstring(L, error.rawValue)
+                if let stored = responses[id], let response = stored { release(response.value) }
             } else {
                 pushResponse(L, requestID: id); lua_pushnil(L)
             }

@@ -137,6 +137,20 @@ func requestingApp(_ request: String = "http.get('https://api.test/items', show)
         #expect(s.exitCode == 0)
     }
 
+    @Test func responsesTheAppNeverSeesAreFreed() {
+        let s = simulate("""
+            local api = server "api.test" { latency = 5 }
+            api:route("GET /x", { status = 200, body = { big = string.rep("x", 4000) } })
+            app { didBecomeActive = function(app)
+                    for i = 1, 200 do http.request({ url = "https://api.test/x", timeout = 1 }, function() end) end
+                  end }
+            at(0, user.launch)
+            at(100, function() collectgarbage("collect"); print(math.floor(collectgarbage("count"))) end)
+            """)
+        let kb = Int(s.printed.last ?? "") ?? Int.max
+        #expect(kb < 400, "\(kb) KiB still held after 200 timed-out requests with 4 KB bodies")
+    }
+
     @Test func aRouteHandlerErrorIsAScenarioError() {
         let s = simulate("local api = server 'api.test'\napi:route('GET /items', function() return 5 end)\n" + requestingApp() + "at(0, user.launch)")
         #expect(s.exitCode == 2)
