@@ -140,9 +140,11 @@ func requestingApp(_ request: String = "http.get('https://api.test/items', show)
     @Test func responsesTheAppNeverSeesAreFreed() {
         let s = simulate("""
             local api = server "api.test" { latency = 5 }
-            api:route("GET /x", { status = 200, body = { big = string.rep("x", 4000) } })
+            api:route("GET /x", function(request)   -- a body of its own for each request
+              return { status = 200, body = { big = string.rep("x", 4000) .. request.query.i } }
+            end)
             app { didBecomeActive = function(app)
-                    for i = 1, 200 do http.request({ url = "https://api.test/x", timeout = 1 }, function() end) end
+                    for i = 1, 200 do http.request({ url = "https://api.test/x?i=" .. i, timeout = 1 }, function() end) end
                   end }
             at(0, user.launch)
             at(100, function() collectgarbage("collect"); print(math.floor(collectgarbage("count"))) end)
