@@ -28,8 +28,12 @@ struct EventQueue {
     /// sequence (54) | slot (30). One comparison orders two entries.
     struct Entry: Comparable {
         let key: UInt128
+        /// The latest time a key holds; later events (only reachable by advancing a REPL for more
+        /// than a century) wait there instead of wrapping around.
+        static let maxTime: Millis = (1 << 42) - 1
+
         init(time: Millis, phase: Phase, seq: UInt64, slot: Int32) {
-            key = UInt128(UInt64(time)) << 86 | UInt128(UInt64(phase.rawValue)) << 84
+            key = UInt128(UInt64(Swift.min(Swift.max(0, time), Entry.maxTime))) << 86 | UInt128(UInt64(phase.rawValue)) << 84
                 | UInt128(seq & 0x3F_FFFF_FFFF_FFFF) << 30 | UInt128(UInt32(slot))
         }
         var time: Millis { Millis(truncatingIfNeeded: UInt64(truncatingIfNeeded: key >> 86)) }
@@ -65,7 +69,7 @@ struct EventQueue {
             slot = Int32(slots.count)
             slots.append(Slot(event: event, seq: nextSeq, recurring: recurring))
         }
-        heap.insert(Entry(time: max(0, time), phase: phase, seq: nextSeq, slot: slot))
+        heap.insert(Entry(time: time, phase: phase, seq: nextSeq, slot: slot))
         if !recurring { liveNonRecurring += 1 }
         return EventID(slot: slot, seq: nextSeq)
     }

@@ -16,6 +16,15 @@ import Testing
         #expect(order == [3, 2, 4, 1, 5])
     }
 
+    @Test func timesBeyondTheKeyRangeDoNotWrapAround() {
+        var q = EventQueue()
+        q.schedule(.expectAt(index: 1), at: 1 << 50)
+        q.schedule(.expectAt(index: 2), at: 5)
+        var order: [Int] = []
+        while let e = q.pop() { if case .expectAt(let i) = e.event { order.append(i) } }
+        #expect(order == [2, 1])
+    }
+
     @Test func cancelledEventsAreSkippedAndStopKeepingTheRunAlive() {
         var q = EventQueue()
         let a = q.schedule(.expectAt(index: 1), at: 10)
