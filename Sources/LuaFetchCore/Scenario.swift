@@ -21,6 +21,9 @@ public struct ScenarioConfig: Sendable {
     public var instructionBudget: Int64 = 100_000_000
     /// Bytes of Lua memory the scenario may use.
     public var memoryCap: Int = 256 << 20
+    /// The most events one run may process (about 20 s of work): a scenario that needs more (a
+    /// world `every` of a few milliseconds over days) fails loudly instead of running for minutes.
+    public var eventLimit = 100_000_000
 
     public init(name: String) { self.name = name }
 }

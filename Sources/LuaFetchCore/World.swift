@@ -200,6 +200,10 @@ public final class World {
     @discardableResult
     public func step(limit: Millis, stopWhenIdle: Bool? = nil) -> Bool {
         guard fatal == nil, let t = queue.peekTime(), t <= limit else { return false }
+        guard stats.events < config.eventLimit else {
+            fatal = ScenarioError("\(file): the run passed \(config.eventLimit) events at \(Time.stamp(now)): an every() or timer with a tiny interval? Use a longer interval or a shorter duration")
+            return false
+        }
         if stopWhenIdle ?? (config.duration == nil) && queue.liveNonRecurring == 0 { return false }
         guard let ev = queue.pop() else { return false }
         if ev.time > now { now = ev.time }

@@ -69,6 +69,12 @@ final class LuaState {
     /// Finished coroutines kept for reuse (thread, registry reference): a handler call then costs
     /// no allocation. Threads that failed or were killed are dropped instead.
     private var idleThreads: [(OpaquePointer, Int32)] = []
+    /// The coroutine running now (nested handler calls resume from it, so Lua's C-stack limit
+    /// counts every level), and how many handler calls are nested.
+    private var running: OpaquePointer?
+    private var nesting = 0
+    /// Handlers calling handlers (an observer posting what it observes) stop here with an error.
+    static let maxNesting = 48
 
     init(memoryCap: Int, instructionBudget: Int64) {
         hostRecord = .allocate(capacity: 1)
@@ -218,6 +224,13 @@ final class LuaState {
     func runHandlerKeepingResult(nargs: Int32) -> LuaRunResult { run(nargs: nargs, keepResult: true) }
 
     private func run(nargs: Int32, keepResult: Bool, collect: ((OpaquePointer, Int32) -> Void)? = nil) -> LuaRunResult {
+        guard nesting < LuaState.maxNesting else {
+            clua_pop(L, nargs + 1)
+            if keepResult { lua_pushnil(L) }
+            var r = LuaRunResult(status: .error)
+            r.message = "handlers nested more than \(LuaState.maxNesting) deep (does an observer post the notification it observes?)"
+            return r
+        }
         let h = hostRecord
         let saved = (h.pointee.top, h.pointee.spent, h.pointee.enforce)
         let (co, coRef): (OpaquePointer, Int32)
@@ -231,7 +244,12 @@ final class LuaState {
         clua_arm(co, h)
         h.pointee.enforce = 1
         var nres: Int32 = 0
-        let status = clua_resume(co, L, nargs, &nres)
+        let caller = running
+        running = co
+        nesting += 1
+        let status = clua_resume(co, caller ?? L, nargs, &nres)
+        nesting -= 1
+        running = caller
         h.pointee.enforce = 0
         var result = LuaRunResult(status: .ok)
         let killed = h.pointee.killed

@@ -65,13 +65,31 @@ func fastRun() -> RunSpec? {
     return RunSpec.fastParse(first == "run" ? Array(args.dropFirst()) : args)
 }
 
-/// A crash of luafetch itself (never a scenario's fault) exits 3 with a short note.
+/// A crash of luafetch itself (never a scenario's fault) exits 3 with a short note. The handler runs
+/// on its own stack, so a stack overflow is reported too.
 func installCrashHandlers() {
+    let size = 1 << 16
+    var stack = stack_t()
+    stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    stack.ss_size = size
+    stack.ss_flags = 0
+    sigaltstack(&stack, nil)
     for sig in [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT] {
-        signal(sig) { s in
-            let text = "luafetch: internal error (signal \(s)): this is a bug in luafetch, not in your scenario; please report it\n"
+        var action = sigaction()
+        action.sa_flags = SA_ONSTACK
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = { _ in
+            let text = "luafetch: internal error: this is a bug in luafetch, not in your scenario; please report it\n"
             _ = text.withCString { write(2, $0, strlen($0)) }
             _exit(3)
         }
+        #else
+        action.__sigaction_u.__sa_handler = { _ in
+            let text = "luafetch: internal error: this is a bug in luafetch, not in your scenario; please report it\n"
+            _ = text.withCString { write(2, $0, strlen($0)) }
+            _exit(3)
+        }
+        #endif
+        sigaction(sig, &action, nil)
     }
 }

@@ -194,6 +194,28 @@ import LuaFetchCore
         #expect(s.error?.message.hasPrefix("test.lua:1:") == true)
     }
 
+    @Test func aRunWithTooManyEventsFailsLoudly() {
+        let s = simulate("scenario { duration = days(30) }\nevery(0.001, function() end)", eventLimit: 5_000)
+        #expect(s.exitCode == 2)
+        #expect(s.error?.message.contains("the run passed 5000 events at +0d00:00:05.000") == true)
+    }
+
+    @Test func observersThatPostWhatTheyObserveStop() {
+        let world = simulate("notifications.observe('x', function() notifications.post('x') end)\nat(1, function() notifications.post('x') end)")
+        #expect(world.exitCode == 2)
+        #expect(world.error?.message.contains("handlers nested more than 48 deep") == true)
+        let app = simulate("""
+            app { didFinishLaunching = function(app)
+                    notifications.observe("y", function() notifications.post("y") end)
+                    notifications.post("y")
+                    return true end }
+            at(0, user.launch)
+            at(5, function() print("world goes on") end)
+            """)
+        #expect(app.codes == ["app-crash"])
+        #expect(app.printed == ["world goes on"])
+    }
+
     @Test func pendingAtEndWarns() {
         let s = simulate("scenario { duration = 20 }\napp { didEnterBackground = function(app) app:beginBackgroundTask(nil) end }\nat(0, user.launch)\nat(10, user.home)")
         #expect(s.codes == ["pending-at-end"])
