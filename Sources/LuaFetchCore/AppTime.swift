@@ -85,8 +85,6 @@ extension World {
         host.timerEnded(handle)
     }
 
-    public var liveTimerCount: Int { timers.count }
-
     func fireTimer(_ handle: Int, scheduledAt: Millis) {
         guard let t = timers[handle] else { return }
         if t.repeats {

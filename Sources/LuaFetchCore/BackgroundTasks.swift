@@ -81,8 +81,6 @@ extension World {
         return Time.seconds(tasks.episode?.budget ?? budgets.backgroundTask)
     }
 
-    public var openTaskIDs: [Int] { tasks.open.map(\.id) }
-
     // MARK: - Budget clock
 
     func beginEpisode(budget: Millis) {

@@ -35,37 +35,29 @@ public struct InjectedAction: Equatable, Sendable {
 
     /// `12.5:home`, `30:interrupt=20`, `60:lowPower=on`.
     public var spec: String {
-        let t = Self.seconds(time)
+        let t = Time.secondsText(time)
         switch kind {
         case .home: return "\(t):home"
         case .open: return "\(t):open"
         case .forceQuit: return "\(t):forceQuit"
         case .backgroundFetch: return "\(t):backgroundFetch"
         case .memoryPressure: return "\(t):memoryPressure"
-        case .interrupt(let d): return "\(t):interrupt=\(Self.seconds(d))"
+        case .interrupt(let d): return "\(t):interrupt=\(Time.secondsText(d))"
         case .lowPower(let on): return "\(t):lowPower=\(on ? "on" : "off")"
         }
     }
 
     /// The scenario line that does the same: `at(12.5, user.home)`.
     public var luaLine: String {
-        let t = Self.seconds(time)
+        let t = Time.secondsText(time)
         switch kind {
         case .home: return "at(\(t), user.home)"
         case .open: return "at(\(t), user.open)"
         case .forceQuit: return "at(\(t), user.forceQuit)"
         case .backgroundFetch: return "at(\(t), system.backgroundFetch)"
         case .memoryPressure: return "at(\(t), system.memoryPressure)"
-        case .interrupt(let d): return "at(\(t), function() user.interrupt(\(Self.seconds(d))) end)"
+        case .interrupt(let d): return "at(\(t), function() user.interrupt(\(Time.secondsText(d))) end)"
         case .lowPower(let on): return "at(\(t), function() system.setLowPowerMode(\(on)) end)"
-        }
-    }
-
-    static func seconds(_ ms: Millis) -> String {
-        switch Time.seconds(ms) {
-        case .integer(let i): return String(i)
-        case .float(let d): return String(d)
-        case .infinity: return "inf"
         }
     }
 

@@ -25,6 +25,15 @@ public enum Time {
         ms % 1000 == 0 ? .integer(ms / 1000) : .float(Double(ms) / 1000)
     }
 
+    /// Milliseconds as Lua would print the seconds: `12`, `12.5`.
+    public static func secondsText(_ ms: Millis) -> String {
+        switch seconds(ms) {
+        case .integer(let i): return String(i)
+        case .float(let d): return String(d)
+        case .infinity: return "inf"
+        }
+    }
+
     /// `+1d02:03:04.005` (days always shown, so columns line up).
     public static func stamp(_ ms: Millis) -> String {
         let sign = ms < 0 ? "-" : "+"
@@ -74,7 +83,7 @@ public enum SecondsValue: Equatable, Sendable {
 
 extension String {
     /// The string without leading and trailing blanks (Core avoids Foundation for start-up time).
-    func trimmedWhitespace() -> String {
+    public func trimmedWhitespace() -> String {
         var s = Substring(self)
         while let f = s.first, f == " " || f == "\t" || f == "\n" || f == "\r" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" || l == "\n" || l == "\r" { s = s.dropLast() }

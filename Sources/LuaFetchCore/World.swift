@@ -224,7 +224,6 @@ public final class World {
         guard !finished else { return }
         finished = true
         if let d = config.duration, now < min(d, endTime) { now = min(d, endTime) }
-        if let until = options.until, now < until, config.duration == nil { /* idle before --until */ }
         reportPendingAtEnd()
         expectations.checkAtEnd(in: self)
     }
@@ -303,7 +302,8 @@ public final class World {
         return outcome
     }
 
-    func failWorld(_ f: ScriptFailure) {
+    /// Records a failure of world or top-level code as the run's scenario error (exit 2).
+    public func failWorld(_ f: ScriptFailure) {
         guard fatal == nil else { return }
         switch f.kind {
         case .error:
@@ -316,9 +316,6 @@ public final class World {
             break
         }
     }
-
-    /// Records a failure of top-level code as the run's scenario error.
-    public func failWorldPublic(_ f: ScriptFailure) { failWorld(f) }
 
     /// Records a scenario error raised by the API on behalf of world code.
     public func fail(_ error: ScenarioError) { if fatal == nil { fatal = error } }

@@ -76,12 +76,6 @@ struct LuaCall {
         }
     }
 
-    /// `t[key]` without metamethods; pushes the value.
-    func rawField(_ t: Int32, _ key: String) -> Int32 {
-        lua_pushstring(L, key)
-        return lua_rawget(L, t < 0 && t > clua_registryindex() ? t - 1 : t)
-    }
-
     /// String keys of the table at `t` that are not in `known`, sorted (for "unknown field").
     func unknownKeys(_ t: Int32, known: [String]) -> [String] {
         var out: [String] = []

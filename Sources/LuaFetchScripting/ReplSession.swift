@@ -83,7 +83,7 @@ public final class ReplSession {
     /// Feeds one line of input.
     public func feed(_ line: String) {
         if buffer.isEmpty {
-            let trimmed = line.trimmedForRepl
+            let trimmed = line.trimmedWhitespace()
             if trimmed.hasPrefix(".") { command(trimmed); return }
             if trimmed.isEmpty { return }
         }
@@ -166,7 +166,7 @@ public final class ReplSession {
                 runUntil(t, clockTo: true)
             }
         case "now":
-            output("\(Time.stamp(world.now))  (now() = \(formatSeconds(world.now)))")
+            output("\(Time.stamp(world.now))  (now() = \(Time.secondsText(world.now)))")
         case "state": world.stateReport.forEach(output)
         case "pending": world.pendingReport.forEach(output)
         case "trace":
@@ -229,14 +229,6 @@ public final class ReplSession {
         for line in report.summary(world) { output(line) }
     }
 
-    func formatSeconds(_ ms: Millis) -> String {
-        switch Time.seconds(ms) {
-        case .integer(let i): return String(i)
-        case .float(let d): return String(d)
-        case .infinity: return "inf"
-        }
-    }
-
     // MARK: - .save
 
     /// The scenario plus what was typed: at t = 0 as top-level code, later inside `at(time, ...)`.
@@ -251,7 +243,7 @@ public final class ReplSession {
             if time == 0 {
                 out += source + "\n"
             } else {
-                out += "at(\(formatSeconds(time)), function()\n" + source + "\nend)\n"
+                out += "at(\(Time.secondsText(time)), function()\n" + source + "\nend)\n"
             }
         }
         return out
@@ -259,13 +251,6 @@ public final class ReplSession {
 }
 
 extension String {
-    var trimmedForRepl: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
-        return String(s)
-    }
-
     func padding(toWidth w: Int) -> String { count >= w ? self + " " : self + String(repeating: " ", count: w - count) }
 
     func write(to path: String) throws {

@@ -8,7 +8,6 @@ extension ScenarioRuntime {
     // MARK: - Installation
 
     func installPrelude() {
-        let L = lua.L
         guard lua.load(Array(Prelude.source.utf8), chunkName: "=luafetch") == nil else {
             fatalError("luafetch: the prelude does not compile")
         }
@@ -32,7 +31,6 @@ extension ScenarioRuntime {
                 return 2 }),
         ])
         if let err = lua.protectedCall(nargs: 1, nresults: 0) { fatalError("luafetch: prelude failed: \(err)") }
-        _ = L
     }
 
     /// 2013-09-18T00:00:00Z: `os.time()` at virtual time 0.

@@ -67,7 +67,7 @@ public final class ScenarioRuntime: ScriptHost {
         case .ok: return
         case .error: throw ScenarioError(r.message, traceback: r.traceback)
         case .budget, .memory, .stopped, .interrupted:
-            world.failWorldPublic(ScriptFailure(kind: r.status == .budget ? .instructionBudget : r.status == .memory ? .memoryCap : .stopped,
+            world.failWorld(ScriptFailure(kind: r.status == .budget ? .instructionBudget : r.status == .memory ? .memoryCap : .stopped,
                                                 message: r.message, traceback: r.traceback, location: r.location.map { SourceLocation(file: $0.file, line: $0.line) }))
             throw world.fatal ?? ScenarioError("\(path): scenario stopped")
         }
@@ -262,12 +262,9 @@ public final class ScenarioRuntime: ScriptHost {
 
     /// Runs the function (and args) on top of the main stack; leaves its first result there.
     func runReturningTop(nargs: Int32) -> Result<Void, ScriptFailure> {
-        let L = lua.L
-        // Wrap: call through a helper so the first result stays on the main stack.
-        let r = lua.runHandlerKeepingResult(nargs: nargs)
-        switch outcome(r, fallback: nil) {
+        switch outcome(lua.runHandlerKeepingResult(nargs: nargs), fallback: nil) {
         case .returned: return .success(())
-        case .failed(let f): lua_pushnil(L); return .failure(f)
+        case .failed(let f): return .failure(f)  // runHandlerKeepingResult left nil on the stack
         }
     }
 

@@ -52,12 +52,3 @@ func writeFile(_ path: String, _ text: String) -> String? {
     let failed = n != bytes.count
     return fclose(f) != 0 || failed ? String(cString: strerror(errno)) : nil
 }
-
-extension String {
-    var trimmedBlanks: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\n" || f == "\r" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\n" || l == "\r" { s = s.dropLast() }
-        return String(s)
-    }
-}

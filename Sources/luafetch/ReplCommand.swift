@@ -112,7 +112,7 @@ enum LineEditor {
             guard let raw = readline(session.prompt) else { Output.line(""); break }  // Ctrl-D
             let line = String(cString: raw)
             free(raw)
-            if !line.trimmedBlanks.isEmpty {
+            if !line.trimmedWhitespace().isEmpty {
                 add_history(line)
             }
             session.feed(line)
