@@ -62,7 +62,7 @@ def fmt(x, digits=2):
 
 def build():
     print("building luafetch (release, static Swift runtime) and the C host ...", flush=True)
-    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "luafetch"],
+    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "-Xswiftc", "-enforce-exclusivity=unchecked", "--product", "luafetch"],
                    cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "lua5.4"], capture_output=True, text=True, check=True).stdout.split()
     subprocess.run(["cc", "-O2", "-o", CHOST, os.path.join(ROOT, "bench/chost.c")] + flags, check=True)

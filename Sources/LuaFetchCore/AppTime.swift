@@ -33,6 +33,9 @@ struct TimerBook {
         return slots.count - 1
     }
 
+    /// The function of a live timer.
+    func ref(_ handle: Int) -> ScriptRef? { self[handle]?.fn }
+
     subscript(handle: Int) -> AppTimer? {
         get {
             let slot = handle & 0xFFFF_FFFF

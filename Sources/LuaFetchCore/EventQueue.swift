@@ -80,6 +80,19 @@ struct EventQueue {
         if !slots[Int(id.slot)].recurring { liveNonRecurring -= 1 }
     }
 
+    /// Cancels every pending event `belongs` picks; returns them (their references are the
+    /// caller's to release). O(slots): for rare moments such as a process ending.
+    mutating func cancelAll(where belongs: (Event) -> Bool) -> [Event] {
+        var out: [Event] = []
+        for i in slots.indices {
+            guard let e = slots[i].event, !slots[i].cancelled, belongs(e) else { continue }
+            slots[i].cancelled = true
+            if !slots[i].recurring { liveNonRecurring -= 1 }
+            out.append(e)
+        }
+        return out
+    }
+
     /// The time of the next event that was not cancelled.
     mutating func peekTime() -> Millis? {
         while let top = heap.min {
@@ -92,6 +105,12 @@ struct EventQueue {
     /// The time of the earliest event still scheduled, without discarding cancelled ones.
     func peekTimeNoMutate() -> Millis? {
         heap.unordered.filter { !slots[Int($0.slot)].cancelled }.map(\.time).min()
+    }
+
+    /// The next event that was not cancelled, left in the queue.
+    mutating func peek() -> QueuedEvent? {
+        guard peekTime() != nil, let top = heap.min, let event = slots[Int(top.slot)].event else { return nil }
+        return QueuedEvent(time: top.time, event: event)
     }
 
     mutating func pop() -> QueuedEvent? {

@@ -197,7 +197,6 @@ extension World {
     func missFetch(_ id: Int) {
         guard let index = fetch.pending.firstIndex(where: { $0.id == id }) else { return }
         let f = fetch.pending[index]
-        stats.fetchesMissed += 1
         crash(.fetchNoCompletion, at: f.location,
               "performFetch did not call its completionHandler within \(Time.human(budgets.fetch ?? 0)) (fetch #\(id)); the watchdog terminated the app")
     }
@@ -208,6 +207,7 @@ extension World {
         fetch.pending.removeAll()
         for f in gone {
             queue.cancel(f.deadlineEvent)
+            stats.fetchesMissed += 1  // the watchdog's or any other end of the process
             fetch.completed.insert(f.id)
             adapt(nil, late: false)
             log("fetch", .fetch, "#\(f.id) ended without completion\(factorNote)", detail: .fetchEnded(id: f.id, result: "missed"))

@@ -216,6 +216,11 @@ extension World {
         abandonFetches()
         dropRequests()
         dropTimers()
+        // The process's pending `after` blocks die with it (they must not keep an idle run going).
+        let dead = pid
+        for e in queue.cancelAll(where: { $0.appPid == dead }) + parked.map(\.event) {
+            if case .appAfter(_, let ref) = e { host.release(ref) }
+        }
         parked.removeAll()
         observers.removeAll { $0.pid == pid }
         setState(.notRunning, reason)

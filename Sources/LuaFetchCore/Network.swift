@@ -268,20 +268,45 @@ extension World {
 // MARK: - Suggestions
 
 /// The candidate closest to `word` by edit distance, if reasonably close ("did you mean").
+/// Bounded work whatever the input: words and candidates longer than `maxHintLength` bytes get no
+/// hint, at most `maxHintCandidates` candidates are compared, a candidate whose length alone is too
+/// far is skipped, and names a person would not mean (`_G`, `_VERSION`: a leading underscore)
+/// are proposed only for words that start with one.
 public func closest(_ word: String, among candidates: [String]) -> String? {
+    let w = Array(word.utf8).map(asciiLower)
+    guard !w.isEmpty, w.count <= maxHintLength else { return nil }
+    let limit = max(2, w.count / 2)
     var best: (String, Int)?
-    let w = Array(word.lowercased())
-    for c in candidates {
-        let lc = c.lowercased()
-        let contains = w.count >= 4 && (lc.contains(String(w)) || String(w).contains(lc))
-        let d = contains ? 1 : editDistance(w, Array(lc))
+    for c in candidates.prefix(maxHintCandidates) {
+        let lc = Array(c.utf8).map(asciiLower)
+        guard !lc.isEmpty, lc.count <= maxHintLength else { continue }
+        if lc.first == UInt8(ascii: "_") && w.first != UInt8(ascii: "_") { continue }
+        let contains = w.count >= 4 && (contains(lc, w) || contains(w, lc))
+        if !contains && abs(lc.count - w.count) > limit { continue }
+        let d = contains ? 1 : editDistance(w, lc)
         if best == nil || d < best!.1 { best = (c, d) }
     }
-    guard let (name, d) = best, d <= max(2, w.count / 2) else { return nil }
+    guard let (name, d) = best, d <= limit else { return nil }
     return name
 }
 
-func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+/// The longest word or candidate `closest` compares, in bytes.
+public let maxHintLength = 64
+/// The most candidates `closest` compares.
+public let maxHintCandidates = 2000
+
+private func asciiLower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b + 32 : b }
+
+private func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard needle.count <= hay.count else { return false }
+    if needle.isEmpty { return true }
+    for i in 0...(hay.count - needle.count) where hay[i] == needle[0] {
+        if hay[i..<i + needle.count].elementsEqual(needle) { return true }
+    }
+    return false
+}
+
+func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
     var prev = Array(0...b.count)

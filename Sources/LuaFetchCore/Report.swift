@@ -76,7 +76,9 @@ public struct TextReport {
         if s.requests > 0 {
             let statuses = s.responses.keys.sorted().map { "\($0) ×\(s.responses[$0]!)" }
             let errors = s.networkErrors.keys.sorted().map { "\($0) ×\(s.networkErrors[$0]!)" }
-            out.append("requests   \(s.requests): " + (statuses + errors).joined(separator: " · "))
+            let open = s.requests - s.responses.values.reduce(0, +) - s.networkErrors.values.reduce(0, +)
+            let inFlight = open > 0 ? ["\(open) in flight at the end"] : []
+            out.append("requests   \(s.requests): " + (statuses + errors + inFlight).joined(separator: " · "))
         }
         let results = world.expectationResults
         if !results.isEmpty {

@@ -21,9 +21,11 @@ public struct ScenarioConfig: Sendable {
     public var instructionBudget: Int64 = 100_000_000
     /// Bytes of Lua memory the scenario may use.
     public var memoryCap: Int = 256 << 20
-    /// The most events one run may process (about 20 s of work): a scenario that needs more (a
-    /// world `every` of a few milliseconds over days) fails loudly instead of running for minutes.
+    /// The most events one run may process: a scenario that needs more (a world `every` of a few
+    /// milliseconds over days) fails loudly instead of running for minutes (SPEC 11).
     public var eventLimit = 100_000_000
+    /// Units (Lua VM instructions plus counted C work) the whole run may spend (SPEC 11).
+    public var instructionLimit: Int64 = 10_000_000_000
 
     public init(name: String) { self.name = name }
 }
@@ -34,8 +36,21 @@ public struct RunOptions: Sendable {
     public var os: OSProfile?
     public var until: Millis?
     public var strict = false
-    public init(seed: Int64? = nil, os: OSProfile? = nil, until: Millis? = nil, strict: Bool = false) {
-        self.seed = seed; self.os = os; self.until = until; self.strict = strict
+    /// `--limit-instructions`, `--limit-events`, `--limit-memory` (override `scenario{ limits }`).
+    public var limits = RunLimits()
+    public init(seed: Int64? = nil, os: OSProfile? = nil, until: Millis? = nil, strict: Bool = false,
+                limits: RunLimits = RunLimits()) {
+        self.seed = seed; self.os = os; self.until = until; self.strict = strict; self.limits = limits
+    }
+}
+
+/// Limits of a whole run given on the command line (nil: the scenario's or the default).
+public struct RunLimits: Sendable, Equatable {
+    public var instructions: Int64?
+    public var events: Int?
+    public var memory: Int?
+    public init(instructions: Int64? = nil, events: Int? = nil, memory: Int? = nil) {
+        self.instructions = instructions; self.events = events; self.memory = memory
     }
 }
 

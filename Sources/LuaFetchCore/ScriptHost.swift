@@ -39,7 +39,9 @@ public enum Invocation: Sendable {
 
 /// How a call into scenario code failed.
 public struct ScriptFailure: Error, Sendable {
-    public enum Kind: Sendable { case error, instructionBudget, memoryCap, stopped }
+    /// `runLimit`: the whole run passed a limit of SPEC 11 (exit 2, whoever was running);
+    /// `abandoned`: the host gave the run up (to redo it exactly; nothing is reported).
+    public enum Kind: Sendable { case error, instructionBudget, memoryCap, stopped, runLimit, abandoned }
     public var kind: Kind
     public var message: String
     public var traceback: String?

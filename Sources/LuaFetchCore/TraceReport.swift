@@ -5,6 +5,11 @@
 // timeline's structured details; timestamps in microseconds of virtual time.
 
 public enum TraceReport {
+    /// The most timeline entries a trace keeps (the run records only entries with structure, and
+    /// stops recording past this; `otherData.truncated` then says how many were left out), so a
+    /// month of requests cannot grow the trace, or luafetch's memory, without bound.
+    public static let maxEntries = 200_000
+
     struct Slice {
         var name: String
         var category: String
@@ -117,7 +122,8 @@ public enum TraceReport {
         }
         return JSON.object([("traceEvents", .array(events)), ("displayTimeUnit", .string("ms")),
                             ("otherData", .object([("scenario", .string(world.config.name)), ("seed", .int(world.seed)),
-                                                   ("os", .string(world.os.rawValue))]))]).text
+                                                   ("os", .string(world.os.rawValue))]
+                                                  + (world.timelineDropped > 0 ? [("truncated", .int(world.timelineDropped))] : [])))]).text
     }
 
     /// Splits slices into lanes where none overlap (first fit, in start order).

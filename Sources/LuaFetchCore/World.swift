@@ -129,9 +129,30 @@ public final class World {
     public var sink: ((TimelineEntry, World) -> Void)?
     /// Keep entries in `timeline` (the REPL, tests and the trace read them).
     public var recordTimeline = true
+    /// Which entries `timeline` keeps, so that a long run cannot grow it without bound.
+    public var timelineKeeping = TimelineKeeping.all
+    /// Entries `timelineKeeping` dropped.
+    public internal(set) var timelineDropped = 0
+    /// Bytes the recorded timeline holds (an estimate), counted against the memory cap.
+    public internal(set) var timelineBytes = 0
+
+    /// What the recorded timeline keeps.
+    public enum TimelineKeeping: Sendable {
+        /// Everything (tests, short runs).
+        case all
+        /// Only entries with structure or a violation, without their text, up to a limit (the trace).
+        case structured(limit: Int)
+        /// The most recent entries (the REPL's `.trace`).
+        case recent(Int)
+    }
 
     /// Forgets the recorded timeline (violation indexes stay valid: they point into `violations`).
-    public func clearTimeline() { timeline.removeAll() }
+    public func clearTimeline() { timeline.removeAll(); timelineBytes = 0 }
+
+    /// Host-side memory this run keeps for the scenario (pending events, the recorded timeline):
+    /// counted against the memory cap with the scenario's Lua memory (SPEC 11).
+    public var hostBytes: Int { (queue.count + parked.count) * World.bytesPerEvent + timelineBytes }
+    static let bytesPerEvent = 160
 
     public init(file: String, options: RunOptions = RunOptions()) {
         self.file = file
@@ -201,7 +222,8 @@ public final class World {
     public func step(limit: Millis, stopWhenIdle: Bool? = nil) -> Bool {
         guard fatal == nil, let t = queue.peekTime(), t <= limit else { return false }
         guard stats.events < config.eventLimit else {
-            fatal = ScenarioError("\(file): the run passed \(config.eventLimit) events at \(Time.stamp(now)): an every() or timer with a tiny interval? Use a longer interval or a shorter duration")
+            let culprit = queue.peek().flatMap { eventLocation($0.event) }.map { "\($0)" } ?? file
+            fatal = ScenarioError("\(culprit): the run passed its limit of \(config.eventLimit) events at \(Time.stamp(now)) (an every() or timer with a tiny interval, scheduled here?); use a longer interval or a shorter duration, or raise the limit with scenario{ limits = { events = N } } or --limit-events")
             return false
         }
         if stopWhenIdle ?? (config.duration == nil) && queue.liveNonRecurring == 0 { return false }
@@ -287,6 +309,8 @@ public final class World {
                   traceback: failure.traceback)
         case .stopped:
             break
+        case .runLimit, .abandoned:
+            failWorld(failure)
         }
         return false
     }
@@ -311,9 +335,33 @@ public final class World {
         case .instructionBudget:
             fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code ran past the instruction budget (\(config.instructionBudget) Lua instructions): an endless loop?", traceback: f.traceback)
         case .memoryCap:
-            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code passed the memory cap (\(config.memoryCap >> 20) MiB)", traceback: f.traceback)
+            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code passed the memory cap (\(Self.bytes(config.memoryCap))); raise it with scenario{ limits = { memory = BYTES } } or --limit-memory", traceback: f.traceback)
+        case .runLimit:
+            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "\(file): ")the run passed its limit of \(config.instructionLimit) Lua instructions (all handlers and world code together; work inside library functions counts too); raise it with scenario{ limits = { instructions = N } } or --limit-instructions", traceback: f.traceback)
+        case .abandoned:
+            abandoned = true
+            fatal = ScenarioError("\(file): the run was abandoned")
         case .stopped:
             break
+        }
+    }
+
+    /// Set when the host gave the run up to redo it (nothing of it is reported).
+    public internal(set) var abandoned = false
+
+    /// A byte count as people read it: "256 MiB", "1.5 KiB", "1000 bytes".
+    static func bytes(_ n: Int) -> String {
+        if n >= 1 << 20 && n % (1 << 20) == 0 { return "\(n >> 20) MiB" }
+        if n >= 1 << 10 && n % (1 << 10) == 0 { return "\(n >> 10) KiB" }
+        return "\(n) bytes"
+    }
+
+    /// Where the scenario code behind an event was written, when it has any.
+    func eventLocation(_ event: Event) -> SourceLocation? {
+        switch event {
+        case .world(let ref), .worldEvery(let ref, _), .appAfter(_, let ref): return host.location(of: ref)
+        case .timer(_, let id): return timers.ref(id).flatMap { host.location(of: $0) }
+        default: return nil
         }
     }
 
@@ -325,8 +373,32 @@ public final class World {
     func log(_ actor: String, _ kind: TimelineEntry.Kind, _ message: String, violation: Int? = nil,
              detail: TimelineEntry.Detail? = nil) {
         let entry = TimelineEntry(time: now, actor: actor, kind: kind, message: message, violation: violation, detail: detail)
-        if recordTimeline { timeline.append(entry) }
+        if recordTimeline { keep(entry) }
         sink?(entry, self)
+    }
+
+    private func keep(_ entry: TimelineEntry) {
+        switch timelineKeeping {
+        case .all:
+            timeline.append(entry)
+            timelineBytes += 96 + entry.message.utf8.count
+        case .structured(let limit):
+            guard entry.detail != nil || entry.violation != nil else { return }
+            guard timeline.count < limit else { timelineDropped += 1; return }
+            var e = entry
+            e.message = ""
+            timeline.append(e)
+            timelineBytes += 96
+        case .recent(let n):
+            timeline.append(entry)
+            timelineBytes += 96 + entry.message.utf8.count
+            if timeline.count >= 2 * max(n, 1) {
+                let drop = timeline.count - n
+                for e in timeline[..<drop] { timelineBytes -= 96 + e.message.utf8.count }
+                timeline.removeFirst(drop)
+                timelineDropped += drop
+            }
+        }
     }
 
     /// `print`/`log` from scenario code: the actor is whoever is running.

@@ -70,7 +70,7 @@ extension ScenarioRuntime {
         for key in ["headers", "body"] {
             lua_getfield_raw(L, opts, key)
             if lua_type(L, -1) <= LUA_TNIL && key == "headers" { clua_pop(L, 1); clua_newtable(L) }
-            if let err = copyTop(L) { throw .error(err) }
+            if let f = copyTop(L, for: nil) { throw f.kind == .memoryCap ? .stop : .error(f.message) }
             lua_setfield(L, req, key)
         }
         let value = makeRef(L)

@@ -2,6 +2,7 @@
 // Each checker throws `LuaFailure.error` with a message naming the function and the expected type
 // (`bad argument #2 to 'at' (function expected, got nil)`); LuaState prefixes the caller's line.
 import CLua
+import CLuaHost
 import LuaFetchCore
 
 struct LuaCall {
@@ -85,8 +86,13 @@ struct LuaCall {
             if lua_type(L, -2) == LUA_TSTRING {
                 let k = LuaCall.string(L, -2)
                 if !known.contains(k) { out.append(k) }
+            } else if lua_type(L, -2) == LUA_TNUMBER {
+                // Converting the key itself would make lua_next fail ("invalid key to 'next'"): a copy.
+                lua_pushvalue(L, -2)
+                out.append("[\(LuaCall.string(L, -1))]")
+                clua_pop(L, 1)
             } else {
-                out.append("[\(lua_type(L, -2) == LUA_TNUMBER ? LuaCall.string(L, -2) : "non-string key")]")
+                out.append("[non-string key]")
             }
             clua_pop(L, 1)
         }
@@ -97,9 +103,21 @@ struct LuaCall {
     func checkFields(_ t: Int32, of what: String, known: [String]) throws(LuaFailure) {
         lua_checkstack(L, 8)
         if let bad = unknownKeys(t, known: known).first {
-            let hint = closest(bad, among: known).map { "; did you mean \($0)?" } ?? ""
+            let hint = didYouMean(bad, among: known)
             throw .error("unknown field '\(bad)' in \(what)\(hint) (known: \(known.joined(separator: ", ")))")
         }
+    }
+}
+
+extension LuaCall {
+    /// "; did you mean NAME?" for the closest name, or "". The search is charged to the running
+    /// handler's budgets (names × lengths), so a loop of misses cannot run for free.
+    func didYouMean(_ word: String, among names: [String]) -> String {
+        let wl = min(word.utf8.count, maxHintLength)
+        var units = names.count + 1
+        for n in names.prefix(maxHintCandidates) { units += min(n.utf8.count, maxHintLength) * wl / 4 }
+        if clua_charge(L, Int64(units)) != CLUA_KILL_NONE { return "" }
+        return closest(word, among: names).map { "; did you mean \($0)?" } ?? ""
     }
 }
 

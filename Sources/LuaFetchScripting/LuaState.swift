@@ -1,9 +1,10 @@
-// LuaState: the one owner of a `lua_State` (closed in deinit). It provides protected loading and
-// calls with a traceback message handler, handler coroutines under the instruction budget and
-// memory cap of CLua's host record, Swift closures boxed in userdata (released by __gc) and called
-// through CLua's trampoline, registry references, and value conversion. Only this module imports
-// CLua; Swift code here never calls lua_error or luaL_check*: errors travel as statuses.
+// LuaState: the one owner of a `lua_State` (closed in deinit, watchdog first). It provides
+// protected loading and calls with a traceback message handler, handler coroutines under the
+// budgets and memory cap of CLuaHost's host record, Swift closures boxed in userdata (released by
+// __gc) and called through CLuaHost's trampoline, and registry references. Swift code here never
+// calls lua_error or luaL_check*: errors travel as statuses, and only C raises.
 import CLua
+import CLuaHost
 
 /// A Swift function callable from Lua. It returns a result count, or throws `LuaFailure`.
 final class HostFunction {
@@ -25,7 +26,7 @@ enum LuaFailure: Error {
 /// The result of running a chunk or handler. A success carries no strings (copying it is free); a
 /// failure's details sit behind one reference.
 struct LuaRunResult {
-    enum Status { case ok, error, budget, memory, stopped, interrupted }
+    enum Status { case ok, error, budget, memory, stopped, interrupted, runLimit, restart }
     var status: Status
     var truthy = false
     var detail: Detail?
@@ -76,11 +77,12 @@ final class LuaState {
     /// Handlers calling handlers (an observer posting what it observes) stop here with an error.
     static let maxNesting = 48
 
-    init(memoryCap: Int, instructionBudget: Int64) {
+    init(memoryCap: Int, instructionBudget: Int64, totalBudget: Int64 = 0) {
         hostRecord = .allocate(capacity: 1)
         hostRecord.initialize(to: clua_Host())
         hostRecord.pointee.cap = memoryCap
         hostRecord.pointee.budget = instructionBudget
+        hostRecord.pointee.totalBudget = totalBudget
         hostRecord.pointee.step = 1000
         hostRecord.pointee.dispatch = { L, box in
             let fn = Unmanaged<HostFunction>.fromOpaque(box!).takeUnretainedValue()
@@ -92,25 +94,24 @@ final class LuaState {
         L = clua_newstate(hostRecord)
         hostRecord.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         clua_openlibs(L)
-        clua_install_coresume(L)
     }
 
     deinit {
-        lua_close(L)
+        clua_close(L)
         hostRecord.deinitialize(count: 1)
         hostRecord.deallocate()
     }
 
-    /// Arms the instruction budget lazily: only a handler call still running after 50–100 ms of CPU
-    /// time gets the count hook (which otherwise slows every Lua instruction). Results stay the same
-    /// for every scenario whose handlers end within the budget; a runaway one is stopped slightly
-    /// later, at a point that may vary. One state per process (the command line), never in tests.
+    /// Starts the budget lazily (see CLuaHost/host.c): no count hook until a CPU-time watchdog on
+    /// this thread doubts the run (a handler call running at two 10 ms ticks, or a run past 1 s of
+    /// CPU). A doubted run stops with `.restart` and must be redone with an eager state; a run
+    /// that ends undoubted is exactly what the eager run would have been.
     func armBudgetLazily() -> Bool {
-        clua_start_watchdog(hostRecord, 50) == 0
+        clua_start_watchdog(hostRecord, 10, 1000) == 0
     }
 
-    var memoryInUse: Int { hostRecord.pointee.used }
-    var peakMemory: Int { hostRecord.pointee.peak }
+    /// Whether the lazy watchdog doubted this run (it must then be redone eagerly).
+    var tripped: Bool { hostRecord.pointee.tripped != 0 }
 
     // MARK: - Host functions
 
@@ -201,20 +202,22 @@ final class LuaState {
     /// handler) keep their own budget. Leaves the stack as it was before the function was pushed.
     func runHandler(nargs: Int32) -> LuaRunResult { run(nargs: nargs, keepResult: false) }
 
-    /// Runs like `runHandler` and returns every result as text (through the scenario's `tostring`).
+    /// The prelude's `show(f, ...)`: calls `f` and turns every result into text with luafetch's
+    /// own `tostring`, inside the handler (so `__tostring` runs under the budget).
+    var showRef: Int32 = LUA_NOREF
+
+    /// Runs like `runHandler` and returns every result as text.
     func runCollectingResults(nargs: Int32) -> (LuaRunResult, [String]) {
         var texts: [String] = []
+        var nargs = nargs
+        if showRef != LUA_NOREF {
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(showRef))
+            clua_insert(L, -(nargs + 2))
+            nargs += 1
+        }
         let r = run(nargs: nargs, keepResult: false, collect: { co, n in
             for i in 0..<n {
-                lua_getglobal(self.L, "tostring")
-                lua_pushvalue(co, -n + i)
-                lua_xmove(co, self.L, 1)
-                if clua_pcall(self.L, 1, 1, 0) == LUA_OK {
-                    texts.append(LuaCall.string(self.L, -1))
-                } else {
-                    texts.append("?")
-                }
-                clua_pop(self.L, 1)
+                texts.append(lua_type(co, -n + i) == LUA_TSTRING ? LuaCall.string(co, -n + i) : "?")
             }
         })
         return (r, texts)
@@ -232,7 +235,7 @@ final class LuaState {
             return r
         }
         let h = hostRecord
-        let saved = (h.pointee.top, h.pointee.spent, h.pointee.enforce)
+        let saved = (h.pointee.top, h.pointee.current, h.pointee.spent, h.pointee.enforce)
         let (co, coRef): (OpaquePointer, Int32)
         if let idle = idleThreads.popLast() {
             (co, coRef) = idle
@@ -254,13 +257,19 @@ final class LuaState {
         var result = LuaRunResult(status: .ok)
         let killed = h.pointee.killed
         if killed != CLUA_KILL_NONE {
-            result.status = killed == CLUA_KILL_BUDGET ? .budget : killed == CLUA_KILL_MEMORY ? .memory
-                : killed == CLUA_KILL_INTERRUPT ? .interrupted : .stopped
+            switch killed {
+            case CLUA_KILL_BUDGET: result.status = .budget
+            case CLUA_KILL_MEMORY: result.status = .memory
+            case CLUA_KILL_INTERRUPT: result.status = .interrupted
+            case CLUA_KILL_TOTAL: result.status = .runLimit
+            case CLUA_KILL_RESTART: result.status = .restart
+            default: result.status = .stopped
+            }
             result.location = LuaState.scenarioLocation(co, from: 0)
             if let src = h.pointee.killSource, src.pointee == UInt8(ascii: "@"), h.pointee.killLine > 0 {
                 result.location = (String(cString: src + 1), Int(h.pointee.killLine))
             }
-            if result.status != .stopped && result.status != .interrupted {
+            if result.status != .stopped && result.status != .interrupted && result.status != .restart {
                 clua_traceback(L, co, nil, 0)
                 result.traceback = clua_tostring(L, -1).map { String(cString: $0) }
                 clua_pop(L, 1)
@@ -289,22 +298,28 @@ final class LuaState {
                 lua_pushnil(L)
             }
         }
+        clua_settle(h)  // nothing may touch `co` from here on (a watchdog tick, a sticky kill)
         if status == LUA_OK && killed == CLUA_KILL_NONE {
             lua_settop(co, 0)
             idleThreads.append((co, coRef))
         } else {
             luaL_unref(L, clua_registryindex(), coRef)  // a dead or suspended thread: let it go
         }
-        if killed != CLUA_KILL_NONE || h.pointee.memoryHit != 0 {
+        // A total-limit kill or a restart ends the whole run: they stay decided for outer handlers.
+        let endsRun = killed == CLUA_KILL_TOTAL || killed == CLUA_KILL_RESTART
+        if (killed != CLUA_KILL_NONE && !endsRun) || h.pointee.memoryHit != 0 {
             clua_fullgc(L)
             h.pointee.killed = CLUA_KILL_NONE
             h.pointee.memoryHit = 0
             h.pointee.killSource = nil
             h.pointee.killLine = 0
         }
-        (h.pointee.top, h.pointee.spent, h.pointee.enforce) = saved
-        h.pointee.serial &+= 1
-        if let outer = saved.0 { clua_rearm(outer, h) }
+        h.pointee.spent = saved.2
+        h.pointee.enforce = saved.3
+        if let outer = saved.0 {
+            clua_rearm(outer, h)
+            h.pointee.current = saved.1
+        }
         return result
     }
 

@@ -1,16 +1,19 @@
 // The Lua prelude run before every scenario (chunk "=luafetch"): it builds the sandbox of SPEC 11
-// and the determinism of SPEC 2 from the stock libraries: deterministic `pairs` and address-free
-// `tostring`, seeded `math.random`, the virtual `os` (time, clock, date), text-only `load`,
-// `require` for `.lua` files beside the scenario, and removes io, debug, dofile, string.dump.
-// It receives the host primitives as its one argument.
+// and the determinism of SPEC 2 from the stock libraries: deterministic `pairs` and `next`,
+// address-free `tostring`, seeded `math.random`, the virtual `os` (time, clock, date), text-only
+// and counted `load`, `require` for `.lua` files beside the scenario, strict globals (installed by
+// the host through `strict`), and removes io, debug, dofile, string.dump. It receives the host's
+// functions and CLuaHost's primitives (`charge`), and returns what the host calls later (`show`,
+// `strict`). Errors it raises name the scenario's line and the function the scenario called.
 
 enum Prelude {
     static let source = #"""
-local host = ...
+local host, prim = ...
 local G = _G
+local charge = prim.charge
 local type, rawget, rawset, select, error, setmetatable, getmetatable =
       type, rawget, rawset, select, error, setmetatable, getmetatable
-local sort, unpack = table.sort, table.unpack
+local sort, unpack, pack = table.sort, table.unpack, table.pack
 local rawtostring, rawformat, rawdate, rawload = tostring, string.format, os.date, load
 local rawrandomseed = math.randomseed
 
@@ -43,15 +46,19 @@ local function before(a, b)
   return objid(a) < objid(b)
 end
 local rawnext = next
+local function sortedkeys(t)
+  local keys, n = {}, 0
+  for k in rawnext, t do n = n + 1; keys[n] = k end
+  sort(keys, before)
+  return keys, n
+end
 function G.pairs(t)
   local mt = getmetatable(t)
   if type(mt) == "table" and rawget(mt, "__pairs") then return rawget(mt, "__pairs")(t) end
   if type(t) ~= "table" then
     error("bad argument #1 to 'pairs' (table expected, got " .. (t == nil and "nil" or type(t)) .. ")", 2)
   end
-  local keys, n = {}, 0
-  for k in rawnext, t do n = n + 1; keys[n] = k end
-  sort(keys, before)
+  local keys = sortedkeys(t)
   local i = 0
   return function()
     while true do
@@ -62,6 +69,34 @@ function G.pairs(t)
       if v ~= nil then return k, v end
     end
   end, t, nil
+end
+
+-- next in the order of pairs: a traversal (next(t) or next(t, nil)) snapshots the keys in order;
+-- next(t, k) continues from k. Keys assigned during a traversal are not visited (as Lua allows).
+local snapshots = setmetatable({}, { __mode = "k" })
+function G.next(t, k)
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'next' (table expected, got " .. (t == nil and "no value" or type(t)) .. ")", 2)
+  end
+  local snap = snapshots[t]
+  if k == nil or snap == nil or snap.at[k] == nil then
+    if k ~= nil and rawget(t, k) == nil then error("invalid key to 'next'", 2) end
+    if rawnext(t) == nil then return nil end
+    local keys, n = sortedkeys(t)
+    local at = {}
+    for i = 1, n do at[keys[i]] = i end
+    snap = { keys = keys, at = at }
+    snapshots[t] = snap
+  end
+  local keys = snap.keys
+  local i = k == nil and 0 or snap.at[k]
+  while true do
+    i = i + 1
+    local nk = keys[i]
+    if nk == nil then return nil end
+    local v = rawget(t, nk)
+    if v ~= nil then return nk, v end
+  end
 end
 
 function G.print(...)
@@ -103,9 +138,21 @@ do
 end
 
 -- math.random is Lua's own generator, seeded from the run's seed (scenario stream).
+-- Calls a library function for a wrapper: an error names the scenario's line (level 3: the
+-- wrapper's caller) and the function as the scenario knows it, not the wrapper's local name.
+local function relay(name, raw, ...)
+  local r = pack(pcall(raw, ...))
+  if r[1] then return unpack(r, 2, r.n) end
+  local msg = r[2]
+  if type(msg) == "string" then
+    msg = msg:gsub("^luafetch:%d+: ", ""):gsub("'raw%w+'", "'" .. name .. "'")
+  end
+  error(msg, 3)
+end
+
 function math.randomseed(...)
   if select("#", ...) == 0 then return rawrandomseed(host.seed()) end
-  return rawrandomseed(...)
+  return relay("randomseed", rawrandomseed, ...)
 end
 rawrandomseed(host.seed())
 host.setReseed(rawrandomseed)
@@ -138,18 +185,39 @@ local os_date = function(fmt, t)
   fmt = fmt or "%c"
   if type(fmt) ~= "string" then error("bad argument #1 to 'date' (string expected, got " .. type(fmt) .. ")", 2) end
   if fmt:sub(1, 1) ~= "!" then fmt = "!" .. fmt end
-  return rawdate(fmt, t or host.epoch())
+  return relay("date", rawdate, fmt, t or host.epoch())
 end
-G.os = { time = os_time, date = os_date, clock = function() return host.clock() end,
-         difftime = function(a, b) return a - (b or 0) end }
+local function difftime(a, b)
+  if math.type(a) == nil then
+    error("bad argument #1 to 'difftime' (number expected, got " .. (a == nil and "no value" or type(a)) .. ")", 2)
+  end
+  if b ~= nil and math.type(b) == nil then
+    error("bad argument #2 to 'difftime' (number expected, got " .. type(b) .. ")", 2)
+  end
+  return a - (b or 0)
+end
+G.os = { time = os_time, date = os_date, clock = function() return host.clock() end, difftime = difftime }
 
--- Text chunks only; scenario chunks see the sandboxed globals.
+-- Text chunks only; scenario chunks see the sandboxed globals. A reader function is called here,
+-- in Lua (so an endless reader meets the budget), and compiling is charged by the chunk's length.
 function G.load(chunk, name, mode, env)
   if mode ~= nil and mode ~= "t" then
     return nil, "luafetch loads text chunks only (mode \"t\"); binary chunks are not allowed"
   end
-  if select("#", env) == 0 or env == nil then return rawload(chunk, name, "t") end
-  return rawload(chunk, name, "t", env)
+  if type(chunk) == "function" then
+    local parts, n = {}, 0
+    while true do
+      local piece = chunk()
+      if piece == nil or piece == "" then break end
+      if type(piece) ~= "string" then return nil, "reader function must return a string" end
+      n = n + 1
+      parts[n] = piece
+    end
+    chunk = table.concat(parts)
+  end
+  if type(chunk) == "string" then charge(#chunk // 4) end
+  if env == nil then return relay("load", rawload, chunk, name, "t") end
+  return relay("load", rawload, chunk, name, "t", env)
 end
 
 -- require: only `.lua` files beside the scenario.
@@ -175,20 +243,38 @@ function G.collectgarbage(opt, ...)
   if opt ~= "collect" and opt ~= "count" and opt ~= "step" and opt ~= "isrunning" then
     error("collectgarbage('" .. rawtostring(opt) .. "') is not available in a scenario", 2)
   end
+  if opt == "collect" or opt == "step" then charge(collect("count") * 64) end
   return collect(opt, ...)
 end
 
 G.dofile, G.loadfile, G.io, G.debug, G.package = nil, nil, nil, nil, nil
 
--- Deep copy for values that cross between app and servers ("bodies are Lua values, copied").
-local function copy(v, seen)
-  if type(v) ~= "table" then return v end
-  if seen[v] then return seen[v] end
-  local out = {}
-  seen[v] = out
-  for k, x in rawnext, v do rawset(out, copy(k, seen), copy(x, seen)) end
-  return out
+-- What the host calls later.
+local exports = {}
+
+-- show(f, ...): f's results as text (the REPL prints them), converted inside the handler.
+function exports.show(f, ...)
+  local r = pack(f(...))
+  for i = 1, r.n do r[i] = tostring(r[i]) end
+  return unpack(r, 1, r.n)
 end
-host.setCopy(function(v) return copy(v, {}) end)
+
+-- strict(miss): a global never assigned is an error (miss raises it); assigning a global, even
+-- nil, declares it; the metatable of _G is locked so strictness cannot be taken away.
+function exports.strict(miss)
+  local declared = {}
+  setmetatable(G, {
+    __index = function(t, k)
+      if declared[k] then return nil end
+      return miss(t, k)
+    end,
+    __newindex = function(t, k, v)
+      declared[k] = true
+      rawset(t, k, v)
+    end,
+    __metatable = false,
+  })
+end
+return exports
 """#
 }

@@ -67,6 +67,7 @@ public final class ReplSession {
         let world = runtime.world
         let report = TextReport(world: world, version: "", color: color)
         world.context = .repl
+        world.timelineKeeping = .recent(ReplSession.keptLines)  // what .trace can show
         world.sink = { entry, w in output(report.line(entry, in: w)) }
         for entry in world.timeline { output(report.line(entry, in: world)) }
         world.advance(to: 0)
@@ -74,6 +75,9 @@ public final class ReplSession {
     }
 
     var world: World { runtime.world }
+
+    /// Timeline lines the session keeps for `.trace` (older ones were printed and are gone).
+    static let keptLines = 1000
 
     /// The prompt for the next line: "> " or, inside an unfinished chunk, ">> ".
     public var prompt: String { buffer.isEmpty ? "> " : ">> " }
@@ -135,8 +139,10 @@ public final class ReplSession {
             output("stdin: the line passed the memory cap")
         case .interrupted:
             output("interrupted!")
-        case .stopped:
+        case .stopped, .restart:
             output("stopped")
+        case .runLimit:
+            output("stdin: the session passed its limit of \(world.config.instructionLimit) Lua instructions; .reset starts over")
         }
     }
 

@@ -2,6 +2,7 @@
 // time helpers (`seconds`…`days`, `now`), `device`, `notifications`, and the UIKit constants; plus
 // installing the prelude and every API table. Uses LuaState and the World.
 import CLua
+import CLuaHost
 import LuaFetchCore
 
 extension ScenarioRuntime {
@@ -18,8 +19,6 @@ extension ScenarioRuntime {
                 lua_pushinteger(c.L, scenarioSeed()); return 1 }),
             ("setReseed", { [unowned self] c throws(LuaFailure) in
                 lua_pushvalue(c.L, 1); reseedRef = luaL_ref(c.L, clua_registryindex()); return 0 }),
-            ("setCopy", { [unowned self] c throws(LuaFailure) in
-                lua_pushvalue(c.L, 1); copyRef = luaL_ref(c.L, clua_registryindex()); return 0 }),
             ("epoch", { [unowned self] c throws(LuaFailure) in
                 lua_pushinteger(c.L, lua_Integer(ScenarioRuntime.epoch + world.now / 1000)); return 1 }),
             ("clock", { [unowned self] c throws(LuaFailure) in
@@ -30,7 +29,13 @@ extension ScenarioRuntime {
                 lua_pushstring(c.L, found.pathOrError)
                 return 2 }),
         ])
-        if let err = lua.protectedCall(nargs: 1, nresults: 0) { fatalError("luafetch: prelude failed: \(err)") }
+        clua_pushprimitives(lua.L)
+        if let err = lua.protectedCall(nargs: 2, nresults: 1) { fatalError("luafetch: prelude failed: \(err)") }
+        preludeExports = luaL_ref(lua.L, clua_registryindex())
+        lua_rawgeti(lua.L, clua_registryindex(), lua_Integer(preludeExports))
+        lua_getfield_raw(lua.L, -1, "show")
+        lua.showRef = luaL_ref(lua.L, clua_registryindex())
+        clua_pop(lua.L, 1)
     }
 
     /// 2013-09-18T00:00:00Z: `os.time()` at virtual time 0.

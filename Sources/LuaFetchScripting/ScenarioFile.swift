@@ -10,26 +10,33 @@ import Darwin
 import LuaFetchCore
 
 enum ScenarioFile {
-    enum Kind { case missing, directory, file }
+    enum Kind { case missing, directory, special, tooLarge, file }
+
+    /// The largest scenario or module luafetch reads (a scenario is source code, not data).
+    static let maxBytes = 16 << 20
 
     static func kind(_ path: String) -> Kind {
         var st = stat()
         guard stat(path, &st) == 0 else { return .missing }
-        return (st.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return Int(st.st_size) > maxBytes ? .tooLarge : .file
+        default: return .special  // a device (/dev/zero), a FIFO, a socket: never opened
+        }
     }
 
-    /// The bytes of a regular file, or nil when it cannot be read.
+    /// The bytes of a regular file (at most `maxBytes`), or nil when it cannot be read.
     static func bytes(_ path: String) -> [UInt8]? {
         guard let f = fopen(path, "rb") else { return nil }
         defer { fclose(f) }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
+        while out.count <= maxBytes {
             let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
             if n > 0 { out.append(contentsOf: chunk[0..<n]) }
             if n < chunk.count { break }
         }
-        return ferror(f) == 0 ? out : nil
+        return ferror(f) == 0 && out.count <= maxBytes ? out : nil
     }
 
     static func read(_ path: String) throws(ScenarioError) -> [UInt8] {
@@ -38,6 +45,10 @@ enum ScenarioFile {
             throw ScenarioError("\(path): no such file (give the path of a .lua scenario, e.g. examples/twitter.lua)")
         case .directory:
             throw ScenarioError("\(path): is a directory, not a .lua scenario file")
+        case .special:
+            throw ScenarioError("\(path): is not a regular file (a device, a pipe or a socket); give the path of a .lua scenario")
+        case .tooLarge:
+            throw ScenarioError("\(path): is larger than \(maxBytes >> 20) MiB; a scenario is Lua source, not data")
         case .file:
             break
         }

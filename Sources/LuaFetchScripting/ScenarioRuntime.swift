@@ -3,6 +3,7 @@
 // server, expect, scenario), loads the scenario file, and implements `ScriptHost` so the World can
 // call handlers without seeing Lua. What the rest of the program sees is `load`, `run`, `world`.
 import CLua
+import CLuaHost
 import LuaFetchCore
 
 public final class ScenarioRuntime: ScriptHost {
@@ -11,13 +12,14 @@ public final class ScenarioRuntime: ScriptHost {
     let path: String
     var appObjectRef: Int32 = LUA_NOREF
     var timerMetaRef: Int32 = LUA_NOREF
-    var copyRef: Int32 = LUA_NOREF
     var responses: [Int: ServedResponse?] = [:]
     /// The Lua object of each live timer (`t` in `t:invalidate()`), made once per timer; by timer id.
     var timerObjects: [Int32] = []
     /// Where each referenced function came from, by registry reference.
     var refLocations: [SourceLocation?] = []
     var reseedRef: Int32 = LUA_NOREF
+    /// The table the prelude returned (`show`, `strict`).
+    var preludeExports: Int32 = LUA_NOREF
     /// Paths of every chunk loaded from disk (scenario and modules), to undo Lua's truncation.
     var chunkPaths: [String] = []
     var scenarioDeclaredAt: String?
@@ -31,16 +33,40 @@ public final class ScenarioRuntime: ScriptHost {
         self.path = path
         world = World(file: path, options: options)
         world.config.instructionBudget = instructionBudget
-        world.config.memoryCap = memoryCap
-        lua = LuaState(memoryCap: memoryCap, instructionBudget: instructionBudget)
-        if lazyBudget { _ = lua.armBudgetLazily() }
+        world.config.memoryCap = options.limits.memory ?? memoryCap
+        world.config.instructionLimit = options.limits.instructions ?? world.config.instructionLimit
+        world.config.eventLimit = options.limits.events ?? world.config.eventLimit
+        lua = LuaState(memoryCap: world.config.memoryCap, instructionBudget: instructionBudget,
+                       totalBudget: world.config.instructionLimit)
         world.host = self
         lua.mustStop = { [unowned self] in
-            (world.stopRequested && world.context == .app) || world.fatal != nil
+            let h = lua.hostRecord
+            h.pointee.hostBytes = world.hostBytes
+            if h.pointee.cap > 0 && h.pointee.used + h.pointee.hostBytes > h.pointee.cap { _ = clua_account(lua.L, 0) }
+            return (world.stopRequested && world.context == .app) || world.fatal != nil
         }
         installPrelude()
         installAPI()
+        if lazyBudget { _ = lua.armBudgetLazily() }
     }
+
+    /// Applies `scenario{ limits = {...} }` (the command line's limits win).
+    func applyLimits(instructions: Int64?, events: Int?, memory: Int?) {
+        let given = world.options.limits
+        if given.instructions == nil, let instructions {
+            world.config.instructionLimit = instructions
+            lua.hostRecord.pointee.totalBudget = instructions
+        }
+        if given.events == nil, let events { world.config.eventLimit = events }
+        if given.memory == nil, let memory {
+            world.config.memoryCap = memory
+            lua.hostRecord.pointee.cap = memory
+        }
+    }
+
+    /// The lazy budget doubted this run (see LuaState.armBudgetLazily): its output may not be what
+    /// an exact run prints; redo it with `lazyBudget: false`.
+    public var needsExactRerun: Bool { lua.tripped || world.abandoned }
 
     // MARK: - Loading
 
@@ -63,12 +89,11 @@ public final class ScenarioRuntime: ScriptHost {
         let r = lua.runHandler(nargs: 0)
         world.context = saved
         if let fatal = world.fatal { throw fatal }
-        switch r.status {
-        case .ok: return
-        case .error: throw ScenarioError(r.message, traceback: r.traceback)
-        case .budget, .memory, .stopped, .interrupted:
-            world.failWorld(ScriptFailure(kind: r.status == .budget ? .instructionBudget : r.status == .memory ? .memoryCap : .stopped,
-                                                message: r.message, traceback: r.traceback, location: r.location.map { SourceLocation(file: $0.file, line: $0.line) }))
+        switch outcome(r, fallback: nil) {
+        case .returned: return
+        case .failed(let f):
+            if f.kind == .error { throw ScenarioError(f.message, traceback: f.traceback) }
+            world.failWorld(f)
             throw world.fatal ?? ScenarioError("\(path): scenario stopped")
         }
     }
@@ -132,22 +157,30 @@ public final class ScenarioRuntime: ScriptHost {
         LuaState.scenarioLocation(L, from: 1).map { SourceLocation(file: $0.file, line: $0.line) }
     }
 
-    /// Deep-copies the value on top of `L` (replacing it). Returns an error message on failure.
-    func copyTop(_ L: OpaquePointer) -> String? {
+    /// Deep-copies the value on top of `L` (replacing it) in C, with the memory cap applied (the
+    /// copy is memory kept for the scenario). Returns the failure, with nil on top, on failure.
+    func copyTop(_ L: OpaquePointer, for owner: SourceLocation?) -> ScriptFailure? {
         guard lua_type(L, -1) == LUA_TTABLE else { return nil }
-        lua_rawgeti(L, clua_registryindex(), lua_Integer(copyRef))
+        let h = lua.hostRecord
+        clua_pushcopier(L)
         clua_insert(L, -2)
-        clua_pushmsghandler(L)
-        clua_insert(L, -3)
-        let status = clua_pcall(L, 1, 1, -3)
-        if status != LUA_OK {
-            let msg = LuaState.describeError(L, -1)
-            clua_pop(L, 2)
-            lua_pushnil(L)
-            return msg
+        let saved = h.pointee.enforce
+        h.pointee.enforce = 1
+        let status = clua_pcall(L, 1, 1, 0)
+        h.pointee.enforce = saved
+        if status == LUA_OK { return nil }
+        let msg = LuaState.describeError(L, -1)
+        clua_pop(L, 1)
+        lua_pushnil(L)
+        if h.pointee.memoryHit != 0 || status == LUA_ERRMEM {
+            if h.pointee.top == nil {  // host code between handlers: nothing to kill, the run fails
+                h.pointee.memoryHit = 0
+                h.pointee.killSource = nil
+                clua_fullgc(L)
+            }  // inside a handler the refusal stays: the handler is ended as out-of-memory
+            return ScriptFailure(kind: .memoryCap, message: msg, location: owner)
         }
-        clua_remove(L, -2)
-        return nil
+        return ScriptFailure(kind: .error, message: "\(owner.map { "\($0): " } ?? "")\(msg)", location: owner)
     }
 
     // MARK: - ScriptHost
@@ -203,6 +236,8 @@ public final class ScenarioRuntime: ScriptHost {
         case .budget: return .failed(ScriptFailure(kind: .instructionBudget, message: "", traceback: r.traceback, location: loc))
         case .memory: return .failed(ScriptFailure(kind: .memoryCap, message: r.message, traceback: r.traceback, location: loc))
         case .stopped, .interrupted: return .failed(ScriptFailure(kind: .stopped, message: "", location: loc))
+        case .runLimit: return .failed(ScriptFailure(kind: .runLimit, message: "", traceback: r.traceback, location: loc))
+        case .restart: return .failed(ScriptFailure(kind: .abandoned, message: ""))
         }
     }
 
@@ -223,7 +258,7 @@ public final class ScenarioRuntime: ScriptHost {
         lua_rawgeti(L, clua_registryindex(), lua_Integer(responder.id))
         if isHandler {
             lua_rawgeti(L, clua_registryindex(), lua_Integer(request.id))
-            if let err = copyTop(L) { return .failure(ScriptFailure(kind: .error, message: err)) }
+            if let f = copyTop(L, for: location(of: responder)) { return .failure(f) }
             // The handler runs as a coroutine; its first result is the response.
             let r = runReturningTop(nargs: 1)
             switch r {
@@ -249,7 +284,7 @@ public final class ScenarioRuntime: ScriptHost {
         guard (100...599).contains(status) else {
             return .failure(ScriptFailure(kind: .error, message: "\(where_)response status \(status) is not an HTTP status (100–599)"))
         }
-        if let err = copyTop(L) { return .failure(ScriptFailure(kind: .error, message: err)) }
+        if let f = copyTop(L, for: location(of: responder)) { return .failure(f) }
         if lua_getfield_raw(L, -1, "status") <= LUA_TNIL {
             clua_pop(L, 1); lua_pushinteger(L, lua_Integer(status)); lua_setfield(L, -2, "status")
         } else { clua_pop(L, 1) }

@@ -28,7 +28,7 @@ extension ScenarioRuntime {
             let key = c.type(2) == LUA_TSTRING ? LuaCall.string(c.L, 2) : nil
             if let key, let getter = fields[key] { getter(c.L); return 1 }
             let shown = key ?? (c.type(2) == LUA_TNUMBER ? LuaCall.string(c.L, 2) : c.typeName(2))
-            let hint = key.flatMap { closest($0, among: known) }.map { "; did you mean \($0)?" } ?? ""
+            let hint = key.map { c.didYouMean($0, among: known) } ?? ""
             throw .error("unknown field '\(shown)' of \(name)\(hint)")
         }, on: L)
         lua_setfield(L, -2, "__index")
@@ -66,19 +66,19 @@ extension ScenarioRuntime {
         lua_setglobal(lua.L, name)
     }
 
-    /// Makes reading an unassigned global an error that suggests the closest global.
+    /// Makes reading an unassigned global an error that suggests the closest global: the
+    /// prelude's `strict(miss)` gives `_G` a locked metatable whose __newindex declares every name
+    /// assigned (nil too) and whose __index calls `miss` for names never assigned.
     func installStrictGlobals() {
         let L = lua.L
-        clua_pushglobaltable(L)
-        lua_createtable(L, 0, 2)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(preludeExports))
+        lua_getfield_raw(L, -1, "strict")
         LuaState.push(HostFunction("global") { c throws(LuaFailure) in
             let key = c.type(2) == LUA_TSTRING ? LuaCall.string(c.L, 2) : c.typeName(2)
             let names = c.unknownKeys(1, known: []).filter { !$0.hasPrefix("[") }
-            let hint = closest(key, among: names).map { "; did you mean \($0)?" } ?? ""
-            throw .error("unknown global '\(key)'\(hint) (assign it first to declare a global)")
+            throw .error("unknown global '\(key)'\(c.didYouMean(key, among: names)) (assign it first to declare a global)")
         }, on: L)
-        lua_setfield(L, -2, "__index")
-        lua_setmetatable(L, -2)
+        if let err = lua.protectedCall(nargs: 1, nresults: 0) { fatalError("luafetch: strict globals: \(err)") }
         clua_pop(L, 1)
     }
 

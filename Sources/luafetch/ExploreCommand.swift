@@ -45,8 +45,17 @@ struct Explore: ParsableCommand {
     @Option(help: "Output format: text or jsonl.")
     var format: OutputFormat = .text
 
+    /// The most runs one explore keeps results for.
+    static let maxRuns = 1_000_000
+
     func validate() throws {
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        guard runs <= Self.maxRuns else {
+            throw ValidationError("--runs \(runs) is more than one explore keeps in memory (at most \(Self.maxRuns)); split the seeds with --seed-from")
+        }
+        guard seedFrom <= Int64.max - Int64(runs - 1) else {
+            throw ValidationError("--seed-from \(seedFrom) with --runs \(runs) passes the largest seed (\(Int64.max)); use a smaller --seed-from")
+        }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if let osProfile, OSProfile(rawValue: osProfile) == nil {
             throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7 or ios13")

@@ -13,9 +13,26 @@ enum Output {
         var b = [UInt8](); b.reserveCapacity(1 << 16); return b
     }()
 
+    /// Bytes written to standard output so far (buffered or not), skipped ones excluded.
+    nonisolated(unsafe) private(set) static var emitted = 0
+    nonisolated(unsafe) private static var skipping = 0
+
+    /// Drops the next `n` bytes of output: an exact rerun repeats what a first attempt printed.
+    static func skip(_ n: Int) { skipping = n }
+
     static func line(_ s: String) {
-        buffer.append(contentsOf: s.utf8)
+        var bytes = s.utf8.count + 1
+        if skipping > 0 {
+            if bytes <= skipping { skipping -= bytes; return }
+            let rest = Array(s.utf8).dropFirst(skipping)
+            skipping = 0
+            bytes = rest.count + 1
+            buffer.append(contentsOf: rest)
+        } else {
+            buffer.append(contentsOf: s.utf8)
+        }
         buffer.append(0x0a)
+        emitted += bytes
         if buffer.count >= 1 << 16 { flush() }
     }
 
@@ -42,6 +59,8 @@ enum Output {
 
 enum Env {
     static func get(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+    /// NO_COLOR asks for no colour only when set to a non-empty value (no-color.org).
+    static var noColor: Bool { !(get("NO_COLOR") ?? "").isEmpty }
 }
 
 /// Writes `text` to the file at `path`; returns an error message on failure.

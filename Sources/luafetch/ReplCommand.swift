@@ -48,7 +48,7 @@ struct Repl: ParsableCommand {
 
     func run() throws {
         let interactive = isatty(0) != 0
-        let color = interactive && isatty(1) != 0 && !noColor && Env.get("NO_COLOR") == nil
+        let color = interactive && isatty(1) != 0 && !noColor && !Env.noColor
         let options = RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)))
         let session: ReplSession
         do {

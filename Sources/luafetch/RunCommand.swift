@@ -122,11 +122,33 @@ struct RunSpec {
                    until: until.flatMap(Time.parseDuration), strict: strict)
     }
 
+    /// Runs the scenario: first with the lazy budget (fast), and when its watchdog doubted the run,
+    /// again exactly from the start with the eager budget, printing only what the first attempt
+    /// had not printed yet (the two agree up to that point: SPEC 2).
     func execute() throws {
-        let runtime = ScenarioRuntime(path: file, options: options, lazyBudget: true)
+        let code: Int32
+        do {
+            code = try attempt(lazy: true)
+        } catch let restart as Restart {
+            Output.skip(restart.printed)
+            code = try attempt(lazy: false)
+        }
+        throw ExitCode(code)
+    }
+
+    /// Thrown when a lazy attempt must be redone exactly; `printed` is what it wrote to stdout.
+    struct Restart: Error { var printed: Int }
+
+    func attempt(lazy: Bool) throws -> Int32 {
+        let runtime = ScenarioRuntime(path: file, options: options, lazyBudget: lazy)
+        let start = Output.emitted
+        func restartIfDoubted() throws {
+            if runtime.needsExactRerun { throw Restart(printed: Output.emitted - start) }
+        }
         do {
             try runtime.load()
         } catch {
+            try restartIfDoubted()
             throw fail(error)
         }
         let world = runtime.world
@@ -138,11 +160,11 @@ struct RunSpec {
                 throw ExitCode(2)
             }
         }
-        let color = format == .text && !noColor && Env.get("NO_COLOR") == nil && isatty(1) != 0
+        let color = format == .text && !noColor && Env.noColor == false && isatty(1) != 0
         let report = TextReport(world: world, version: luafetchVersion, color: color)
         let earlier = world.timeline  // what top-level code printed while loading
         world.recordTimeline = trace != nil
-        if trace == nil { world.clearTimeline() }
+        if trace == nil { world.clearTimeline() } else { world.timelineKeeping = .structured(limit: TraceReport.maxEntries) }
         switch format {
         case .text:
             Output.line(report.header(world))
@@ -160,8 +182,10 @@ struct RunSpec {
         do {
             try runtime.run()
         } catch {
+            try restartIfDoubted()
             throw fail(error)
         }
+        try restartIfDoubted()
         let code = world.exitCode
         switch format {
         case .text:
@@ -177,7 +201,7 @@ struct RunSpec {
                 throw ExitCode(2)
             }
         }
-        throw ExitCode(code)
+        return code
     }
 
     /// The command that replays this run exactly.

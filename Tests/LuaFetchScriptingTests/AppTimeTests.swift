@@ -197,7 +197,8 @@ import LuaFetchCore
     @Test func aRunWithTooManyEventsFailsLoudly() {
         let s = simulate("scenario { duration = days(30) }\nevery(0.001, function() end)", eventLimit: 5_000)
         #expect(s.exitCode == 2)
-        #expect(s.error?.message.contains("the run passed 5000 events at +0d00:00:05.000") == true)
+        #expect(s.error?.message.hasPrefix("test.lua:2: the run passed its limit of 5000 events at +0d00:00:05.000") == true)
+        #expect(s.error?.message.contains("--limit-events") == true)
     }
 
     @Test func observersThatPostWhatTheyObserveStop() {

@@ -1,0 +1,465 @@
+/* host.c: the host record of a lua_State and everything that enforces luafetch's limits on it.
+ *
+ * Units. A budget counts units: one Lua VM instruction is one unit, and C code that works for the
+ * scenario charges units for its work (libs.c, patterns.c, 64 bytes allocated = 1 unit, host-side
+ * copies and searches). Every charge depends only on what the scenario does, so a kill lands at
+ * the same point on every run and every machine (SPEC 2, 11).
+ *
+ * Eager and lazy. In eager mode the count hook runs every `step` instructions and counts exactly.
+ * In Lua 5.4 any count hook routes every instruction through the hook machinery (about 18 % of a
+ * busy event loop), so `luafetch run` starts lazily: no hook, and a CPU-time watchdog (a timer
+ * signal aimed at this thread) that trips when a handler call is still running at two ticks, or
+ * when the whole run has used `tripMs` of CPU. A tripped run stops at once (CLUA_KILL_RESTART) and
+ * the command line redoes it eagerly from the start, skipping the output it already printed; so a
+ * kill only ever happens in eager mode, at an exact count. The thresholds sit far below what a
+ * budget can spend in that time, so a lazy run that finishes untripped could not have been
+ * killed.
+ *
+ * Stickiness. A kill sets a count hook of 1 on the running coroutine (and the handler thread): the
+ * next instruction yields the handler thread to the host, or raises again in a nested coroutine, so
+ * `pcall` cannot swallow it; the coroutine.resume wrapper carries it to the resuming thread. */
+#include "CLuaHost.h"
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <pthread.h>
+#if defined(__linux__)
+#include <unistd.h>
+#include <sys/syscall.h>
+#endif
+#include "internal.h"
+
+clua_Host *clua_host(lua_State *L) {
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    return (clua_Host *)ud;
+}
+
+static void hook(lua_State *L, lua_Debug *ar);
+
+/* MARK: - Where a kill happened */
+
+/* The first scenario line (an `@` chunk) on the stack of `at`, from `level` up. */
+static int scenario_frame(lua_State *at, int level, lua_Debug *ar) {
+    for (; level < 64 && lua_getstack(at, level, ar); level++) {
+        if (lua_getinfo(at, "Sl", ar) && ar->currentline > 0 && ar->source[0] == '@') return 1;
+    }
+    return 0;
+}
+
+static void note_where(clua_Host *h, lua_State *L) {
+    if (h->killSource != NULL) return;
+    lua_State *at = L ? L : (h->current ? h->current : h->top);
+    if (at == NULL) return;
+    lua_Debug ar;
+    if (scenario_frame(at, 0, &ar) || (h->top && h->top != at && scenario_frame(h->top, 0, &ar))) {
+        h->killSource = ar.source;
+        h->killLine = ar.currentline;
+    }
+}
+
+static const char *kill_message(int kind) {
+    switch (kind) {
+    case CLUA_KILL_MEMORY: return "not enough memory (luafetch memory cap)";
+    case CLUA_KILL_INTERRUPT: return "interrupted!";
+    default: return "handler stopped by luafetch";
+    }
+}
+
+/* Arms the count-1 hook on the running coroutine and the handler thread. */
+static void make_sticky(lua_State *L, clua_Host *h) {
+    if (L) lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+    lua_State *c = h->current, *t = h->top;
+    if (c && c != L) lua_sethook(c, hook, LUA_MASKCOUNT, 1);
+    if (t && t != L && t != c) lua_sethook(t, hook, LUA_MASKCOUNT, 1);
+}
+
+/* Decides a kill of this kind (unless one is decided already) and makes it sticky. */
+static void decide(lua_State *L, clua_Host *h, int kind) {
+    if (h->killed != CLUA_KILL_NONE) return;
+    h->killed = kind;
+    note_where(h, L);
+    make_sticky(L, h);
+}
+
+int clua_kill_here(lua_State *L, clua_Host *h) {
+    if (L == h->top && lua_isyieldable(L)) return lua_yield(L, 0);
+    lua_pushstring(L, kill_message(h->killed));
+    return lua_error(L);
+}
+
+/* The kill kind a spend of units leads to, or NONE. */
+static int over(clua_Host *h) {
+    if (h->lazy) {
+        /* Lazy counts hold only charges, never more than eager would: past a limit, redo exactly. */
+        if ((h->budget > 0 && h->spent > h->budget) || (h->totalBudget > 0 && h->total > h->totalBudget)) {
+            h->tripped = 1;
+            return CLUA_KILL_RESTART;
+        }
+        return CLUA_KILL_NONE;
+    }
+    if (h->budget > 0 && h->spent > h->budget) return CLUA_KILL_BUDGET;
+    if (h->totalBudget > 0 && h->total > h->totalBudget) return CLUA_KILL_TOTAL;
+    return CLUA_KILL_NONE;
+}
+
+int clua_charge(lua_State *L, long long units) {
+    clua_Host *h = clua_host(L);
+    if (h->top == NULL) return CLUA_KILL_NONE; /* no scenario code is running */
+    if (units < 0) units = 0;
+    if (units > (1LL << 60)) units = 1LL << 60;
+    h->spent += units;
+    h->total += units;
+    if (h->killed != CLUA_KILL_NONE) return h->killed;
+    int kind = over(h);
+    if (kind != CLUA_KILL_NONE) decide(h->current ? h->current : L, h, kind);
+    return kind;
+}
+
+int clua_charge_or_raise(lua_State *L, long long units) {
+    if (clua_charge(L, units) != CLUA_KILL_NONE) {
+        lua_pushstring(L, kill_message(clua_host(L)->killed));
+        return lua_error(L);
+    }
+    return 0;
+}
+
+/* MARK: - Allocator with a cap */
+
+static void refuse(clua_Host *h) {
+    if (!h->memoryHit) note_where(h, NULL);
+    h->memoryHit = 1;
+    /* The next instruction of the handler runs the hook, which makes the kill sticky. */
+    make_sticky(NULL, h);
+}
+
+static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    clua_Host *h = (clua_Host *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        h->used -= old;
+        return NULL;
+    }
+    if (nsize > old && h->enforce) {
+        if (h->cap > 0 && h->used + h->hostBytes + (nsize - old) > h->cap) {
+            refuse(h);
+            return NULL;
+        }
+        long long units = (long long)((nsize - old) >> 6);
+        h->spent += units;
+        h->total += units;
+        if (h->killed == CLUA_KILL_NONE && over(h) != CLUA_KILL_NONE) make_sticky(NULL, h);
+    }
+    void *p = realloc(ptr, nsize);
+    if (p == NULL) return NULL;
+    h->used = h->used - old + nsize;
+    if (h->used > h->peak) h->peak = h->used;
+    return p;
+}
+
+int clua_account(lua_State *L, long long bytes) {
+    clua_Host *h = clua_host(L);
+    if (bytes < 0) {
+        size_t b = (size_t)(-bytes);
+        h->hostBytes = b > h->hostBytes ? 0 : h->hostBytes - b;
+        return 0;
+    }
+    h->hostBytes += (size_t)bytes;
+    if (h->cap > 0 && h->used + h->hostBytes > h->cap) {
+        if (h->top != NULL) { refuse(h); decide(h->current, h, CLUA_KILL_MEMORY); }
+        return 1;
+    }
+    return 0;
+}
+
+/* MARK: - The count hook */
+
+static void hook(lua_State *L, lua_Debug *ar) {
+    clua_Host *h = clua_host(L);
+    if (h->killed == CLUA_KILL_NONE) {
+        int kind = CLUA_KILL_NONE;
+        if (!h->lazy) {
+            int n = lua_gethookcount(L);
+            h->spent += n;
+            h->total += n;
+        }
+        if (h->memoryHit) kind = CLUA_KILL_MEMORY;
+        else if (h->interrupt && h->interruptible) kind = CLUA_KILL_INTERRUPT;
+        else if (h->lazy && h->tripped) kind = CLUA_KILL_RESTART;
+        else kind = over(h);
+        if (kind == CLUA_KILL_NONE) {
+            /* A count-1 hook that was only a check: back to the normal rhythm. */
+            if (lua_gethookcount(L) != h->step) {
+                if (h->lazy) lua_sethook(L, NULL, 0, 0);
+                else lua_sethook(L, hook, LUA_MASKCOUNT, h->step);
+            }
+            return;
+        }
+        /* Record the line now (after a hook yield the saved pc points one instruction back),
+         * unless a refused allocation already said where the trouble began. */
+        if (h->killSource == NULL && lua_getinfo(L, "Sl", ar) && ar->source[0] == '@') {
+            h->killSource = ar->source;
+            h->killLine = ar->currentline;
+        }
+        decide(L, h, kind);
+    }
+    if (L == h->top && lua_isyieldable(L)) { lua_yield(L, 0); return; }
+    luaL_error(L, "%s", kill_message(h->killed));
+}
+
+void clua_arm(lua_State *co, clua_Host *h) {
+    h->top = co;
+    h->current = co;
+    h->spent = 0;
+    h->serial++;
+    if (h->lazy) {
+        if (h->tripped || h->memoryHit) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
+        else lua_sethook(co, NULL, 0, 0);
+    } else if (h->budget > 0 || h->totalBudget > 0 || h->cap > 0 || h->interruptible) {
+        lua_sethook(co, hook, LUA_MASKCOUNT, h->step);
+    } else {
+        lua_sethook(co, NULL, 0, 0);
+    }
+}
+
+void clua_rearm(lua_State *co, clua_Host *h) {
+    h->serial++;
+    h->top = co;
+    h->current = co;
+    if (h->lazy) {
+        if (h->tripped) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
+    } else if (h->budget > 0 || h->totalBudget > 0 || h->cap > 0 || h->interruptible) {
+        lua_sethook(co, hook, LUA_MASKCOUNT, h->step);
+    }
+}
+
+void clua_settle(clua_Host *h) {
+    h->top = NULL;
+    h->current = NULL;
+    h->serial++;
+}
+
+/* MARK: - The lazy watchdog */
+
+static __thread clua_Host *watched;
+
+static void tick(int sig, siginfo_t *info, void *context) {
+    (void)sig; (void)info; (void)context;
+    clua_Host *h = watched;
+    if (h == NULL || !h->lazy) return;
+    h->ticks++;
+    int doubt = (h->top != NULL && h->serial == h->seenSerial) || (h->tripTicks > 0 && h->ticks >= h->tripTicks);
+    h->seenSerial = h->serial;
+    if (doubt) h->tripped = 1;
+    if (h->tripped) {
+        lua_State *c = h->current, *t = h->top;
+        if (c) lua_sethook(c, hook, LUA_MASKCOUNT, 1);
+        if (t && t != c) lua_sethook(t, hook, LUA_MASKCOUNT, 1);
+    }
+}
+
+int clua_start_watchdog(clua_Host *h, long periodMs, long tripMs) {
+#if defined(__linux__)
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = tick;
+    sa.sa_flags = SA_RESTART | SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGPROF, &sa, NULL) != 0) return -1;
+    clockid_t cpu;
+    if (pthread_getcpuclockid(pthread_self(), &cpu) != 0) return -1;
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SIGPROF;
+    sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+    timer_t *timer = malloc(sizeof(timer_t));
+    if (timer == NULL) return -1;
+    if (timer_create(cpu, &sev, timer) != 0) { free(timer); return -1; }
+    struct itimerspec its;
+    its.it_interval.tv_sec = periodMs / 1000;
+    its.it_interval.tv_nsec = (periodMs % 1000) * 1000000L;
+    its.it_value = its.it_interval;
+    h->tripTicks = tripMs / (periodMs > 0 ? periodMs : 1);
+    h->lazy = 1;
+    watched = h;
+    if (timer_settime(*timer, 0, &its, NULL) != 0) {
+        watched = NULL;
+        h->lazy = 0;
+        timer_delete(*timer);
+        free(timer);
+        return -1;
+    }
+    h->timer = timer;
+    return 0;
+#else
+    (void)h; (void)periodMs; (void)tripMs;
+    return -1; /* elsewhere the budget is eager */
+#endif
+}
+
+static void stop_watchdog(clua_Host *h) {
+#if defined(__linux__)
+    if (watched == h) watched = NULL; /* a tick still pending finds nothing to touch */
+    if (h->timer != NULL) {
+        timer_delete(*(timer_t *)h->timer);
+        free(h->timer);
+        h->timer = NULL;
+    }
+#endif
+    h->lazy = 0;
+}
+
+/* MARK: - The state */
+
+lua_State *clua_newstate(clua_Host *h) {
+    return lua_newstate(alloc, h);
+}
+
+void clua_close(lua_State *L) {
+    clua_Host *h = clua_host(L);
+    stop_watchdog(h);
+    h->enforce = 0;
+    h->top = NULL;
+    h->current = NULL;
+    lua_close(L);
+}
+
+/* MARK: - coroutine.resume */
+
+/* coroutine.resume around Lua's own (upvalue 1): the resumed coroutine gets the caller's hook and
+ * becomes `current` while it runs, so a watchdog tick or a kill reaches the thread that is actually
+ * looping, however deep; a kill decided inside it continues in the caller. */
+static int coresume(lua_State *L) {
+    clua_Host *h = clua_host(L);
+    lua_State *co = lua_tothread(L, 1);
+    if (co == NULL) return luaL_typeerror(L, 1, "coroutine");
+    if (h->killed != CLUA_KILL_NONE) return clua_kill_here(L, h);
+    if (lua_gethook(L) != NULL) lua_sethook(co, lua_gethook(L), lua_gethookmask(L), lua_gethookcount(L));
+    else if (lua_gethook(co) != NULL) lua_sethook(co, NULL, 0, 0);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_State *caller = h->current;
+    h->current = co;
+    int status = lua_pcall(L, n, LUA_MULTRET, 0);
+    h->current = caller;
+    if (h->killed != CLUA_KILL_NONE) {
+        lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+        return clua_kill_here(L, h);
+    }
+    if (status != LUA_OK) return lua_error(L);
+    return lua_gettop(L);
+}
+
+/* MARK: - Swift closures */
+
+static int trampoline(lua_State *L) {
+    clua_Host *h = clua_host(L);
+    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
+    int saved = h->enforce;
+    h->enforce = 0; /* host code never sees a refused allocation */
+    int r = h->dispatch(L, slot ? *slot : NULL);
+    h->enforce = saved;
+    if (r >= 0 && h->killed == CLUA_KILL_NONE) return r;
+    if (r == CLUA_STATUS_ERROR) return lua_error(L);
+    decide(L, h, h->memoryHit ? CLUA_KILL_MEMORY : CLUA_KILL_HOST);
+    return clua_kill_here(L, h);
+}
+
+static int box_gc(lua_State *L) {
+    void **slot = (void **)lua_touserdata(L, 1);
+    if (slot && *slot) {
+        clua_host(L)->release(*slot);
+        *slot = NULL;
+    }
+    return 0;
+}
+
+void clua_pushbox(lua_State *L, void *box) {
+    void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
+    *slot = box;
+    if (luaL_newmetatable(L, "luafetch.box")) {
+        lua_pushcfunction(L, box_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushliteral(L, "luafetch.box");
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
+    lua_pushcclosure(L, trampoline, 1);
+}
+
+/* MARK: - Message handler */
+
+/* Whether a message starts with `something:LINE:`. */
+int clua_has_position(const char *msg) {
+    const char *colon = strchr(msg, ':');
+    if (colon == NULL || colon == msg) return 0;
+    const char *d = colon + 1;
+    if (*d < '0' || *d > '9') return 0;
+    while (*d >= '0' && *d <= '9') d++;
+    return *d == ':';
+}
+
+int clua_position_message(lua_State *L, lua_State *at, int level) {
+    /* Replaces the error value on the top of L with a string that starts with the scenario line. */
+    const char *msg = lua_tostring(L, -1);
+    if (msg == NULL) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, -1));
+    else lua_pushvalue(L, -1);
+    lua_remove(L, -2);
+    if (clua_has_position(msg)) return 1;
+    lua_Debug ar;
+    if (scenario_frame(at, level, &ar)) {
+        lua_pushfstring(L, "%s:%d: %s", ar.source + 1, ar.currentline, msg);
+        lua_remove(L, -2);
+    }
+    return 1;
+}
+
+static int msghandler(lua_State *L) {
+    if (lua_type(L, 1) != LUA_TSTRING && lua_type(L, 1) != LUA_TNUMBER) {
+        lua_settop(L, 1);
+        lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    } else {
+        lua_settop(L, 1);
+    }
+    clua_position_message(L, L, 1);
+    luaL_traceback(L, L, lua_tostring(L, -1), 1);
+    return 1;
+}
+
+void clua_pushmsghandler(lua_State *L) { lua_pushcfunction(L, msghandler); }
+
+/* MARK: - Odds and ends */
+
+static int fullgc(lua_State *L) { lua_gc(L, LUA_GCCOLLECT, 0); return 0; }
+
+void clua_fullgc(lua_State *L) {
+    lua_pushcfunction(L, fullgc);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) lua_pop(L, 1);
+}
+
+int clua_loadbuffer(lua_State *L, const char *s, size_t n, const char *name) {
+    return luaL_loadbufferx(L, s, n, name, "t");
+}
+
+void clua_openlibs(lua_State *L) {
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+    luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);
+    luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 1);
+    luaL_requiref(L, LUA_MATHLIBNAME, luaopen_math, 1);
+    luaL_requiref(L, LUA_UTF8LIBNAME, luaopen_utf8, 1);
+    luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
+    luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 1);
+    lua_pop(L, 7);
+    /* coroutine.resume that carries budgets and kills */
+    lua_getglobal(L, "coroutine");
+    lua_getfield(L, -1, "resume");
+    lua_pushcclosure(L, coresume, 1);
+    lua_setfield(L, -2, "resume");
+    lua_pop(L, 1);
+    clua_install_counted(L);
+}

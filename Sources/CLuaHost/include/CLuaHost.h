@@ -1,0 +1,104 @@
+/* CLuaHost: what Swift sees of luafetch's C side. One host record per lua_State (memory cap,
+ * instruction budgets, the sticky kill), the state's allocator, the count hook, the lazy CPU-time
+ * watchdog, the trampoline through which every Swift function is called (Swift returns a status;
+ * only C raises), counted replacements of the library functions that work in C (patterns,
+ * string.rep, table.move, ...), and a capped deep copy. Implemented in host.c, libs.c and
+ * patterns.c on top of the Lua 5.4 C API; Swift code never calls lua_error or luaL_check*. */
+#ifndef CLUAHOST_H
+#define CLUAHOST_H
+
+#include <lua.h>
+#include <stddef.h>
+#include <signal.h>
+
+/* Statuses a Swift host function returns through the trampoline (>= 0 is a result count). */
+#define CLUA_STATUS_ERROR (-1) /* the error value is on the top of the stack: raise it */
+#define CLUA_STATUS_KILL  (-3) /* the host ended the handler: sticky kill, then yield */
+
+/* Why a handler was killed (the sticky flag). */
+#define CLUA_KILL_NONE      0
+#define CLUA_KILL_BUDGET    1 /* one call ran past its instruction budget (an endless loop) */
+#define CLUA_KILL_MEMORY    2 /* the scenario's memory passed its cap */
+#define CLUA_KILL_HOST      3 /* the host ended it (watchdog, crash decided by the simulator) */
+#define CLUA_KILL_INTERRUPT 4 /* Ctrl-C in the REPL */
+#define CLUA_KILL_TOTAL     5 /* the whole run passed its instruction limit */
+#define CLUA_KILL_RESTART   6 /* lazy mode only: the watchdog asks for an exact (eager) rerun */
+
+typedef int (*clua_Dispatch)(lua_State *L, void *box);
+typedef void (*clua_Release)(void *box);
+
+/* One per lua_State, reachable from any coroutine through the allocator's userdata. */
+typedef struct clua_Host {
+    size_t used;            /* bytes Lua has allocated now */
+    size_t peak;            /* most bytes at once */
+    size_t hostBytes;       /* host-side memory kept for the scenario, counted against the cap */
+    size_t cap;             /* memory cap in bytes (0: none) */
+    int enforce;            /* the cap and charges apply only while scenario code runs */
+    int memoryHit;          /* sticky: an allocation was refused */
+    long long budget;       /* units one handler call may spend (0: none) */
+    long long spent;        /* units spent by the current call */
+    long long totalBudget;  /* units the whole run may spend (0: none) */
+    long long total;        /* units spent by the whole run */
+    int step;               /* count-hook granularity (instructions) */
+    int killed;             /* CLUA_KILL_*: sticky until the host clears it */
+    lua_State *volatile top;     /* the handler thread the host resumed */
+    lua_State *volatile current; /* the innermost coroutine running now (top or a nested resume) */
+    const char *killSource; /* where the kill happened (a chunk name owned by its function) */
+    int killLine;
+    volatile sig_atomic_t interrupt; /* set from a SIGINT handler; honoured while interruptible */
+    int interruptible;
+    /* The lazy budget (see host.c): no count hook until the watchdog doubts the run. */
+    int lazy;
+    volatile sig_atomic_t tripped;   /* the watchdog doubted: the run must be redone eagerly */
+    volatile unsigned long serial;   /* bumps at every handler start and return */
+    volatile unsigned long seenSerial;
+    volatile long ticks;
+    long tripTicks;                  /* ticks of CPU time after which a whole run is doubted */
+    void *timer;                     /* the watchdog's timer (0 when none) */
+    clua_Dispatch dispatch;
+    clua_Release release;
+    void *owner;                     /* the Swift LuaState */
+} clua_Host;
+
+/* The state and its host record. */
+lua_State *clua_newstate(clua_Host *h);
+void clua_close(lua_State *L);            /* stops the watchdog, then lua_close */
+clua_Host *clua_host(lua_State *L);
+void clua_openlibs(lua_State *L);         /* the allow-listed libraries, with counted replacements */
+
+/* Budgets. */
+void clua_arm(lua_State *co, clua_Host *h);    /* before the host resumes a handler thread */
+void clua_rearm(lua_State *co, clua_Host *h);  /* after a nested call returns to an outer thread */
+void clua_settle(clua_Host *h);                /* after a handler returned: clear `top` and `current` */
+/* Adds `units` to the budgets (host-side work done for the scenario). Returns the kill kind it
+ * decided, or CLUA_KILL_NONE; the caller then stops the handler (a Swift host function returns
+ * CLUA_STATUS_KILL). */
+int clua_charge(lua_State *L, long long units);
+/* Counts host-side bytes against the cap (negative to release). Returns 1 when the cap is passed. */
+int clua_account(lua_State *L, long long bytes);
+
+/* The lazy budget: a CPU-time watchdog on this thread every periodMs; a handler still running at
+ * two ticks, or a run past tripMs of CPU time, trips it. Returns 0 on success. */
+int clua_start_watchdog(clua_Host *h, long periodMs, long tripMs);
+
+/* Swift closures: a C closure with the boxed pointer as upvalue, called through the trampoline. */
+void clua_pushbox(lua_State *L, void *box);
+
+/* The traceback message handler (as lua.c's msghandler); it also gives non-string errors and
+ * errors raised at level 0 the position of the scenario line that raised them. */
+void clua_pushmsghandler(lua_State *L);
+
+/* A protected full garbage collection. */
+void clua_fullgc(lua_State *L);
+
+/* Loads a text chunk; returns a Lua status (the chunk or an error message is on the top). */
+int clua_loadbuffer(lua_State *L, const char *s, size_t n, const char *name);
+
+/* Pushes the C function that deep-copies its argument (tables recursively, cycles kept; only
+ * plain data; the cap applies). Call it with lua_pcall. */
+void clua_pushcopier(lua_State *L);
+
+/* Pushes the C function `next` in the deterministic order of `pairs` (see libs.c). */
+void clua_pushprimitives(lua_State *L); /* a table of C helpers for the prelude */
+
+#endif

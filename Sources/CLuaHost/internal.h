@@ -1,0 +1,18 @@
+/* Shared between the C files of CLuaHost; Swift does not see it. */
+#ifndef CLUAHOST_INTERNAL_H
+#define CLUAHOST_INTERNAL_H
+#include <lua.h>
+#include "CLuaHost.h"
+
+/* Ends the running handler: yields the handler thread when it can, otherwise raises. */
+int clua_kill_here(lua_State *L, clua_Host *h);
+/* Charges units; when that decides a kill, raises (so C code deep in a library call stops). */
+int clua_charge_or_raise(lua_State *L, long long units);
+/* Whether a message starts with `something:LINE:`. */
+int clua_has_position(const char *msg);
+/* Replaces the error value on the top with a string that starts with the scenario line. */
+int clua_position_message(lua_State *L, lua_State *at, int level);
+/* Replaces the library functions that work in C with counted ones (libs.c, patterns.c). */
+void clua_install_counted(lua_State *L);
+void clua_install_patterns(lua_State *L);
+#endif

@@ -1,0 +1,278 @@
+/* libs.c: the library functions that do work in C, counted (see host.c for units). Each either
+ * charges its work before calling Lua's own function (string.rep, table.move, table.concat,
+ * table.sort, the utf8 functions, string.byte/format/pack/unpack, tonumber, rawequal), or is
+ * written here because its loop must be counted as it goes (table.insert, table.remove,
+ * table.unpack, the deep copy). setmetatable refuses `__gc` (finalizers run where no budget can
+ * reach them: inside the collector and at lua_close). Uses the Lua C API and host.c. */
+#include <math.h>
+#include <string.h>
+#include <lauxlib.h>
+#include "internal.h"
+
+static long long clamp_units(double u) {
+    if (!(u > 0)) return 0;
+    if (u > 1e18) return 1LL << 60;
+    return (long long)u;
+}
+
+/* Calls the original function (upvalue 1) with every argument; returns its results. Its own
+ * errors would name it '?' at no line (it is called from C here): they get the function's name
+ * (upvalue 2) and the scenario line that called the wrapper, as a direct call would. */
+static int call_original(lua_State *L) {
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    if (lua_pcall(L, n, LUA_MULTRET, 0) == LUA_OK) return lua_gettop(L);
+    if (clua_host(L)->killed == CLUA_KILL_NONE && lua_type(L, -1) == LUA_TSTRING) {
+        const char *name = lua_tostring(L, lua_upvalueindex(2));
+        const char *msg = lua_tostring(L, -1);
+        if (!clua_has_position(msg)) {
+            luaL_where(L, 1);
+            lua_pushfstring(L, "'%s'", name);
+            luaL_gsub(L, msg, "'?'", lua_tostring(L, -1));
+            lua_remove(L, -2);
+            lua_concat(L, 2);
+        }
+    }
+    return lua_error(L);
+}
+
+/* An integer argument, also from a float with an exact integer value (2^40); 0 when none. */
+static int int_arg(lua_State *L, int i, lua_Integer *out) {
+    int ok = 0;
+    lua_Integer v = lua_type(L, i) == LUA_TNUMBER ? lua_tointegerx(L, i, &ok) : 0;
+    *out = v;
+    return ok;
+}
+
+static size_t arg_len(lua_State *L, int i) {
+    return lua_type(L, i) == LUA_TSTRING ? lua_rawlen(L, i) : 0;
+}
+
+static int rep(lua_State *L) {
+    size_t l = arg_len(L, 1), lsep = arg_len(L, 3);
+    lua_Integer n;
+    if (int_arg(L, 2, &n) && n > 0) clua_charge_or_raise(L, clamp_units((double)n / 8.0 + (double)n * (double)(l + lsep) / 64.0));
+    return call_original(L);
+}
+
+static int move(lua_State *L) {
+    lua_Integer f, e;
+    if (int_arg(L, 2, &f) && int_arg(L, 3, &e) && e >= f) clua_charge_or_raise(L, clamp_units((double)e - (double)f + 1.0));
+    return call_original(L);
+}
+
+static int concat(lua_State *L) {
+    lua_Integer i, jj;
+    if (!int_arg(L, 3, &i)) i = 1;
+    double j = int_arg(L, 4, &jj) ? (double)jj : (lua_type(L, 1) == LUA_TTABLE ? (double)lua_rawlen(L, 1) : 0);
+    if (j >= (double)i) clua_charge_or_raise(L, clamp_units(j - (double)i + 1.0));
+    return call_original(L);
+}
+
+static int sort(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TTABLE) {
+        double n = (double)lua_rawlen(L, 1);
+        if (n > 1) clua_charge_or_raise(L, clamp_units(n * log2(n)));
+    }
+    return call_original(L);
+}
+
+static void check_table(lua_State *L, int i) {
+    if (lua_type(L, i) != LUA_TTABLE && !lua_getmetatable(L, i)) luaL_checktype(L, i, LUA_TTABLE);
+    else if (lua_type(L, i) != LUA_TTABLE) lua_pop(L, 1);
+}
+
+static int insert(lua_State *L) {
+    check_table(L, 1);
+    lua_Integer e = luaL_len(L, 1);
+    e = (lua_Integer)((lua_Unsigned)e + 1u); /* first empty slot */
+    lua_Integer pos;
+    switch (lua_gettop(L)) {
+    case 2:
+        pos = e;
+        break;
+    case 3:
+        pos = luaL_checkinteger(L, 2);
+        luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
+        clua_charge_or_raise(L, clamp_units((double)e - (double)pos));
+        for (lua_Integer i = e; i > pos; i--) {
+            lua_geti(L, 1, i - 1);
+            lua_seti(L, 1, i);
+        }
+        break;
+    default:
+        return luaL_error(L, "wrong number of arguments to 'insert'");
+    }
+    lua_seti(L, 1, pos);
+    return 0;
+}
+
+static int remove_(lua_State *L) {
+    check_table(L, 1);
+    lua_Integer size = luaL_len(L, 1);
+    lua_Integer pos = luaL_optinteger(L, 2, size);
+    if (pos != size)
+        luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
+    lua_geti(L, 1, pos);
+    if (size > pos) clua_charge_or_raise(L, clamp_units((double)size - (double)pos));
+    for (; pos < size; pos++) {
+        lua_geti(L, 1, pos + 1);
+        lua_seti(L, 1, pos);
+    }
+    lua_pushnil(L);
+    lua_seti(L, 1, pos);
+    return 1;
+}
+
+static int unpack(lua_State *L) {
+    lua_Integer i = luaL_optinteger(L, 2, 1);
+    lua_Integer e = lua_isnoneornil(L, 3) ? luaL_len(L, 1) : luaL_checkinteger(L, 3);
+    if (i > e) return 0;
+    lua_Unsigned n = (lua_Unsigned)e - (lua_Unsigned)i;
+    if (n >= (unsigned int)0x7fffffff || !lua_checkstack(L, (int)(++n)))
+        return luaL_error(L, "too many results to unpack");
+    clua_charge_or_raise(L, (long long)n);
+    for (; i < e; i++) lua_geti(L, 1, i);
+    lua_geti(L, 1, e);
+    return (int)n;
+}
+
+/* Charges the length of string argument `which` divided by `div` (plus one), then calls Lua's. */
+static int by_length(lua_State *L) {
+    int which = (int)lua_tointeger(L, lua_upvalueindex(3));
+    int div = (int)lua_tointeger(L, lua_upvalueindex(4));
+    size_t l = arg_len(L, which);
+    if (which == 1) l += arg_len(L, 2); /* e.g. string.unpack's data, rawequal's second string */
+    clua_charge_or_raise(L, (long long)(l / (size_t)div) + 1);
+    return call_original(L);
+}
+
+static int byte(lua_State *L) {
+    size_t l = arg_len(L, 1);
+    lua_Integer i, j;
+    if (!int_arg(L, 2, &i)) i = 1;
+    if (!int_arg(L, 3, &j)) j = i;
+    if (j < 0) j = (lua_Integer)l + j + 1;
+    if (i < 0) i = (lua_Integer)l + i + 1;
+    if (i < 1) i = 1;
+    if (j > (lua_Integer)l) j = (lua_Integer)l;
+    clua_charge_or_raise(L, (j >= i ? (long long)(j - i) : 0) + 1);
+    return call_original(L);
+}
+
+static int set_metatable(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        int t = lua_rawget(L, 2);
+        lua_pop(L, 1);
+        if (t != LUA_TNIL)
+            return luaL_error(L, "a metatable with __gc: luafetch runs no finalizers (they would run outside every "
+                                 "budget, at garbage collection and at exit); remove the __gc field");
+    }
+    return call_original(L);
+}
+
+static int charge(lua_State *L) {
+    lua_Number n = luaL_checknumber(L, 1);
+    clua_charge_or_raise(L, clamp_units(n));
+    return 0;
+}
+
+/* MARK: - Deep copy */
+
+static void copy_top(lua_State *L, int seen, int depth) {
+    if (lua_type(L, -1) != LUA_TTABLE) return;
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, seen) != LUA_TNIL) { lua_remove(L, -2); return; }
+    lua_pop(L, 1);
+    if (depth >= 200) luaL_error(L, "a table nested more than 200 levels deep cannot be copied");
+    luaL_checkstack(L, 8, "copy");
+    int src = lua_gettop(L);
+    lua_createtable(L, (int)(lua_rawlen(L, src) < 1u << 20 ? lua_rawlen(L, src) : 0), 0);
+    int dst = src + 1;
+    lua_pushvalue(L, src);
+    lua_pushvalue(L, dst);
+    lua_rawset(L, seen);
+    lua_pushnil(L);
+    while (lua_next(L, src)) {
+        clua_charge_or_raise(L, 4);
+        lua_pushvalue(L, -2);
+        copy_top(L, seen, depth + 1);
+        lua_pushvalue(L, -2);
+        copy_top(L, seen, depth + 1);
+        lua_rawset(L, dst);
+        lua_pop(L, 1);
+    }
+    lua_remove(L, src);
+}
+
+static int copier(lua_State *L) {
+    lua_settop(L, 1);
+    lua_newtable(L);
+    lua_insert(L, 1);
+    copy_top(L, 1, 0);
+    return 1;
+}
+
+void clua_pushcopier(lua_State *L) { lua_pushcfunction(L, copier); }
+
+void clua_pushprimitives(lua_State *L) {
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, charge);
+    lua_setfield(L, -2, "charge");
+    lua_pushcfunction(L, copier);
+    lua_setfield(L, -2, "copy");
+}
+
+/* MARK: - Installation */
+
+static void wrap(lua_State *L, const char *lib, const char *name, lua_CFunction f) {
+    if (lib) lua_getglobal(L, lib); else lua_pushglobaltable(L);
+    lua_getfield(L, -1, name);
+    lua_pushstring(L, name);
+    lua_pushcclosure(L, f, 2);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
+}
+
+static void wrap_length(lua_State *L, const char *lib, const char *name, int which, int div) {
+    if (lib) lua_getglobal(L, lib); else lua_pushglobaltable(L);
+    lua_getfield(L, -1, name);
+    lua_pushstring(L, name);
+    lua_pushinteger(L, which);
+    lua_pushinteger(L, div);
+    lua_pushcclosure(L, by_length, 4);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
+}
+
+static void set(lua_State *L, const char *lib, const char *name, lua_CFunction f) {
+    lua_getglobal(L, lib);
+    lua_pushcfunction(L, f);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 1);
+}
+
+void clua_install_counted(lua_State *L) {
+    wrap(L, "string", "rep", rep);
+    wrap(L, "string", "byte", byte);
+    wrap_length(L, "string", "format", 1, 4);
+    wrap_length(L, "string", "pack", 1, 4);
+    wrap_length(L, "string", "unpack", 1, 4);
+    wrap_length(L, "string", "packsize", 1, 4);
+    wrap(L, "table", "move", move);
+    wrap(L, "table", "concat", concat);
+    wrap(L, "table", "sort", sort);
+    set(L, "table", "insert", insert);
+    set(L, "table", "remove", remove_);
+    set(L, "table", "unpack", unpack);
+    wrap_length(L, "utf8", "len", 1, 16);
+    wrap_length(L, "utf8", "codepoint", 1, 16);
+    wrap_length(L, "utf8", "offset", 1, 16);
+    wrap_length(L, "os", "date", 1, 4);
+    wrap_length(L, NULL, "tonumber", 1, 16);
+    wrap_length(L, NULL, "rawequal", 1, 16);
+    wrap(L, NULL, "setmetatable", set_metatable);
+    clua_install_patterns(L);
+}
