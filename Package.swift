@@ -44,7 +44,7 @@ let package = Package(
         ),
         .testTarget(name: "LuaFetchCoreTests", dependencies: ["LuaFetchCore"]),
         .testTarget(name: "LuaFetchScriptingTests", dependencies: ["LuaFetchScripting", "LuaFetchCore"]),
-        .testTarget(name: "luafetchCLITests", dependencies: ["luafetch"], exclude: ["Snapshots", "pty_repl.py"]),
+        .testTarget(name: "luafetchCLITests", dependencies: ["luafetch"], exclude: ["Snapshots", "Robustness", "pty_repl.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

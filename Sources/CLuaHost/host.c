@@ -109,7 +109,13 @@ int clua_charge(lua_State *L, long long units) {
     clua_Host *h = clua_host(L);
     if (h->top == NULL) return CLUA_KILL_NONE; /* no scenario code is running */
     if (units < 0) units = 0;
-    if (units > (1LL << 60)) units = 1LL << 60;
+    /* Work refused is not spent: a charge that passes a limit counts only up to just past it (the
+     * caller stops before doing the work), so one huge refused call does not use up the run. */
+    long long room = 1LL << 60;
+    if (h->budget > 0 && h->budget - h->spent + 1 < room) room = h->budget - h->spent + 1;
+    if (h->totalBudget > 0 && h->totalBudget - h->total + 1 < room) room = h->totalBudget - h->total + 1;
+    if (room < 0) room = 0;
+    if (units > room) units = room;
     h->spent += units;
     h->total += units;
     if (h->killed != CLUA_KILL_NONE) return h->killed;

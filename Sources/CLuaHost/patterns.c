@@ -72,6 +72,7 @@ static int class_match(int c, int cl) {
     case 'u': r = isupper(c); break;
     case 'w': r = isalnum(c); break;
     case 'x': r = isxdigit(c); break;
+    case 'z': r = (c == 0); break; /* deprecated in Lua, still there */
     default: return cl == c;
     }
     if (isupper(cl)) r = !r;

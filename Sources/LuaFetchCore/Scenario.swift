@@ -52,6 +52,30 @@ public struct RunLimits: Sendable, Equatable {
     public init(instructions: Int64? = nil, events: Int? = nil, memory: Int? = nil) {
         self.instructions = instructions; self.events = events; self.memory = memory
     }
+
+    public static let names = ["instructions", "events", "memory"]
+    /// What each limit may be set to (memory in bytes: 1 MiB to 4 GiB).
+    public static let ranges: [String: ClosedRange<Int64>] = [
+        "instructions": 1_000...1_000_000_000_000_000,
+        "events": 1...1_000_000_000_000,
+        "memory": Int64(1 << 20)...Int64(4) << 30,
+    ]
+
+    /// Parses a command-line limit: `1000000`, `1e9`, and for memory also `64M`, `2G`, `512K`
+    /// (binary units). Nil when it is not a whole number in the limit's range.
+    public static func parse(_ text: String, for name: String) -> Int64? {
+        guard let range = ranges[name], !text.isEmpty else { return nil }
+        var digits = Substring(text)
+        var scale: Double = 1
+        if name == "memory", let last = digits.last, let shift = ["K": 10, "M": 20, "G": 30][String(last).uppercased()] {
+            scale = Double(1 << shift)
+            digits = digits.dropLast()
+        }
+        guard let d = Double(digits), d.isFinite else { return nil }
+        let v = d * scale
+        guard v.rounded() == v, v >= Double(range.lowerBound), v <= Double(range.upperBound) else { return nil }
+        return Int64(v)
+    }
 }
 
 /// The scenario's `app{}` declaration.

@@ -145,7 +145,7 @@ local function relay(name, raw, ...)
   if r[1] then return unpack(r, 2, r.n) end
   local msg = r[2]
   if type(msg) == "string" then
-    msg = msg:gsub("^luafetch:%d+: ", ""):gsub("'raw%w+'", "'" .. name .. "'")
+    msg = msg:gsub("^luafetch:%d+: ", ""):gsub("'raw%w+'", "'" .. name .. "'"):gsub("'%?'", "'" .. name .. "'")
   end
   error(msg, 3)
 end

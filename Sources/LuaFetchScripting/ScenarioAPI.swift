@@ -141,7 +141,27 @@ extension ScenarioRuntime {
         ])
     }
 
-    static let scenarioFields = ["name", "os", "seed", "duration", "fetchPolicy", "device", "budgets"]
+    static let scenarioFields = ["name", "os", "seed", "duration", "fetchPolicy", "device", "budgets", "limits"]
+
+    /// `scenario{ limits = { instructions = N, events = N, memory = BYTES } }` (SPEC 11), each a
+    /// whole number within `RunLimits.ranges`.
+    func readLimits(_ c: LuaCall, at t: Int32) throws(LuaFailure) {
+        let L = c.L
+        try c.checkFields(t, of: "scenario{ limits = ... }", known: RunLimits.names)
+        var values: [String: Int64] = [:]
+        for key in RunLimits.names {
+            defer { clua_pop(L, 1) }
+            guard lua_getfield_raw(L, t, key) > LUA_TNIL else { continue }
+            let range = RunLimits.ranges[key]!
+            let d = lua_type(L, -1) == LUA_TNUMBER ? clua_tonumber(L, -1) : .nan
+            guard d.isFinite, d.rounded() == d, d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+                throw .error("scenario{}: limits.\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound)\(key == "memory" ? " (bytes)" : "")")
+            }
+            values[key] = Int64(d)
+        }
+        applyLimits(instructions: values["instructions"], events: values["events"].map { Int($0) },
+                    memory: values["memory"].map { Int($0) })
+    }
 
     /// `scenario{ key = "name" }` for a field with a fixed set of names; nil when absent.
     func choice<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type, in L: OpaquePointer) throws(LuaFailure) -> E?
@@ -198,6 +218,13 @@ extension ScenarioRuntime {
                 }
                 clua_pop(L, 1)
             }
+        }
+        clua_pop(L, 1)
+        if lua_getfield_raw(L, 1, "limits") > LUA_TNIL {
+            guard lua_type(L, -1) == LUA_TTABLE else {
+                throw .error("scenario{}: limits must be a table like { instructions = 1e9, events = 1e6, memory = 64 * 1024 * 1024 }")
+            }
+            try readLimits(c, at: lua_gettop(L))
         }
         clua_pop(L, 1)
         if lua_getfield_raw(L, 1, "budgets") > LUA_TNIL {

@@ -142,7 +142,7 @@ struct Explore: ParsableCommand {
     }
 
     func printText(_ findings: [Finding], name: String, os: OSProfile?) {
-        let last = seedFrom + Int64(runs) - 1
+        let last = seedFrom + Int64(runs - 1)
         Output.line("luafetch \(luafetchVersion) · explore \"\(name)\" · os \((os ?? .ios13).rawValue) · seeds \(seedFrom)–\(last) · \(runs) run\(runs == 1 ? "" : "s")")
         Output.line(findings.isEmpty ? "no violations found" : "\(findings.count) distinct violation\(findings.count == 1 ? "" : "s") found")
         for f in findings {

@@ -55,7 +55,22 @@ struct Run: ParsableCommand {
     @Flag(help: "Warnings fail the run too.")
     var strict = false
 
+    @Option(help: ArgumentHelp("The whole run's limit of Lua instructions (default 1e10).", valueName: "N"))
+    var limitInstructions: String?
+
+    @Option(help: ArgumentHelp("The whole run's limit of events (default 1e8).", valueName: "N"))
+    var limitEvents: String?
+
+    @Option(help: ArgumentHelp("The memory cap in bytes, or with K, M, G (default 256M).", valueName: "BYTES"))
+    var limitMemory: String?
+
     func validate() throws {
+        for (name, value) in [("instructions", limitInstructions), ("events", limitEvents), ("memory", limitMemory)] {
+            if let value, RunLimits.parse(value, for: name) == nil {
+                let r = RunLimits.ranges[name]!
+                throw ValidationError("bad --limit-\(name) '\(value)': a whole number from \(r.lowerBound) to \(r.upperBound)\(name == "memory" ? " (bytes; or with K, M, G)" : "")")
+            }
+        }
         if let osProfile, OSProfile(rawValue: osProfile) == nil {
             throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7 or ios13")
         }
@@ -66,7 +81,10 @@ struct Run: ParsableCommand {
 
     func run() throws {
         try RunSpec(file: file, seed: seed, osProfile: osProfile, until: until, format: format, trace: trace,
-                    inject: inject, quiet: quiet, noColor: noColor, strict: strict).execute()
+                    inject: inject, quiet: quiet, noColor: noColor, strict: strict,
+                    limits: RunLimits(instructions: limitInstructions.flatMap { RunLimits.parse($0, for: "instructions") },
+                                      events: limitEvents.flatMap { RunLimits.parse($0, for: "events") }.map { Int($0) },
+                                      memory: limitMemory.flatMap { RunLimits.parse($0, for: "memory") }.map { Int($0) })).execute()
     }
 }
 
@@ -82,6 +100,7 @@ struct RunSpec {
     var quiet = false
     var noColor = false
     var strict = false
+    var limits = RunLimits()
 
     /// Parses the plain forms of `luafetch [run] FILE [options]` without ArgumentParser's reflection
     /// (most of start-up time). Anything else (help, a bad or unknown option, a repeated argument)
@@ -106,6 +125,15 @@ struct RunSpec {
             case "--quiet": spec.quiet = true
             case "--no-color": spec.noColor = true
             case "--strict": spec.strict = true
+            case "--limit-instructions":
+                guard let v = value(), let n = RunLimits.parse(v, for: "instructions"), spec.limits.instructions == nil else { return nil }
+                spec.limits.instructions = n
+            case "--limit-events":
+                guard let v = value(), let n = RunLimits.parse(v, for: "events"), spec.limits.events == nil else { return nil }
+                spec.limits.events = Int(n)
+            case "--limit-memory":
+                guard let v = value(), let n = RunLimits.parse(v, for: "memory"), spec.limits.memory == nil else { return nil }
+                spec.limits.memory = Int(n)
             default:
                 guard !a.hasPrefix("-"), file == nil else { return nil }
                 file = a
@@ -119,7 +147,7 @@ struct RunSpec {
 
     var options: RunOptions {
         RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)),
-                   until: until.flatMap(Time.parseDuration), strict: strict)
+                   until: until.flatMap(Time.parseDuration), strict: strict, limits: limits)
     }
 
     /// Runs the scenario: first with the lazy budget (fast), and when its watchdog doubted the run,
@@ -212,6 +240,9 @@ struct RunSpec {
         if let inject { parts += ["--inject", shellQuote(inject)] }
         if format == .jsonl { parts += ["--format", "jsonl"] }
         if strict { parts.append("--strict") }
+        if let n = limits.instructions { parts += ["--limit-instructions", String(n)] }
+        if let n = limits.events { parts += ["--limit-events", String(n)] }
+        if let n = limits.memory { parts += ["--limit-memory", String(n)] }
         return parts.joined(separator: " ")
     }
 

@@ -33,6 +33,32 @@ enum CLI {
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
     }
 
+    /// Runs luafetch through /bin/sh with `input` on standard input and, when `memoryKiB` is given,
+    /// its virtual memory limited (`ulimit -v`), so growing past it fails instead of swapping.
+    static func run(_ arguments: [String], input: String, memoryKiB: Int? = nil) throws -> Result {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-in-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let inputPath = dir.appendingPathComponent("stdin").path
+        try input.write(toFile: inputPath, atomically: true, encoding: .utf8)
+        let quoted = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let limit = memoryKiB.map { "ulimit -v \($0); " } ?? ""
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "\(limit)exec \(quoted) < '\(inputPath)'"]
+        p.currentDirectoryURL = root
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "NO_COLOR")
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
     /// Writes `source` to a temporary scenario file and returns its path.
     static func scenario(_ source: String, name: String = "scenario.lua") throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-cli-\(UUID().uuidString)")

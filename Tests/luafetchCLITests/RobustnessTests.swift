@@ -1,0 +1,204 @@
+// Regression tests for the minimised inputs that once broke luafetch (copied from the shared
+// robustness findings into Robustness/; line 1 of each file says what went wrong). Each runs the
+// built executable as a user would and checks the promise of SPEC 1, 2 and 11 it broke: no hang,
+// no crash, memory bounded (`ulimit -v`), byte-identical output, `FILE:LINE: message` on exit 2.
+import Foundation
+import Testing
+
+@Suite struct RobustnessTests {
+    static let dir = CLI.root.appendingPathComponent("Tests/luafetchCLITests/Robustness")
+    /// Virtual memory a run may reserve: a run that grew past 1 GiB of real memory fails here.
+    static let memoryKiB = 1_500_000
+
+    static func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    static func run(_ name: String, _ extra: [String] = [], input: String = "") throws -> CLI.Result {
+        try CLI.run(["run", path(name), "--no-color"] + extra, input: input, memoryKiB: memoryKiB)
+    }
+
+    @Test func everyFindingHasATest() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.dir.path).filter { $0.hasSuffix(".lua") }
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        for f in files { #expect(source.contains("\"\(f)\""), "no test names \(f)") }
+    }
+
+    @Test func assigningNilDeclaresAGlobal() throws {
+        let r = try Self.run("exit2_global_assigned_nil.lua")
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    @Test func preludeWrappersReportTheScenarioLine() throws {
+        let r = try Self.run("exit2_prelude_location.lua")
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("\(Self.path("exit2_prelude_location.lua")):3: bad argument #2 to 'date'"), "\(r.stderr)")
+        for (line, name) in [("math.randomseed(1.5)", "randomseed"), ("os.difftime({})", "difftime"), ("os.date({})", "date")] {
+            let p = try CLI.scenario("app {}\n\(line)\n")
+            let e = try CLI.run([p])
+            #expect(e.status == 2)
+            #expect(e.stderr.hasPrefix("\(p):2: bad argument #1 to '\(name)'"), "\(e.stderr)")
+            #expect(!e.stderr.contains("luafetch:"), "\(e.stderr)")
+        }
+    }
+
+    @Test func topLevelErrorsOfAnyValueNameTheirLine() throws {
+        let r = try Self.run("exit2_toplevel_error_no_location.lua")
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("\(Self.path("exit2_toplevel_error_no_location.lua")):3: (error object is a table value)"), "\(r.stderr)")
+        for (line, message) in [("error(nil)", "nil"), ("error('plain', 0)", "plain"), ("error(42)", "42")] {
+            let p = try CLI.scenario("app {}\n\(line)\n")
+            let e = try CLI.run([p])
+            #expect(e.status == 2)
+            #expect(e.stderr.hasPrefix("\(p):2: "), "\(e.stderr)")
+            #expect(e.stderr.contains(message))
+        }
+        let world = try CLI.scenario("app {}\nat(1, function() error({}) end)\n")
+        #expect(try CLI.run([world]).stderr.hasPrefix("\(world):2: (error object is a table value)"))
+    }
+
+    @Test func devicesPipesAndHugeFilesAreRefused() throws {
+        let zero = try CLI.run(["/dev/zero"], input: "", memoryKiB: Self.memoryKiB)
+        #expect(zero.status == 2)
+        #expect(zero.stderr.hasPrefix("/dev/zero: is not a regular file"), "\(zero.stderr) (exit2 placeholder: exit3_dev_zero.lua)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let fifo = dir.appendingPathComponent("s.lua").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let r = try CLI.run([fifo])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("is not a regular file"))
+        #expect(try Self.run("exit3_dev_zero.lua").status == 0)
+    }
+
+    @Test func exploreRangesAreChecked() throws {
+        let p = Self.path("exit3_explore_seed_from_max.lua")
+        let edge = try CLI.run(["explore", p, "--runs", "1", "--seed-from", "9223372036854775807"])
+        #expect(edge.status == 0, "\(edge.stderr)")
+        let over = try CLI.run(["explore", p, "--runs", "2", "--seed-from", "9223372036854775807"])
+        #expect(over.status == 2)
+        #expect(over.stderr.contains("--seed-from"))
+        for runs in ["9223372036854775807", "100000000"] {
+            let r = try CLI.run(["explore", p, "--runs", runs], input: "", memoryKiB: Self.memoryKiB)
+            #expect(r.status == 2, "\(runs): \(r.stderr)")
+            #expect(r.stderr.contains("--runs"))
+        }
+    }
+
+    @Test func replPrintsValuesWithoutTheGlobalTostring() throws {
+        let r = try CLI.run(["repl", Self.path("exit3_repl_tostring_nil.lua")], input: "1\n", memoryKiB: Self.memoryKiB)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("1"))
+        let typed = try CLI.run(["repl"], input: "tostring = nil\n1 + 1\n", memoryKiB: Self.memoryKiB)
+        #expect(typed.status == 0)
+        #expect(typed.stdout.contains("2"))
+        let loop = try CLI.run(["repl", Self.path("hang_repl_result_tostring.lua")], input: "1\n", memoryKiB: Self.memoryKiB)
+        #expect(loop.status == 0)
+        let meta = try CLI.run(["repl"], input: "setmetatable({}, {__tostring = function() while true do end end})\n40 + 2\n",
+                               memoryKiB: Self.memoryKiB)
+        #expect(meta.status == 0)
+        #expect(meta.stdout.contains("instruction budget"))
+        #expect(meta.stdout.contains("42"))
+    }
+
+    @Test(arguments: [
+        ("hang_c_work_per_instruction.lua", 3),
+        ("hang_coroutines_nested_over_32.lua", 3),
+        ("hang_load_reader_comment.lua", 3),
+        ("hang_string_rep_empty.lua", 2),
+        ("hang_table_move_c_loop.lua", 2),
+        ("hang_unknown_global_loop.lua", 3),
+    ])
+    func workInsideLibraryFunctionsMeetsTheBudget(name: String, line: Int) throws {
+        let r = try Self.run(name)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("\(Self.path(name)):\(line): scenario code ran past the instruction budget"), "\(r.stderr)")
+    }
+
+    @Test func hintsForHugeNamesAreCheap() throws {
+        let r = try Self.run("hang_did_you_mean_edit_distance.lua")
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("unknown field 'xxxx"))
+    }
+
+    @Test func finalizersAreRefused() throws {
+        let r = try Self.run("hang_gc_finalizer_at_exit.lua")
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("\(Self.path("hang_gc_finalizer_at_exit.lua")):2: a metatable with __gc"), "\(r.stderr)")
+        let app = try Self.run("uaf_watchdog_sethook_freed_thread.lua")
+        #expect(app.status == 1)
+        #expect(app.stdout.contains("✗ app-crash [error] \(Self.path("uaf_watchdog_sethook_freed_thread.lua")):3: a metatable with __gc"), "\(app.stdout)")
+    }
+
+    @Test func backtrackingPatternsAreAnAppHang() throws {
+        let r = try Self.run("hang_pattern_backtracking.lua")
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("✗ app-hang [error, 0x8badf00d] \(Self.path("hang_pattern_backtracking.lua")):2:"), "\(r.stdout)")
+    }
+
+    @Test func numericKeysInOptionsAndTheCapAfterwards() throws {
+        let r = try Self.run("longjmp_unknownkeys_number_key.lua")
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("unknown field '[1]' in http.request{}"))
+        #expect(r.stdout.contains("✗ out-of-memory [error] \(Self.path("longjmp_unknownkeys_number_key.lua")):5:"), "\(r.stdout)")
+        let top = try CLI.scenario("scenario { [1] = 1, [2] = 2 }\n")
+        let e = try CLI.run([top])
+        #expect(e.status == 2)
+        #expect(e.stderr.hasPrefix("\(top):1: unknown field '[1]' in scenario{}"), "\(e.stderr)")
+    }
+
+    @Test(arguments: ["nondet_app_hang_lazy_budget.lua", "nondet_memory_cap_swallowed.lua", "nondet_next_order.lua"])
+    func runsAreByteIdentical(name: String) throws {
+        let first = try Self.run(name)
+        #expect(first.status != 3)
+        for _ in 0..<4 {
+            let again = try Self.run(name)
+            #expect(again.status == first.status)
+            #expect(again.stdout == first.stdout)
+            #expect(again.stderr == first.stderr)
+        }
+    }
+
+    @Test func theMemoryCapCannotBeSwallowed() throws {
+        let r = try Self.run("nondet_memory_cap_swallowed.lua")
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("\(Self.path("nondet_memory_cap_swallowed.lua")):5: scenario code passed the memory cap (256 MiB)"), "\(r.stderr)")
+    }
+
+    @Test func replKeepsABoundedTimeline() throws {
+        let r = try CLI.run(["repl", Self.path("rss_repl_advance_timeline.lua")], input: ".advance 365d\n.now\n",
+                            memoryKiB: Self.memoryKiB)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("now() = 31536000"))
+    }
+
+    @Test func routeResponseCopiesCountAgainstTheCap() throws {
+        let r = try Self.run("rss_route_response_copies.lua")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("passed the memory cap (256 MiB)"), "\(r.stderr)")
+    }
+
+    @Test func theTraceKeepsNoTimelineText() throws {
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-\(UUID().uuidString).trace.json").path
+        let r = try Self.run("rss_trace_keeps_timeline.lua", ["--quiet", "--trace", trace])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: trace))
+    }
+
+    @Test func runLimitsNameTheLineResponsible() throws {
+        let events = try Self.run("slow_event_limit.lua", ["--limit-events", "1e6"])
+        #expect(events.status == 2)
+        #expect(events.stderr.hasPrefix("\(Self.path("slow_event_limit.lua")):3: the run passed its limit of 1000000 events"), "\(events.stderr)")
+        let nested = try Self.run("slow_nested_every.lua", ["--limit-events", "2e6"])
+        #expect(nested.status == 2)
+        #expect(nested.stderr.hasPrefix("\(Self.path("slow_nested_every.lua")):4: the run passed its limit of 2000000 events"), "\(nested.stderr)")
+        let kills = try Self.run("slow_repeated_kills.lua", ["--limit-instructions", "1e9"])
+        #expect(kills.status == 2)
+        #expect(kills.stderr.hasPrefix("\(Self.path("slow_repeated_kills.lua")):3: the run passed its limit of 1000000000 Lua instructions"), "\(kills.stderr)")
+        #expect(kills.stdout.contains("✗ app-hang"))
+    }
+
+    @Test func theWatchdogOutlivesNothing() throws {
+        // Valgrind runs these under scripts/sanitize; here they must simply end well.
+        let r = try Self.run("uaf_watchdog_after_deinit.lua", ["--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+}
