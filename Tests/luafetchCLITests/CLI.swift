@@ -5,7 +5,12 @@ import Foundation
 enum CLI {
     /// The package root, found from this file's path.
     static let root: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let binary = root.appendingPathComponent(".build/debug/luafetch").path
+    /// The executable under test: LUAFETCH_BINARY when set (scripts/sanitize points it at an
+    /// AddressSanitizer build), else the debug build.
+    static let binary = ProcessInfo.processInfo.environment["LUAFETCH_BINARY"]
+        ?? root.appendingPathComponent(".build/debug/luafetch").path
+    /// Sanitizer builds reserve terabytes of address space: `ulimit -v` cannot bound them.
+    static let memoryLimitsWork = ProcessInfo.processInfo.environment["LUAFETCH_SANITIZED"] == nil
 
     struct Result {
         var status: Int32
@@ -41,7 +46,7 @@ enum CLI {
         let inputPath = dir.appendingPathComponent("stdin").path
         try input.write(toFile: inputPath, atomically: true, encoding: .utf8)
         let quoted = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let limit = memoryKiB.map { "ulimit -v \($0); " } ?? ""
+        let limit = memoryLimitsWork ? memoryKiB.map { "ulimit -v \($0); " } ?? "" : ""
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
         p.arguments = ["-c", "\(limit)exec \(quoted) < '\(inputPath)'"]

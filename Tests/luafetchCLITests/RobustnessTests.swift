@@ -157,6 +157,17 @@ import Testing
         }
     }
 
+    /// The bar: the same runaway scenario, 20 times in a row, byte for byte.
+    @Test func aRunawayScenarioGivesTheSameBytesTwentyTimes() throws {
+        let first = try Self.run("nondet_app_hang_lazy_budget.lua")
+        #expect(first.status == 1)
+        #expect(first.stdout.contains("✗ app-hang"))
+        for _ in 0..<19 {
+            let again = try Self.run("nondet_app_hang_lazy_budget.lua")
+            #expect(again.stdout == first.stdout && again.status == first.status)
+        }
+    }
+
     @Test func theMemoryCapCannotBeSwallowed() throws {
         let r = try Self.run("nondet_memory_cap_swallowed.lua")
         #expect(r.status == 2)

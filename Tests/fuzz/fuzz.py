@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""luafetch's own fuzzer (scripts/fuzz runs it; docs/RELIABILITY.md says how it is used).
+
+Seeded: case i of seed S is the same on every machine. Each case is one of
+  api       a generated scenario that calls every API with valid, boundary and wrong arguments
+            (types, nil, NaN, +-inf, huge/negative/tiny durations, huge strings and tables, cyclic
+            and metatable-laden values, coroutines yielding across API calls, errors and re-entrant
+            calls from handlers, runaway loops and kills inside pcall);
+  mutant    an example with random mutations (lines deleted, duplicated or swapped, numbers turned
+            into boundary values, names misspelt, loops, errors and yields inserted);
+  options   hostile command lines (run, explore, repl, test options);
+  repl      random REPL input through a pipe (dot commands, Lua, unfinished chunks, garbage).
+Invariants per case: exit status in {0, 1, 2}; no signal; done within --timeout seconds; peak RSS
+under 1 GiB; a scenario error (exit 2 of a run whose options are valid) starts with FILE:LINE:;
+every --rerun-th case run again gives byte-identical output.
+
+Usage: fuzz.py LUAFETCH [--cases N] [--seed S] [--jobs J] [--timeout T] [--rerun K] [--keep DIR]
+Failing cases are written to DIR (default fuzz-failures/) with the command and what broke.
+"""
+import concurrent.futures as futures
+import os, random, re, resource, shutil, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLES = sorted(os.path.join(ROOT, 'examples', f) for f in os.listdir(os.path.join(ROOT, 'examples')) if f.endswith('.lua'))
+RSS_LIMIT_KB = 1 << 20  # 1 GiB
+# Generated scenarios run with a lower whole-run instruction limit so that a case full of runaway
+# handlers ends in seconds (an exactly counted 10^10 takes about a minute); the limit's own
+# mechanism is the same, and the robustness tests cover the default.
+LIMIT = ['--limit-instructions', '1e9']
+
+VALUES = ['nil', 'true', 'false', '0', '-1', '1', '1.5', '0.0004', '-0.0', '0/0', '1/0', '-1/0', 'math.maxinteger',
+          'math.mininteger', '1e308', '1e-300', '2^53', '""', '"x"', '"home"', 'string.rep("x", 1e5)', '{}', '{1, 2, 3}',
+          'CYCLE', 'META', 'function() end', 'function() error("boom") end', 'function() error({}) end',
+          'coroutine.create(function() end)', 'user.home', 'minutes(5)', 'days(40)', 'seconds(-3)', '"GET /x"',
+          '"https://api.test/x?a=1&b=%zz"', '{ status = 200, body = { n = 1 } }', '{ status = 99 }', '"fetch"',
+          '{ "fetch" }', 'UIApplicationBackgroundFetchIntervalMinimum', 'UIBackgroundTaskInvalid', '"newData"']
+
+CALLS = [
+    'at({t}, {fn})', 'every({t}, {fn})', 'at({t}, user.launch)', 'at({t}, user.home)', 'at({t}, user.forceQuit)', 'at({v}, {v})',
+    'at({t}, function() user.interrupt({t}) end)', 'at({t}, system.backgroundFetch)', 'at({t}, system.launchForFetch)',
+    'at({t}, system.memoryPressure)', 'at({t}, function() system.setLowPowerMode({b}) end)',
+    'at({t}, function() system.setBackgroundRefresh({b}) end)', 'scenario {{ {f} = {v} }}',
+    'scenario {{ duration = {v}, seed = {v} }}', 'scenario {{ limits = {{ {lf} = {v} }} }}',
+    'scenario {{ budgets = {{ backgroundTask = {v} }} }}', 'scenario {{ device = {{ multitasking = {v} }} }}',
+    'local s = server({v}) {{ latency = {v}, jitter = {v}, failureRate = {v} }}',
+    'local s = server "api.test" {{ latency = {t} }} s:route({s}, {v})', 'local s = server "api.test" {{}} s:down({t}, {t})',
+    'expect.that({s}, {fn})', 'expect.at({t}, {s}, {fn})', 'expect.violation({v}, {v})', 'expect.noViolations()',
+    'notifications.observe({s}, {fn})', 'notifications.post({s}, {v})', 'print({v}, {v})', 'print(device.{df})',
+    'print(pcall(next, {v}, {v}))', 'for k, x in pairs({v}) do print(k, x) end', 'print(now(), os.time(), os.clock(), os.date())',
+    'print(os.date({v}, {v}))', 'math.randomseed({v})', 'print(math.random({v}, {v}))', 'print(seconds({v}), days({v}))',
+    'print(pcall(string.rep, {v}, {v}))', 'print(pcall(string.find, {v}, {v}))', 'print(pcall(table.concat, {v}, {v}))',
+    'print(pcall(load, {v}))', 'print(pcall(require, {v}))', 'print(tostring({v}))', 'print(pcall(setmetatable, {v}, {v}))',
+    'print(pcall(coroutine.wrap(function(...) coroutine.yield(...) end), {v}))', '{g} = {v}', 'print({g})',
+]
+
+APP_CALLS = [
+    'local id = app:beginBackgroundTask({s}, function() app:endBackgroundTask(id) end)', 'app:beginBackgroundTask({v}, {v})',
+    'app:endBackgroundTask({v})', 'app:setMinimumBackgroundFetchInterval({t})', 'local id = app:beginBackgroundTask(function() end) after({t}, function() app:endBackgroundTask(id) end)',
+    'after({t}, {fn})', 'timer.every({t}, {fn})', 'timer.after({t}, {fn})', 'work({t})', 'http.get({s}, {fn})',
+    'http.request({v}, {v})', 'http.request({{ url = "https://api.test/x", method = {v}, body = {v}, headers = {v}, timeout = {v} }}, {v})',
+    'print(app.state, app.backgroundTimeRemaining)', 'local t = timer.every(1, function(t) t:invalidate() end)',
+    'notifications.post("UIApplicationDidEnterBackgroundNotification", {v})', 'user.home()', 'at({v}, {v})',
+    'print(pcall(function() while true do end end))', 'local t = {{}} for i = 1, 1e7 do t[i] = string.rep("y", 100) end',
+    'coroutine.yield()', 'error({v})', 'print(pcall(error, {v}))', 'app.state = {v}', 'print(app.beginBackgroudTask)',
+    'local co = coroutine.wrap(function() http.get("https://api.test/x", function() end) coroutine.yield() end) co()',
+]
+
+DELEGATES = ['didFinishLaunching', 'didBecomeActive', 'willResignActive', 'didEnterBackground', 'willEnterForeground',
+             'willTerminate', 'performFetch']
+
+
+def value(r, depth=0):
+    v = r.choice(VALUES)
+    if v == 'CYCLE':
+        return '(function() local t = {} t.self = t t[1] = t return t end)()'
+    if v == 'META':
+        return r.choice(['setmetatable({}, { __index = function() error("idx") end })',
+                         'setmetatable({}, { __len = function() return 1e12 end })',
+                         'setmetatable({}, { __tostring = function() return 42 end })',
+                         'setmetatable({}, { __call = function() return 1 end, __eq = function() error("eq") end })'])
+    return v
+
+
+GOOD = {
+    '{t}': ['0', '1', '2.5', 'minutes(1)', 'minutes(30)', 'hours(3)', '0.001', '10'],
+    '{fn}': ['function() print("cb", now()) end', 'function(...) print(select("#", ...)) end', 'user.home', 'user.launch',
+             'function() user.home() end', 'function(r, e) print(r and r.status, e) end'],
+    '{s}': ['"upload"', '"https://api.test/x"', '"GET /x"', '"note"', '"fetch"'],
+    '{b}': ['true', 'false'],
+}
+
+
+def fill(r, template):
+    out = template
+    for key, good in GOOD.items():
+        while key in out:
+            out = out.replace(key, r.choice(good) if r.random() < 0.85 else value(r), 1)
+    while '{v}' in out:
+        out = out.replace('{v}', value(r), 1)
+    out = out.replace('{f}', r.choice(['name', 'os', 'seed', 'duration', 'fetchPolicy', 'nmae', 'device', 'budgets', 'limits']))
+    out = out.replace('{lf}', r.choice(['instructions', 'events', 'memory', 'bogus']))
+    out = out.replace('{df}', r.choice(['isMultitaskingSupported', 'backgroundRefresh', 'lowPowerMode', 'nothing']))
+    out = out.replace('{g}', r.choice(['g1', 'g2', '_G.x', 'string.x', 'app']))
+    return out.replace('{{', '{').replace('}}', '}')
+
+
+def api_case(r):
+    lines = []
+    calls = [c for c in CALLS if not c.startswith('scenario')]
+    if r.random() < 0.7:
+        lines.append('scenario { duration = %s, seed = %d }' % (r.choice(['minutes(10)', 'hours(2)', 'days(1)', '5']), r.randrange(100)))
+    elif r.random() < 0.5:
+        lines.append(fill(r, r.choice([c for c in CALLS if c.startswith('scenario')])))
+    for _ in range(r.randint(0, 6)):
+        lines.append(fill(r, r.choice(calls)))
+    fields = []
+    modes = r.choice(['', 'backgroundModes = { "fetch" },', 'backgroundModes = { "fetch" },', 'backgroundModes = %s,' % value(r)])
+    for d in r.sample(DELEGATES, r.randint(0, 4)):
+        body = '\n    '.join(fill(r, r.choice(APP_CALLS)) for _ in range(r.randint(0, 4)))
+        if d == 'performFetch':
+            body += '\n    completionHandler(%s)' % r.choice(['"newData"', '"noData"', '"bogus"', 'nil', '"failed"', '""'])
+            fields.append('  %s = function(app, completionHandler)\n    %s\n  end,' % (d, body))
+        else:
+            ret = '\n    return true' if d == 'didFinishLaunching' and r.random() < 0.8 else ''
+            fields.append('  %s = function(app, launch)\n    %s%s\n  end,' % (d, body, ret))
+    if r.random() < 0.9:
+        lines.append('app {\n  %s\n%s\n}' % (modes, '\n'.join(fields)))
+    lines.append('at(0, user.launch)')
+    for _ in range(r.randint(0, 5)):
+        lines.append(fill(r, r.choice(calls)))
+    rest = lines[1:]
+    r.shuffle(rest)
+    lines[1:] = rest
+    return '\n'.join(lines) + '\n'
+
+
+def mutant_case(r):
+    src = open(r.choice(EXAMPLES), encoding='utf-8').read().split('\n')
+    for _ in range(r.randint(1, 4)):
+        i = r.randrange(len(src))
+        m = r.randrange(8)
+        if m == 0: del src[i]
+        elif m == 1: src.insert(i, src[i])
+        elif m == 2: j = r.randrange(len(src)); src[i], src[j] = src[j], src[i]
+        elif m == 3: src[i] = re.sub(r'\b\d+(\.\d+)?\b', lambda _: r.choice(['0', '-1', '1e9', '0.0001', '(0/0)', 'math.huge', '1e308']), src[i], count=1)
+        elif m == 4: src[i] = re.sub(r'\b([a-z][A-Za-z]{4,})\b', lambda mm: mm.group(1)[:-2] + mm.group(1)[-1], src[i], count=1)
+        elif m == 5: src.insert(i, r.choice(['while true do end', 'error({})', 'coroutine.yield()', 'error("x", 0)',
+                                              'local t = {} for i = 1, 1e8 do t[i] = i end', 'print(string.rep("z", 1e6))']))
+        elif m == 6: src[i] = src[i][:r.randrange(len(src[i]) + 1)]
+        else: src.insert(i, fill(r, r.choice(CALLS)))
+    return '\n'.join(src) + '\n'
+
+
+def option_args(r, path):
+    pool = ['--seed', '--seed=-5', '--seed', '99999999999999999999', '--os', 'ios5', '--os', 'ios6', '--until', '0',
+            '--until', '5m12s', '--until', 'x', '--format', 'xml', '--format', 'jsonl', '--trace', '/nonexistent/dir/t.json',
+            '--inject', '12.5:home,30:interrupt=20', '--inject', 'garbage', '--inject', '1e300:home', '--quiet', '--strict',
+            '--no-color', '--limit-events', '0', '--limit-events', '100', '--limit-memory', '1M', '--limit-memory', '-5',
+            '--limit-instructions', '1e3', '--bogus', '', '-', '--', path, path]
+    cmd = r.choice([['run', path], [path], ['explore', path, '--runs', r.choice(['1', '3', '0', '-1', '1e9', '10'])], []])
+    if cmd and cmd[0] == 'explore':
+        cmd += r.choice([[], ['--jobs', r.choice(['1', '2', '0', '64'])], ['--seed-from', r.choice(['9223372036854775807', '-3', 'x'])]])
+    return cmd + [r.choice(pool) for _ in range(r.randint(0, 4))]
+
+
+REPL_LINES = ['.advance 90', '.advance 3d', '.advance -1', '.advance 5m12s', '.step', '.run', '.run until 2h', '.now', '.state',
+              '.pending', '.trace', '.trace 999999', '.trace -3', '.violations', '.reset', '.help', '.bogus', '.save /nonexistent/x.lua',
+              'user.launch()', 'user.home()', 'app:beginBackgroundTask(function() end)', 'print(now())', '1 +', 'for i = 1, 3 do',
+              'end', 'x = {', '}', 'error({})', 'while true do end', 'tostring = nil', '1', '"\\0\\255"', 'app.state', '.quit']
+
+
+def repl_input(r):
+    return '\n'.join(r.choice(REPL_LINES) for _ in range(r.randint(1, 12))) + '\n'
+
+
+def run(cmd, stdin_text, timeout):
+    """Runs a command; returns (status or None on timeout, stdout, stderr, peak RSS KiB, seconds).
+    The child is reaped with wait4, so its own peak RSS is known."""
+    import threading
+    start = time.monotonic()
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                         env=dict(os.environ, NO_COLOR='1'),
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)))
+    chunks = {'out': [], 'err': []}
+    def drain(stream, key):
+        for block in iter(lambda: stream.read(65536), b''): chunks[key].append(block)
+    readers = [threading.Thread(target=drain, args=(p.stdout, 'out')), threading.Thread(target=drain, args=(p.stderr, 'err'))]
+    for t in readers: t.start()
+    try:
+        p.stdin.write(stdin_text.encode()); p.stdin.close()
+    except (BrokenPipeError, OSError):
+        pass
+    status, rss = None, 0
+    while True:
+        pid, raw, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            status, rss = os.waitstatus_to_exitcode(raw), ru.ru_maxrss
+            break
+        if time.monotonic() - start > timeout:
+            p.kill()
+            os.wait4(p.pid, 0)
+            break
+        time.sleep(0.005)
+    p.returncode = status if status is not None else -9
+    for t in readers: t.join()
+    return status, b''.join(chunks['out']), b''.join(chunks['err']), rss, time.monotonic() - start
+
+
+def case(args):
+    luafetch, seed, i, workdir, timeout, rerun = args
+    r = random.Random('%d/%d' % (seed, i))
+    kind = r.choice(['api', 'api', 'api', 'mutant', 'mutant', 'options', 'repl'])
+    path = os.path.join(workdir, 'case%d.lua' % i)
+    stdin_text = ''
+    scenario_error_needs_line = False
+    if kind in ('api', 'mutant'):
+        src = api_case(r) if kind == 'api' else mutant_case(r)
+        with open(path, 'w', encoding='utf-8') as f: f.write(src)
+        cmd = [luafetch, 'run', path, '--quiet'] + LIMIT
+        if r.random() < 0.3: cmd += ['--format', 'jsonl']
+        scenario_error_needs_line = True
+    elif kind == 'options':
+        with open(path, 'w', encoding='utf-8') as f: f.write(api_case(r))
+        cmd = [luafetch] + option_args(r, path)
+    else:
+        with open(path, 'w', encoding='utf-8') as f: f.write(api_case(r))
+        cmd = [luafetch, 'repl'] + ([path] if r.random() < 0.6 else [])
+        stdin_text = repl_input(r)
+    status, out, err, rss, secs = run(cmd, stdin_text, timeout)
+    problems = []
+    if status is None: problems.append('timeout after %.1f s' % secs)
+    elif status < 0: problems.append('killed by signal %d' % -status)
+    elif status not in (0, 1, 2): problems.append('exit %d' % status)
+    if status == 2 and scenario_error_needs_line:
+        first = err.decode('utf-8', 'replace').split('\n', 1)[0]
+        if not re.match(r'^.+:\d+: ', first): problems.append('exit 2 without FILE:LINE: %r' % first[:200])
+    if rss > RSS_LIMIT_KB: problems.append('peak RSS %d KiB' % rss)
+    if status is not None and rerun and i % rerun == 0:
+        again = run(cmd, stdin_text, timeout)
+        if (again[0], again[1], again[2]) != (status, out, err): problems.append('not byte-identical on a rerun')
+    return i, kind, cmd, stdin_text, path, status, secs, problems
+
+
+def main():
+    argv = sys.argv[1:]
+    def opt(name, default):
+        return type(default)(argv[argv.index(name) + 1]) if name in argv else default
+    luafetch = os.path.abspath(argv[0])
+    cases, seed, jobs = opt('--cases', 300), opt('--seed', 1), opt('--jobs', 2)
+    timeout, rerun, keep = opt('--timeout', 10.0), opt('--rerun', 10), opt('--keep', os.path.join(ROOT, 'fuzz-failures'))
+    workdir = tempfile.mkdtemp(prefix='luafetch-fuzz-')
+    failures, kinds, exits, slowest, start = [], {}, {}, (0, None), time.monotonic()
+    with futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for i, kind, cmd, stdin_text, path, status, secs, problems in pool.map(
+                case, [(luafetch, seed, i, workdir, timeout, rerun) for i in range(cases)]):
+            kinds[kind] = kinds.get(kind, 0) + 1
+            exits[status] = exits.get(status, 0) + 1
+            if secs > slowest[0]: slowest = (secs, i)
+            if problems:
+                failures.append(i)
+                os.makedirs(keep, exist_ok=True)
+                base = os.path.join(keep, 'seed%d-case%d' % (seed, i))
+                shutil.copy(path, base + '.lua')
+                with open(base + '.txt', 'w') as f:
+                    f.write('problems: %s\ncommand: %s\nstdin:\n%s' % ('; '.join(problems), ' '.join(cmd), stdin_text))
+                print('FAIL case %d (%s): %s -> %s.lua' % (i, kind, '; '.join(problems), base), flush=True)
+    shutil.rmtree(workdir, ignore_errors=True)
+    print('fuzz: seed %d, %d cases (%s) in %.0f s, slowest %.1f s (case %s)' % (
+        seed, cases, ', '.join('%d %s' % (n, k) for k, n in sorted(kinds.items())), time.monotonic() - start, slowest[0], slowest[1]))
+    print('fuzz: exit statuses %s' % ', '.join('%s ×%d' % (k, n) for k, n in sorted(exits.items(), key=lambda kv: str(kv[0]))))
+    print('fuzz: %d passed, %d failed' % (cases - len(failures), len(failures)))
+    sys.exit(1 if failures else 0)
+
+
+main()
