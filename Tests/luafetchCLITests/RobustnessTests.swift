@@ -168,6 +168,30 @@ import Testing
         }
     }
 
+    /// A lazy run (doubted and redone, or not) prints exactly what an eager run prints.
+    @Test(arguments: ["nondet_app_hang_lazy_budget.lua", "hang_pattern_backtracking.lua", "slow_repeated_kills.lua",
+                      "nondet_memory_cap_swallowed.lua"])
+    func lazyAndEagerRunsPrintTheSameBytes(name: String) throws {
+        for format in ["text", "jsonl"] {
+            let args = ["run", Self.path(name), "--no-color", "--format", format, "--limit-instructions", "6e8"]
+            let lazy = try CLI.run(args)
+            let eager = try CLI.run(args, environment: ["LUAFETCH_BUDGET": "eager"])
+            #expect(lazy.status == eager.status)
+            #expect(lazy.stdout == eager.stdout, "\(name) \(format)")
+            #expect(lazy.stderr == eager.stderr)
+        }
+    }
+
+    @Test func examplesPrintTheSameBytesLazyAndEager() throws {
+        for example in CLI.examples {
+            let args = ["run", "examples/\(example)", "--no-color", "--format", "jsonl"]
+            let lazy = try CLI.run(args)
+            let eager = try CLI.run(args, environment: ["LUAFETCH_BUDGET": "eager"])
+            #expect(lazy.status == 0 && eager.status == 0)
+            #expect(lazy.stdout == eager.stdout, "\(example)")
+        }
+    }
+
     @Test func theMemoryCapCannotBeSwallowed() throws {
         let r = try Self.run("nondet_memory_cap_swallowed.lua")
         #expect(r.status == 2)
