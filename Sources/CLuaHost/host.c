@@ -93,8 +93,9 @@ int clua_kill_here(lua_State *L, clua_Host *h) {
 /* The kill kind a spend of units leads to, or NONE. */
 static int over(clua_Host *h) {
     if (h->lazy) {
-        /* Lazy counts hold only charges, never more than eager would: past a limit, redo exactly. */
-        if ((h->budget > 0 && h->spent > h->budget) || (h->totalBudget > 0 && h->total > h->totalBudget)) {
+        /* Lazy counts hold only charges, never more than eager would: past half a limit (the
+         * instructions not counted could make up the rest), redo exactly. */
+        if ((h->budget > 0 && h->spent > h->budget / 2) || (h->totalBudget > 0 && h->total > h->totalBudget / 2)) {
             h->tripped = 1;
             return CLUA_KILL_RESTART;
         }
@@ -284,7 +285,12 @@ int clua_start_watchdog(clua_Host *h, long periodMs, long tripMs) {
     sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
     timer_t *timer = malloc(sizeof(timer_t));
     if (timer == NULL) return -1;
-    if (timer_create(cpu, &sev, timer) != 0) { free(timer); return -1; }
+    /* The thread's CPU clock; where timers on it are not supported (valgrind), the process's, which
+     * is the same for `luafetch run` (one thread runs Lua). */
+    if (timer_create(cpu, &sev, timer) != 0 && timer_create(CLOCK_PROCESS_CPUTIME_ID, &sev, timer) != 0) {
+        free(timer);
+        return -1;
+    }
     struct itimerspec its;
     its.it_interval.tv_sec = periodMs / 1000;
     its.it_interval.tv_nsec = (periodMs % 1000) * 1000000L;

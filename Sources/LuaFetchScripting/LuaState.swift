@@ -106,8 +106,8 @@ final class LuaState {
     /// this thread doubts the run (a handler call running at two 10 ms ticks, or a run past 1 s of
     /// CPU). A doubted run stops with `.restart` and must be redone with an eager state; a run
     /// that ends undoubted is exactly what the eager run would have been.
-    func armBudgetLazily() -> Bool {
-        clua_start_watchdog(hostRecord, 10, 1000) == 0
+    func armBudgetLazily(tickMs: Int = 10) -> Bool {
+        clua_start_watchdog(hostRecord, tickMs, tickMs * 100) == 0
     }
 
     /// Whether the lazy watchdog doubted this run (it must then be redone eagerly).

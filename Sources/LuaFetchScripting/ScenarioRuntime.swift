@@ -28,8 +28,10 @@ public final class ScenarioRuntime: ScriptHost {
     /// Creates the runtime for the scenario at `path` (used in messages and chunk names).
     /// `lazyBudget` (the command line only: one runtime per process) arms the instruction budget
     /// through a CPU-time watchdog instead of on every instruction; see LuaState.armBudgetLazily.
+    /// `lazyTickMs`: the lazy watchdog's period (see LuaState.armBudgetLazily); only benchmarks
+    /// under valgrind, where CPU time is inflated fiftyfold, raise it.
     public init(path: String, options: RunOptions = RunOptions(), instructionBudget: Int64 = 100_000_000,
-                memoryCap: Int = 256 << 20, lazyBudget: Bool = false) {
+                memoryCap: Int = 256 << 20, lazyBudget: Bool = false, lazyTickMs: Int = 10) {
         self.path = path
         world = World(file: path, options: options)
         world.config.instructionBudget = instructionBudget
@@ -47,7 +49,7 @@ public final class ScenarioRuntime: ScriptHost {
         }
         installPrelude()
         installAPI()
-        if lazyBudget { _ = lua.armBudgetLazily() }
+        if lazyBudget { _ = lua.armBudgetLazily(tickMs: lazyTickMs) }
     }
 
     /// Applies `scenario{ limits = {...} }` (the command line's limits win).
