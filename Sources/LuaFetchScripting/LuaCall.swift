@@ -69,6 +69,21 @@ struct LuaCall {
 
     // MARK: - Raw reads
 
+    /// The most bytes of one string luafetch copies into a timeline line or a message; the rest is
+    /// cut with a note (a 200 MB `print` must not become gigabytes of host copies and output).
+    static let maxTextBytes = 1 << 16
+
+    /// The string at `i` (a string or number), cut to `maxTextBytes` with "… [N more bytes]".
+    static func text(_ L: OpaquePointer, _ i: Int32) -> String {
+        var len = 0
+        guard let p = lua_tolstring(L, i, &len) else { return "" }
+        let kept = min(len, maxTextBytes)
+        let head = p.withMemoryRebound(to: UInt8.self, capacity: kept) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: kept), as: UTF8.self)
+        }
+        return kept == len ? head : head + "… [\(len - kept) more bytes]"
+    }
+
     static func string(_ L: OpaquePointer, _ i: Int32) -> String {
         var len = 0
         guard let p = lua_tolstring(L, i, &len) else { return "" }
@@ -84,7 +99,7 @@ struct LuaCall {
         lua_pushnil(L)
         while lua_next(L, abs) != 0 {
             if lua_type(L, -2) == LUA_TSTRING {
-                let k = LuaCall.string(L, -2)
+                let k = LuaCall.text(L, -2)
                 if !known.contains(k) { out.append(k) }
             } else if lua_type(L, -2) == LUA_TNUMBER {
                 // Converting the key itself would make lua_next fail ("invalid key to 'next'"): a copy.

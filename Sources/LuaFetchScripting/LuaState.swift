@@ -339,7 +339,7 @@ final class LuaState {
 
     static func describeError(_ L: OpaquePointer, _ index: Int32) -> String {
         if lua_type(L, index) == LUA_TSTRING || lua_type(L, index) == LUA_TNUMBER {
-            return String(cString: clua_tostring(L, index))
+            return LuaCall.text(L, index)
         }
         return "(error object is a \(String(cString: lua_typename(L, lua_type(L, index)))) value)"
     }

@@ -14,7 +14,9 @@ extension ScenarioRuntime {
         }
         pushStrictTable("luafetch", methods: [
             ("print", { [unowned self] c throws(LuaFailure) in
-                world.print(c.count > 0 ? LuaCall.string(c.L, 1) : ""); return 0 }),
+                let line = c.count > 0 ? LuaCall.text(c.L, 1) : ""
+                _ = clua_charge(c.L, Int64(line.utf8.count / 16))
+                world.print(line); return 0 }),
             ("seed", { [unowned self] c throws(LuaFailure) in
                 lua_pushinteger(c.L, scenarioSeed()); return 1 }),
             ("setReseed", { [unowned self] c throws(LuaFailure) in

@@ -25,9 +25,9 @@ extension ScenarioRuntime {
         let known = (methods.map(\.0) + fields.keys).sorted()
         lua_createtable(L, 0, 1)  // misses: computed fields, or an unknown-field error
         LuaState.push(HostFunction("\(name) field") { c throws(LuaFailure) in
-            let key = c.type(2) == LUA_TSTRING ? LuaCall.string(c.L, 2) : nil
+            let key = c.type(2) == LUA_TSTRING ? LuaCall.text(c.L, 2) : nil
             if let key, let getter = fields[key] { getter(c.L); return 1 }
-            let shown = key ?? (c.type(2) == LUA_TNUMBER ? LuaCall.string(c.L, 2) : c.typeName(2))
+            let shown = key ?? (c.type(2) == LUA_TNUMBER ? LuaCall.text(c.L, 2) : c.typeName(2))
             let hint = key.map { c.didYouMean($0, among: known) } ?? ""
             throw .error("unknown field '\(shown)' of \(name)\(hint)")
         }, on: L)
@@ -37,7 +37,7 @@ extension ScenarioRuntime {
         clua_insert(L, -2)
         lua_setfield(L, -2, "__index")
         LuaState.push(HostFunction("\(name) field") { c throws(LuaFailure) in
-            let key = c.type(2) == LUA_TSTRING ? LuaCall.string(c.L, 2) : c.typeName(2)
+            let key = c.type(2) == LUA_TSTRING ? LuaCall.text(c.L, 2) : c.typeName(2)
             throw .error("\(name) is read-only: cannot set field '\(key)' (keep your own state in local variables)")
         }, on: L)
         lua_setfield(L, -2, "__newindex")
@@ -74,7 +74,7 @@ extension ScenarioRuntime {
         lua_rawgeti(L, clua_registryindex(), lua_Integer(preludeExports))
         lua_getfield_raw(L, -1, "strict")
         LuaState.push(HostFunction("global") { c throws(LuaFailure) in
-            let key = c.type(2) == LUA_TSTRING ? LuaCall.string(c.L, 2) : c.typeName(2)
+            let key = c.type(2) == LUA_TSTRING ? LuaCall.text(c.L, 2) : c.typeName(2)
             let names = c.unknownKeys(1, known: []).filter { !$0.hasPrefix("[") }
             throw .error("unknown global '\(key)'\(c.didYouMean(key, among: names)) (assign it first to declare a global)")
         }, on: L)

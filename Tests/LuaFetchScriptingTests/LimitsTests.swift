@@ -188,3 +188,41 @@ import LuaFetchCore
         #expect(!s.codes.contains("app-hang"))
     }
 }
+
+/// Run-summary bookkeeping found while hardening (issue #10).
+@Suite struct SummaryBookkeepingTests {
+    func summary(_ s: Sim) -> [String] { TextReport(world: s.world, version: "", color: false).summary(s.world) }
+
+    @Test func aRequestInFlightAtTheEndIsCountedAsSuch() {
+        let s = simulate("""
+        server "api.test" { latency = 100 }
+        app { didFinishLaunching = function(app) http.get("https://api.test/x", function() end) return true end }
+        at(0, user.launch)
+        scenario { duration = 5 }
+        """)
+        let line = summary(s).first { $0.hasPrefix("requests") }
+        #expect(line == "requests   1: 1 in flight at the end", "\(summary(s))")
+    }
+
+    @Test func aFetchEndedByACrashIsMissed() {
+        let s = simulate("""
+        app { backgroundModes = { "fetch" },
+          performFetch = function(app, done) error("crash in fetch") end }
+        at(0, system.launchForFetch)
+        """)
+        #expect(s.codes == ["app-crash"])
+        #expect(s.world.stats.fetches == 1)
+        #expect(s.world.stats.fetchesMissed == 1)
+        #expect(summary(s).contains { $0.hasPrefix("fetches    1:") && $0.contains("1 missed") }, "\(summary(s))")
+    }
+
+    @Test func aTerminatedProcessesAfterKeepsNoIdleRunAlive() {
+        let s = simulate("""
+        app { didFinishLaunching = function(app) after(hours(5), function() print("never") end) return true end }
+        at(0, user.launch)
+        at(1, user.forceQuit)
+        """)
+        #expect(s.world.now == 1000, "the run should end when idle, at 1 s, not at 5 h")
+        #expect(s.printed.isEmpty)
+    }
+}

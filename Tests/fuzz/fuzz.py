@@ -249,6 +249,9 @@ def main():
     cases, seed, jobs = opt('--cases', 300), opt('--seed', 1), opt('--jobs', 2)
     timeout, rerun, keep = opt('--timeout', 10.0), opt('--rerun', 10), opt('--keep', os.path.join(ROOT, 'fuzz-failures'))
     workdir = tempfile.mkdtemp(prefix='luafetch-fuzz-')
+    # A copy of the binary: a rebuild during a long run must not change (or lock) what is tested.
+    shutil.copy(luafetch, os.path.join(workdir, 'luafetch'))
+    luafetch = os.path.join(workdir, 'luafetch')
     failures, kinds, exits, slowest, start = [], {}, {}, (0, None), time.monotonic()
     with futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         for i, kind, cmd, stdin_text, path, status, secs, problems in pool.map(
