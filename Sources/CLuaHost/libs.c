@@ -227,24 +227,26 @@ void clua_pushprimitives(lua_State *L) {
 
 /* MARK: - Installation */
 
-static void wrap(lua_State *L, const char *lib, const char *name, lua_CFunction f) {
+/* Replaces lib.name with the C closure f(original, name[, which, div]). */
+static void wrap_with(lua_State *L, const char *lib, const char *name, lua_CFunction f, int which, int div) {
     if (lib) lua_getglobal(L, lib); else lua_pushglobaltable(L);
     lua_getfield(L, -1, name);
     lua_pushstring(L, name);
-    lua_pushcclosure(L, f, 2);
+    int n = 2;
+    if (which > 0) {
+        lua_pushinteger(L, which);
+        lua_pushinteger(L, div);
+        n = 4;
+    }
+    lua_pushcclosure(L, f, n);
     lua_setfield(L, -2, name);
     lua_pop(L, 1);
 }
 
+static void wrap(lua_State *L, const char *lib, const char *name, lua_CFunction f) { wrap_with(L, lib, name, f, 0, 0); }
+
 static void wrap_length(lua_State *L, const char *lib, const char *name, int which, int div) {
-    if (lib) lua_getglobal(L, lib); else lua_pushglobaltable(L);
-    lua_getfield(L, -1, name);
-    lua_pushstring(L, name);
-    lua_pushinteger(L, which);
-    lua_pushinteger(L, div);
-    lua_pushcclosure(L, by_length, 4);
-    lua_setfield(L, -2, name);
-    lua_pop(L, 1);
+    wrap_with(L, lib, name, by_length, which, div);
 }
 
 static void set(lua_State *L, const char *lib, const char *name, lua_CFunction f) {

@@ -28,14 +28,7 @@ enum CLI {
         env.removeValue(forKey: "NO_COLOR")
         for (k, v) in environment { env[k] = v }
         p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return try collect(p)
     }
 
     /// Runs luafetch through /bin/sh with `input` on standard input and, when `memoryKiB` is given,
@@ -54,6 +47,11 @@ enum CLI {
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NO_COLOR")
         p.environment = env
+        return try collect(p)
+    }
+
+    /// Runs a prepared process and returns its output and status.
+    static func collect(_ p: Process) throws -> Result {
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

@@ -24,6 +24,24 @@ import Testing
         #expect(try CLI.run([]).status == 2)
     }
 
+    @Test func limitOptionsApplyAndAppearInTheReproduction() throws {
+        let path = try CLI.scenario("scenario { duration = days(1) }\napp {}\nevery(1, function() end)\n")
+        for args in [[path, "--limit-events", "1000"], ["run", path, "--no-color", "--limit-events=1000"]] {
+            let r = try CLI.run(args)
+            #expect(r.status == 2, "\(args)")
+            #expect(r.stderr.hasPrefix("\(path):3: the run passed its limit of 1000 events"), "\(r.stderr)")
+        }
+        let leak = try CLI.scenario("app { didEnterBackground = function(app) app:beginBackgroundTask(function() end) end }\nat(0, user.launch)\nat(1, user.home)\n")
+        let r = try CLI.run([leak, "--limit-memory", "64M", "--limit-instructions", "2e9", "--no-color"])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("--limit-instructions 2000000000 --limit-memory 67108864"), "\(r.stdout)")
+        for (flag, value) in [("--limit-memory", "12Q"), ("--limit-events", "0"), ("--limit-instructions", "-1")] {
+            let e = try CLI.run([leak, "\(flag)=\(value)"])
+            #expect(e.status == 2)
+            #expect(e.stderr.contains("bad \(flag) '\(value)'"), "\(e.stderr)")
+        }
+    }
+
     @Test func fileAloneMeansRunAndOptionsGoAnywhere() throws {
         let a = try CLI.run(["examples/hello.lua", "--seed", "3"])
         let b = try CLI.run(["run", "--seed", "3", "examples/hello.lua"])
