@@ -1,7 +1,7 @@
 /* host.c: the host record of a lua_State and everything that enforces luafetch's limits on it.
  *
  * Units. A budget counts units: one Lua VM instruction is one unit, and C code that works for the
- * scenario charges units for its work (libs.c, patterns.c, 64 bytes allocated = 1 unit, host-side
+ * scenario charges units for its work (libs.c, patterns.c, 16 bytes allocated = 1 unit, host-side
  * copies and searches). Every charge depends only on what the scenario does, so a kill lands at
  * the same point on every run and every machine (SPEC 2, 11).
  *
@@ -155,7 +155,7 @@ static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
             refuse(h);
             return NULL;
         }
-        long long units = (long long)((nsize - old) >> 6);
+        long long units = (long long)((nsize - old) >> 4);
         h->spent += units;
         h->total += units;
         if (h->killed == CLUA_KILL_NONE && over(h) != CLUA_KILL_NONE) make_sticky(NULL, h);

@@ -215,7 +215,7 @@ function G.load(chunk, name, mode, env)
     end
     chunk = table.concat(parts)
   end
-  if type(chunk) == "string" then charge(#chunk // 4) end
+  if type(chunk) == "string" then charge(#chunk) end
   if env == nil then return relay("load", rawload, chunk, name, "t") end
   return relay("load", rawload, chunk, name, "t", env)
 end

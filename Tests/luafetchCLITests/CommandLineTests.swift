@@ -106,7 +106,7 @@ import Testing
     @Test(arguments: [
         ("app { didFinishLaunching = function(app)\n  pcall(function() while true do end end)\n  print('unreachable') return true end }\n", "app-hang", ":2:"),
         ("app { didFinishLaunching = function(app)\n  local co = coroutine.wrap(function() while true do end end)\n  pcall(co); pcall(co); print('unreachable') return true end }\n", "app-hang", ":2:"),
-        ("local keep = {}\napp { didFinishLaunching = function(app)\n  pcall(function() for i = 1, 1e9 do keep[i] = string.rep('x', 4096) .. i end end)\n  print('unreachable') return true end }\nat(1, function() keep = nil end)\n", "out-of-memory", ":3:"),
+        ("local keep = {}\napp { didFinishLaunching = function(app)\n  pcall(function() for i = 1, 1e9 do keep[i] = ('x'):rep(64):rep(64) .. i end end)\n  print('unreachable') return true end }\nat(1, function() keep = nil end)\n", "out-of-memory", ":3:"),
     ])
     func runawayHandlersAreStoppedOnTheCommandLine(source: String, code: String, line: String) throws {
         let path = try CLI.scenario(source + "at(0, user.launch)\nat(5, function() print('world goes on') end)\n")
