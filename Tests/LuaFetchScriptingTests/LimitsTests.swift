@@ -97,7 +97,7 @@ import LuaFetchCore
     }
 
     @Test func pendingEventsCountAgainstTheMemoryCap() {
-        let s = simulate("for i = 1, 1e7 do at(i, function() end) end", memoryCap: 32 << 20)
+        let s = simulate("for i = 1, 1e7 do at(i, function() end) end", budget: 1_000_000_000, memoryCap: 32 << 20)
         #expect(s.exitCode == 2)
         #expect(s.error?.message.hasPrefix("test.lua:1: scenario code passed the memory cap (32 MiB)") == true,
                 "\(s.error?.message ?? "")")
