@@ -40,6 +40,8 @@ struct Repl: ParsableCommand {
     @Flag(help: "No colour.")
     var noColor = false
 
+    @OptionGroup var limitOptions: LimitOptions
+
     func validate() throws {
         if let osProfile, OSProfile(rawValue: osProfile) == nil {
             throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7 or ios13")
@@ -49,7 +51,7 @@ struct Repl: ParsableCommand {
     func run() throws {
         let interactive = isatty(0) != 0
         let color = interactive && isatty(1) != 0 && !noColor && !Env.noColor
-        let options = RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)))
+        let options = RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)), limits: limitOptions.limits)
         let session: ReplSession
         do {
             session = try ReplSession(file: file, options: options, color: color) { line in

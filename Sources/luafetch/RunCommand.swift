@@ -55,6 +55,25 @@ struct Run: ParsableCommand {
     @Flag(help: "Warnings fail the run too.")
     var strict = false
 
+    @OptionGroup var limitOptions: LimitOptions
+
+    func validate() throws {
+        if let osProfile, OSProfile(rawValue: osProfile) == nil {
+            throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7 or ios13")
+        }
+        if let until, Time.parseDuration(until) == nil {
+            throw ValidationError("bad --until '\(until)': use a duration like 90, 90s, 15m, 2h or 3d")
+        }
+    }
+
+    func run() throws {
+        try RunSpec(file: file, seed: seed, osProfile: osProfile, until: until, format: format, trace: trace,
+                    inject: inject, quiet: quiet, noColor: noColor, strict: strict, limits: limitOptions.limits).execute()
+    }
+}
+
+/// `--limit-instructions`, `--limit-events`, `--limit-memory` (SPEC 11), shared by run and repl.
+struct LimitOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The whole run's limit of Lua instructions (default 1e10).", valueName: "N"))
     var limitInstructions: String?
 
@@ -71,20 +90,12 @@ struct Run: ParsableCommand {
                 throw ValidationError("bad --limit-\(name) '\(value)': a whole number from \(r.lowerBound) to \(r.upperBound)\(name == "memory" ? " (bytes; or with K, M, G)" : "")")
             }
         }
-        if let osProfile, OSProfile(rawValue: osProfile) == nil {
-            throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7 or ios13")
-        }
-        if let until, Time.parseDuration(until) == nil {
-            throw ValidationError("bad --until '\(until)': use a duration like 90, 90s, 15m, 2h or 3d")
-        }
     }
 
-    func run() throws {
-        try RunSpec(file: file, seed: seed, osProfile: osProfile, until: until, format: format, trace: trace,
-                    inject: inject, quiet: quiet, noColor: noColor, strict: strict,
-                    limits: RunLimits(instructions: limitInstructions.flatMap { RunLimits.parse($0, for: "instructions") },
-                                      events: limitEvents.flatMap { RunLimits.parse($0, for: "events") }.map { Int($0) },
-                                      memory: limitMemory.flatMap { RunLimits.parse($0, for: "memory") }.map { Int($0) })).execute()
+    var limits: RunLimits {
+        RunLimits(instructions: limitInstructions.flatMap { RunLimits.parse($0, for: "instructions") },
+                  events: limitEvents.flatMap { RunLimits.parse($0, for: "events") }.map { Int($0) },
+                  memory: limitMemory.flatMap { RunLimits.parse($0, for: "memory") }.map { Int($0) })
     }
 }
 

@@ -223,9 +223,10 @@ def case(args):
     elif kind == 'options':
         with open(path, 'w', encoding='utf-8') as f: f.write(api_case(r))
         cmd = [luafetch] + option_args(r, path)
+        if len(cmd) > 1 and cmd[1] in ('run', path) and r.random() < 0.8: cmd += LIMIT
     else:
         with open(path, 'w', encoding='utf-8') as f: f.write(api_case(r))
-        cmd = [luafetch, 'repl'] + ([path] if r.random() < 0.6 else [])
+        cmd = [luafetch, 'repl'] + ([path] if r.random() < 0.6 else []) + LIMIT
         stdin_text = repl_input(r)
     status, out, err, rss, secs = run(cmd, stdin_text, timeout)
     problems = []
