@@ -82,7 +82,7 @@ extension World {
     public func invalidateTimer(_ handle: Int) {
         guard let t = timers[handle] else { return }
         timers[handle] = nil
-        queue.cancel(t.event, recurring: t.repeats)
+        queue.cancel(t.event)
         parked.removeAll { if case .timer(_, handle) = $0.event { return true } else { return false } }
         host.release(t.fn)
         host.timerEnded(handle)
@@ -103,7 +103,7 @@ extension World {
     func dropTimers() {
         for handle in timers.handlesInOrder {
             let t = timers[handle]!
-            queue.cancel(t.event, recurring: t.repeats)
+            queue.cancel(t.event)
             host.release(t.fn)
             host.timerEnded(handle)
         }

@@ -74,7 +74,7 @@ struct EventQueue {
         return EventID(slot: slot, seq: nextSeq)
     }
 
-    mutating func cancel(_ id: EventID?, recurring: Bool = false) {
+    mutating func cancel(_ id: EventID?) {
         guard let id, slots[Int(id.slot)].seq == id.seq, !slots[Int(id.slot)].cancelled, slots[Int(id.slot)].event != nil else { return }
         slots[Int(id.slot)].cancelled = true
         if !slots[Int(id.slot)].recurring { liveNonRecurring -= 1 }

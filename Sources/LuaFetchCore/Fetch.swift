@@ -37,7 +37,7 @@ extension World {
             return "-[UIApplication setMinimumBackgroundFetchInterval:]: unrecognized selector sent to instance (the \(os.rawValue) profile has no background fetch)"
         }
         fetch.generation += 1
-        queue.cancel(fetch.dueEvent, recurring: true)
+        queue.cancel(fetch.dueEvent)
         fetch.dueEvent = nil
         fetch.dueWhileForeground = false
         if seconds.isInfinite {
@@ -62,7 +62,7 @@ extension World {
 
     func scheduleNextFetch(from start: Millis) {
         guard config.fetchPolicy != .manual, fetch.interval != nil, os.hasFetchAPI else { return }
-        queue.cancel(fetch.dueEvent, recurring: true)
+        queue.cancel(fetch.dueEvent)
         fetch.dueEvent = schedule(.fetchDue(generation: fetch.generation), at: max(now, start + nextGap()), recurring: true)
     }
 

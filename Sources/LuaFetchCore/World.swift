@@ -78,7 +78,6 @@ public final class World {
     public var os: OSProfile { options.os ?? config.os }
     public var seed: Int64 { options.seed ?? config.seed }
     public var app = AppDeclaration()
-    public var appDeclared = false
     /// The scenario file, as given on the command line.
     public let file: String
     public unowned(unsafe) var host: ScriptHost!

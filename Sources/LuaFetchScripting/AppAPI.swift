@@ -108,7 +108,6 @@ extension ScenarioRuntime {
         }
         appDeclaredAt = decl.location?.description ?? path
         world.app = decl
-        world.appDeclared = true
     }
 
     /// The `completionHandler` given to performFetch for fetch `id`.

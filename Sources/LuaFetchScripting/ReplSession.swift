@@ -63,7 +63,7 @@ public final class ReplSession {
     static func makeRuntime(file: String?, options: RunOptions, color: Bool, output: @escaping (String) -> Void)
         throws(ScenarioError) -> (ScenarioRuntime, TextReport) {
         let runtime = ScenarioRuntime(path: file ?? "stdin", options: options)
-        if let file { try runtime.load() }
+        if file != nil { try runtime.load() }
         let world = runtime.world
         let report = TextReport(world: world, version: "", color: color)
         world.context = .repl

@@ -49,7 +49,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Print the header and the summary only.")
     var quiet = false
 
-    @Flag(help: "No colour (also when NO_COLOR is set or stdout is not a terminal).")
+    @Flag(help: "No colour (also when NO_COLOR is set to a non-empty value, or stdout is not a terminal).")
     var noColor = false
 
     @Flag(help: "Warnings fail the run too.")
