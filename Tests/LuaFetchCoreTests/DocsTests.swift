@@ -1,0 +1,22 @@
+// The violation table of docs/RULES.md and the code agree: every code has one row, with the
+// severity and exception code that `ViolationCode` gives it.
+import Foundation
+import Testing
+@testable import LuaFetchCore
+
+@Suite struct DocsTests {
+    static let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/RULES.md")
+
+    @Test func everyViolationCodeHasItsRowInRULES() throws {
+        let text = try String(contentsOf: Self.rules, encoding: .utf8)
+        for code in ViolationCode.allCases {
+            let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `\(code.rawValue)` |") }
+            #expect(rows.count == 1, "docs/RULES.md: \(rows.count) rows for \(code.rawValue)")
+            guard let row = rows.first else { continue }
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(cells[2] == code.severity.rawValue, "\(code.rawValue): severity")
+            #expect(cells[3] == (code.exceptionCode ?? ""), "\(code.rawValue): exception code")
+        }
+    }
+}
