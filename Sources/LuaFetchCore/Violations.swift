@@ -29,34 +29,45 @@ public enum ViolationCode: String, CaseIterable, Sendable {
     case unmatchedRequest = "unmatched-request"
     case pendingAtEnd = "pending-at-end"
 
-    public var severity: Severity {
+    /// Everything luafetch says about a code, in one table (severity, timeline actor, the exception
+    /// code of the termination it causes if iOS reports one, and the line docs/RULES.md shows;
+    /// a test checks the docs against it).
+    public var info: ViolationInfo {
         switch self {
-        case .taskNotEndedInHandler, .taskUnknown, .taskHeldTooLong, .fetchNotConfigured,
-             .unmatchedRequest, .pendingAtEnd:
-            return .warning
-        default:
-            return .error
+        case .taskExpired: return .init(.error, "task", "0x8badf00d", "a task open at the deadline")
+        case .taskNotEndedInHandler: return .init(.warning, "task", nil, "an expiration handler returned without ending its task")
+        case .taskUnknown: return .init(.warning, "task", nil, "endBackgroundTask with an unknown or ended id")
+        case .taskHeldTooLong: return .init(.warning, "task", nil, "a task open past `taskHeldWarning` in the background")
+        case .tooManyTasks: return .init(.error, "task", "0xbada5e47", "more than `maxTasks` open")
+        case .fetchNoCompletion: return .init(.error, "fetch", "0x8badf00d", "no completion within `fetch` seconds")
+        case .fetchDoubleCompletion: return .init(.error, "fetch", "NSInternalInconsistencyException", "a second completion")
+        case .fetchBadResult: return .init(.error, "fetch", nil, "a result other than the three")
+        case .fetchNotConfigured: return .init(.warning, "fetch", nil, "performFetch without the fetch mode")
+        case .callbackOverrun: return .init(.error, "app", "0x8badf00d", "a callback computed past its limit")
+        case .appCrash: return .init(.error, "app", nil, "a Lua error escaped an app handler (traceback attached)")
+        case .appHang: return .init(.error, "app", "0x8badf00d", "a handler ran past the instruction budget")
+        case .outOfMemory: return .init(.error, "app", nil, "the scenario's Lua memory passed its cap")
+        case .unmatchedRequest: return .init(.warning, "net", nil, "no route or no host")
+        case .pendingAtEnd: return .init(.warning, "app", nil, "the run ended with tasks open or completions uncalled")
         }
     }
 
+    public var severity: Severity { info.severity }
     /// The timeline actor a violation is shown under.
-    public var actor: String {
-        switch self {
-        case .taskExpired, .taskNotEndedInHandler, .taskUnknown, .taskHeldTooLong, .tooManyTasks: return "task"
-        case .fetchNoCompletion, .fetchDoubleCompletion, .fetchBadResult, .fetchNotConfigured: return "fetch"
-        case .unmatchedRequest: return "net"
-        case .callbackOverrun, .appCrash, .appHang, .outOfMemory, .pendingAtEnd: return "app"
-        }
-    }
-
+    public var actor: String { info.actor }
     /// The exception code of the termination this violation causes, if iOS reports one.
-    public var exceptionCode: String? {
-        switch self {
-        case .taskExpired, .fetchNoCompletion, .callbackOverrun, .appHang: return "0x8badf00d"
-        case .tooManyTasks: return "0xbada5e47"
-        case .fetchDoubleCompletion: return "NSInternalInconsistencyException"
-        default: return nil
-        }
+    public var exceptionCode: String? { info.exceptionCode }
+}
+
+/// The table row of one violation code.
+public struct ViolationInfo: Sendable {
+    public let severity: Severity
+    public let actor: String
+    public let exceptionCode: String?
+    /// When it happens, as docs/RULES.md says it.
+    public let summary: String
+    init(_ severity: Severity, _ actor: String, _ exceptionCode: String?, _ summary: String) {
+        self.severity = severity; self.actor = actor; self.exceptionCode = exceptionCode; self.summary = summary
     }
 }
 

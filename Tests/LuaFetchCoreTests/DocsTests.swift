@@ -1,5 +1,5 @@
 // The violation table of docs/RULES.md and the code agree: every code has one row, with the
-// severity and exception code that `ViolationCode` gives it.
+// severity, exception code and description that `ViolationCode.info` gives it.
 import Foundation
 import Testing
 @testable import LuaFetchCore
@@ -17,6 +17,7 @@ import Testing
             let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(cells[2] == code.severity.rawValue, "\(code.rawValue): severity")
             #expect(cells[3] == (code.exceptionCode ?? ""), "\(code.rawValue): exception code")
+            #expect(cells[4] == code.info.summary, "\(code.rawValue): when")
         }
     }
 }
