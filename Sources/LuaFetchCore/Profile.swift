@@ -14,27 +14,31 @@ public struct Budgets: Equatable, Sendable {
     public var taskHeldWarning: Millis?
     public var maxTasks: Int?
 
+    /// Every number `scenario{ budgets = {...} }` can set, in SPEC order: its name and how it is
+    /// set (from milliseconds, or from the plain number for the count `maxTasks`). One table.
+    typealias Setter = @Sendable (inout Budgets, Millis, Double) -> Void
+    static let fields: [(name: String, set: Setter)] = [
+        ("backgroundTask", { (b: inout Budgets, ms: Millis, _: Double) in b.backgroundTask = ms }),
+        ("backgroundTaskLaunched", { (b: inout Budgets, ms: Millis, _: Double) in b.backgroundTaskLaunched = ms }),
+        ("expirationWarning", { (b: inout Budgets, ms: Millis, _: Double) in b.expirationWarning = ms }),
+        ("fetch", { (b: inout Budgets, ms: Millis, _: Double) in b.fetch = ms }),
+        ("didEnterBackground", { (b: inout Budgets, ms: Millis, _: Double) in b.didEnterBackground = ms }),
+        ("willTerminate", { (b: inout Budgets, ms: Millis, _: Double) in b.willTerminate = ms }),
+        ("launch", { (b: inout Budgets, ms: Millis, _: Double) in b.launch = ms }),
+        ("fetchFloor", { (b: inout Budgets, ms: Millis, _: Double) in b.fetchFloor = ms }),
+        ("taskHeldWarning", { (b: inout Budgets, ms: Millis, _: Double) in b.taskHeldWarning = ms }),
+        ("maxTasks", { (b: inout Budgets, _: Millis, n: Double) in b.maxTasks = Int(n) }),
+    ]
+
     /// The names `scenario{ budgets = {...} }` accepts, in SPEC order.
-    public static let names = ["backgroundTask", "backgroundTaskLaunched", "expirationWarning", "fetch",
-                               "didEnterBackground", "willTerminate", "launch", "fetchFloor",
-                               "taskHeldWarning", "maxTasks"]
+    public static let names = fields.map(\.name)
 
     /// Sets one number by name (seconds, or a count for maxTasks). Returns false for an unknown name.
     public mutating func set(_ name: String, seconds: Double) -> Bool {
-        guard let ms = Time.millis(fromSeconds: seconds) else { return false }
-        switch name {
-        case "backgroundTask": backgroundTask = ms
-        case "backgroundTaskLaunched": backgroundTaskLaunched = ms
-        case "expirationWarning": expirationWarning = ms
-        case "fetch": fetch = ms
-        case "didEnterBackground": didEnterBackground = ms
-        case "willTerminate": willTerminate = ms
-        case "launch": launch = ms
-        case "fetchFloor": fetchFloor = ms
-        case "taskHeldWarning": taskHeldWarning = ms
-        case "maxTasks": maxTasks = Int(seconds)
-        default: return false
+        guard let ms = Time.millis(fromSeconds: seconds), let field = Budgets.fields.first(where: { $0.name == name }) else {
+            return false
         }
+        field.set(&self, ms, seconds)
         return true
     }
 }
