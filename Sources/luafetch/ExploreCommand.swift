@@ -45,6 +45,9 @@ struct Explore: ParsableCommand {
     @Option(help: "Output format: text or jsonl.")
     var format: OutputFormat = .text
 
+    @Flag(help: "No colour (explore's report has none; accepted as by every command, SPEC 1).")
+    var noColor = false
+
     /// The most runs one explore keeps results for.
     static let maxRuns = 1_000_000
 

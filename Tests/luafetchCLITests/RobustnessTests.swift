@@ -73,6 +73,7 @@ import Testing
         let p = Self.path("exit3_explore_seed_from_max.lua")
         let edge = try CLI.run(["explore", p, "--runs", "1", "--seed-from", "9223372036854775807"])
         #expect(edge.status == 0, "\(edge.stderr)")
+        #expect(try CLI.run(["explore", p, "--runs", "1", "--no-color"]).status == 0)
         let over = try CLI.run(["explore", p, "--runs", "2", "--seed-from", "9223372036854775807"])
         #expect(over.status == 2)
         #expect(over.stderr.contains("--seed-from"))
