@@ -275,7 +275,8 @@ extension World {
 public func closest(_ word: String, among candidates: [String]) -> String? {
     let w = Array(word.utf8).map(asciiLower)
     guard !w.isEmpty, w.count <= maxHintLength else { return nil }
-    let limit = max(2, w.count / 2)
+    // Short words get close names only: a 2-letter typo is not "any other 2-letter name".
+    let limit = w.count <= 3 ? 1 : max(2, w.count / 2)
     var best: (String, Int)?
     for c in candidates.prefix(maxHintCandidates) {
         let lc = Array(c.utf8).map(asciiLower)
@@ -307,16 +308,20 @@ private func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
 }
 
 func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    // Optimal string alignment: insertions, deletions, substitutions and swaps of neighbours
+    // ("nmae" is one swap from "name").
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var before = [Int](repeating: 0, count: b.count + 1)
     var prev = Array(0...b.count)
     var cur = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
         cur[0] = i
         for j in 1...b.count {
             cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] { cur[j] = min(cur[j], before[j - 2] + 1) }
         }
-        swap(&prev, &cur)
+        (before, prev, cur) = (prev, cur, before)
     }
     return prev[b.count]
 }

@@ -109,6 +109,11 @@ import Testing
         #expect(closest("beginBackgroudTask", among: ["beginBackgroundTask", "endBackgroundTask"]) == "beginBackgroundTask")
         #expect(closest("scenari", among: ["scenario", "server"]) == "scenario")
         #expect(closest("zzzzzz", among: ["scenario"]) == nil)
+        #expect(closest("nmae", among: ["name", "seed"]) == "name")
+        #expect(closest("g1", among: ["at", "os"]) == nil)       // short words: only close names
+        #expect(closest("hom", among: ["home", "open"]) == "home")
+        #expect(closest("G", among: ["_G", "at"]) == nil)         // no leading-underscore names
+        #expect(closest(String(repeating: "x", count: 65), among: ["x"]) == nil)
     }
 
     @Test func urls() {
