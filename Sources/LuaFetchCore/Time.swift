@@ -58,14 +58,31 @@ public enum Time {
 
     /// Parses a command-line duration: `90` (seconds), `90s`, `1.5m`, `15m`, `2h`, `3d`, `250ms`.
     public static func parseDuration(_ text: String) -> Millis? {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
-        var body = Substring(text.trimmedWhitespace())
-        var scale = 1.0
-        for (suffix, factor) in units where body.hasSuffix(suffix) {
-            body = body.dropLast(suffix.count); scale = factor; break
+        // "90" (seconds), or number-unit pairs: "90s", "15m", "2h", "3d", "500ms", "5m12s", "1h30m".
+        let bytes = Array(text.trimmedWhitespace().utf8)
+        guard !bytes.isEmpty else { return nil }
+        var i = 0, total = 0.0, pairs = 0
+        while i < bytes.count {
+            let start = i
+            while i < bytes.count, (bytes[i] >= 48 && bytes[i] <= 57) || bytes[i] == 46 { i += 1 }
+            guard i > start, let value = Double(String(decoding: bytes[start..<i], as: UTF8.self)) else { return nil }
+            let unitStart = i
+            while i < bytes.count, bytes[i] >= 97 && bytes[i] <= 122 { i += 1 }
+            let unit = String(decoding: bytes[unitStart..<i], as: UTF8.self)
+            let factor: Double
+            switch unit {
+            case "": guard pairs == 0, i == bytes.count else { return nil }; factor = 1
+            case "ms": factor = 0.001
+            case "s": factor = 1
+            case "m": factor = 60
+            case "h": factor = 3600
+            case "d": factor = 86400
+            default: return nil
+            }
+            total += value * factor
+            pairs += 1
         }
-        guard !body.isEmpty, let value = Double(body), value >= 0 else { return nil }
-        return millis(fromSeconds: value * scale)
+        return millis(fromSeconds: total)
     }
 
     static func pad(_ v: Int64, _ width: Int) -> String {

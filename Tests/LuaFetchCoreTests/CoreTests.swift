@@ -47,6 +47,15 @@ import Testing
         #expect(Time.parseDuration("250ms") == 250)
         #expect(Time.parseDuration("x") == nil)
         #expect(Time.parseDuration("-5s") == nil)
+        #expect(Time.parseDuration("5m12s") == 312_000)          // SPEC 1: combinations
+        #expect(Time.parseDuration("1h30m") == 5_400_000)
+        #expect(Time.parseDuration("1d2h3m4s5ms") == 93_784_005)
+        #expect(Time.parseDuration("1.5h") == 5_400_000)
+        #expect(Time.parseDuration(" 2h ") == 7_200_000)
+        #expect(Time.parseDuration("5m12") == nil)                // a bare number only alone
+        #expect(Time.parseDuration("5x") == nil)
+        #expect(Time.parseDuration("m") == nil)
+        #expect(Time.parseDuration("1e9d") == nil)
         #expect(Time.millis(fromSeconds: 0.0004) == 0)
         #expect(Time.millis(fromSeconds: 0.0005) == 1)
         #expect(Time.seconds(2_000) == .integer(2))
