@@ -36,7 +36,7 @@ public final class ReplSession {
     }()
 
     static let commands: [(name: String, usage: String, help: String)] = [
-        ("advance", ".advance DURATION", "advance the clock (90, 90s, 15m, 2h, 3d), running what falls due"),
+        ("advance", ".advance DURATION", "advance the clock (90, 90s, 15m, 2h, 3d, 5m12s), running what falls due"),
         ("step", ".step", "run the next scheduled event"),
         ("run", ".run [until TIME]", "run to the end of the scenario, or until a virtual time"),
         ("now", ".now", "the virtual time"),

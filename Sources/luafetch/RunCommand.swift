@@ -33,7 +33,7 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("os"), help: "The OS profile: ios6, ios7 or ios13 (overrides the scenario's).")
     var osProfile: String?
 
-    @Option(help: "Stop the run at this virtual time: 90, 90s, 15m, 2h, 3d.")
+    @Option(help: "Stop the run at this virtual time: 90, 90s, 15m, 2h, 3d, 1h30m.")
     var until: String?
 
     @Option(help: "Output format: text or jsonl (one JSON object per line; see docs/JSONL.md).")
@@ -62,7 +62,7 @@ struct Run: ParsableCommand {
             throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7 or ios13")
         }
         if let until, Time.parseDuration(until) == nil {
-            throw ValidationError("bad --until '\(until)': use a duration like 90, 90s, 15m, 2h or 3d")
+            throw ValidationError("bad --until '\(until)': use a duration like 90, 90s, 15m, 2h, 3d or 1h30m")
         }
     }
 
