@@ -170,7 +170,6 @@ static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     void *p = realloc(ptr, nsize);
     if (p == NULL) return NULL;
     h->used = h->used - old + nsize;
-    if (h->used > h->peak) h->peak = h->used;
     return p;
 }
 

@@ -220,11 +220,9 @@ static int copier(lua_State *L) {
 void clua_pushcopier(lua_State *L) { lua_pushcfunction(L, copier); }
 
 void clua_pushprimitives(lua_State *L) {
-    lua_createtable(L, 0, 2);
+    lua_createtable(L, 0, 1);
     lua_pushcfunction(L, charge);
     lua_setfield(L, -2, "charge");
-    lua_pushcfunction(L, copier);
-    lua_setfield(L, -2, "copy");
 }
 
 /* MARK: - Installation */

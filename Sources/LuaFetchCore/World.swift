@@ -338,15 +338,11 @@ public final class World {
         case .runLimit:
             fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "\(file): ")the run passed its limit of \(config.instructionLimit) Lua instructions (all handlers and world code together; work inside library functions counts too); raise it with scenario{ limits = { instructions = N } } or --limit-instructions", traceback: f.traceback)
         case .abandoned:
-            abandoned = true
             fatal = ScenarioError("\(file): the run was abandoned")
         case .stopped:
             break
         }
     }
-
-    /// Set when the host gave the run up to redo it (nothing of it is reported).
-    public internal(set) var abandoned = false
 
     /// A byte count as people read it: "256 MiB", "1.5 KiB", "1000 bytes".
     static func bytes(_ n: Int) -> String {
@@ -377,27 +373,26 @@ public final class World {
     }
 
     private func keep(_ entry: TimelineEntry) {
+        /// What one kept entry costs the host (an estimate, counted against the memory cap).
+        func bytes(_ e: TimelineEntry) -> Int { 96 + e.message.utf8.count }
+        var entry = entry
         switch timelineKeeping {
         case .all:
-            timeline.append(entry)
-            timelineBytes += 96 + entry.message.utf8.count
+            break
         case .structured(let limit):
             guard entry.detail != nil || entry.violation != nil else { return }
             guard timeline.count < limit else { timelineDropped += 1; return }
-            var e = entry
-            e.message = ""
-            timeline.append(e)
-            timelineBytes += 96
+            entry.message = ""
         case .recent(let n):
-            timeline.append(entry)
-            timelineBytes += 96 + entry.message.utf8.count
-            if timeline.count >= 2 * max(n, 1) {
-                let drop = timeline.count - n
-                for e in timeline[..<drop] { timelineBytes -= 96 + e.message.utf8.count }
+            if timeline.count + 1 >= 2 * max(n, 1) {
+                let drop = timeline.count + 1 - n
+                for e in timeline[..<drop] { timelineBytes -= bytes(e) }
                 timeline.removeFirst(drop)
                 timelineDropped += drop
             }
         }
+        timeline.append(entry)
+        timelineBytes += bytes(entry)
     }
 
     /// `print`/`log` from scenario code: the actor is whoever is running.

@@ -74,22 +74,19 @@ struct LuaCall {
     static let maxTextBytes = 1 << 16
 
     /// The string at `i` (a string or number), cut to `maxTextBytes` with "… [N more bytes]".
-    static func text(_ L: OpaquePointer, _ i: Int32) -> String {
+    static func text(_ L: OpaquePointer, _ i: Int32) -> String { read(L, i, upTo: maxTextBytes) }
+
+    /// The whole string at `i` (a string or number).
+    static func string(_ L: OpaquePointer, _ i: Int32) -> String { read(L, i, upTo: .max) }
+
+    private static func read(_ L: OpaquePointer, _ i: Int32, upTo limit: Int) -> String {
         var len = 0
         guard let p = lua_tolstring(L, i, &len) else { return "" }
-        let kept = min(len, maxTextBytes)
+        let kept = min(len, limit)
         let head = p.withMemoryRebound(to: UInt8.self, capacity: kept) {
             String(decoding: UnsafeBufferPointer(start: $0, count: kept), as: UTF8.self)
         }
         return kept == len ? head : head + "… [\(len - kept) more bytes]"
-    }
-
-    static func string(_ L: OpaquePointer, _ i: Int32) -> String {
-        var len = 0
-        guard let p = lua_tolstring(L, i, &len) else { return "" }
-        return p.withMemoryRebound(to: UInt8.self, capacity: len) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: len), as: UTF8.self)
-        }
     }
 
     /// String keys of the table at `t` that are not in `known`, sorted (for "unknown field").

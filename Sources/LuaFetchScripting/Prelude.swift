@@ -137,7 +137,6 @@ do
   end
 end
 
--- math.random is Lua's own generator, seeded from the run's seed (scenario stream).
 -- Calls a library function for a wrapper: an error names the scenario's line (level 3: the
 -- wrapper's caller) and the function as the scenario knows it, not the wrapper's local name.
 local function relay(name, raw, ...)
@@ -150,6 +149,7 @@ local function relay(name, raw, ...)
   error(msg, 3)
 end
 
+-- math.random is Lua's own generator, seeded from the run's seed (scenario stream).
 function math.randomseed(...)
   if select("#", ...) == 0 then return rawrandomseed(host.seed()) end
   return relay("randomseed", rawrandomseed, ...)

@@ -66,9 +66,9 @@ public final class ScenarioRuntime: ScriptHost {
         }
     }
 
-    /// The lazy budget doubted this run (see LuaState.armBudgetLazily): its output may not be what
-    /// an exact run prints; redo it with `lazyBudget: false`.
-    public var needsExactRerun: Bool { lua.tripped || world.abandoned }
+    /// The lazy budget doubted this run (see LuaState.armBudgetLazily; a run it abandoned was
+    /// doubted first): its output may not be what an exact run prints; redo it with `lazyBudget: false`.
+    public var needsExactRerun: Bool { lua.tripped }
 
     // MARK: - Loading
 

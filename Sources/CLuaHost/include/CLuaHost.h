@@ -30,7 +30,6 @@ typedef void (*clua_Release)(void *box);
 /* One per lua_State, reachable from any coroutine through the allocator's userdata. */
 typedef struct clua_Host {
     size_t used;            /* bytes Lua has allocated now */
-    size_t peak;            /* most bytes at once */
     size_t hostBytes;       /* host-side memory kept for the scenario, counted against the cap */
     size_t cap;             /* memory cap in bytes (0: none) */
     int enforce;            /* the cap and charges apply only while scenario code runs */
@@ -98,7 +97,6 @@ int clua_loadbuffer(lua_State *L, const char *s, size_t n, const char *name);
  * plain data; the cap applies). Call it with lua_pcall. */
 void clua_pushcopier(lua_State *L);
 
-/* Pushes the C function `next` in the deterministic order of `pairs` (see libs.c). */
-void clua_pushprimitives(lua_State *L); /* a table of C helpers for the prelude */
+void clua_pushprimitives(lua_State *L); /* the prelude's C helpers: { charge = fn } */
 
 #endif
