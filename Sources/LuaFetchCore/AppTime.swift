@@ -1,6 +1,7 @@
 // App-side time (SPEC 4.2): `after` (dispatch_after on the main queue), NSTimer-like timers that
 // do not fire while suspended and catch up once on resume, and `work(seconds)`, during which the
-// app's main thread is busy and the clock advances (watchdog limits cut it short). Part of World.
+// app's main thread is busy and the clock advances (watchdog limits cut it short). A subsystem of
+// World.
 
 /// A `timer.every` / `timer.after` timer.
 struct AppTimer {
@@ -62,16 +63,62 @@ struct TimerBook {
     }
 }
 
+/// The app's `after` blocks and timers: events of the process, parked while it is suspended.
+final class AppTimeBook: Subsystem {
+    enum Kind: UInt8 { case after, timer }
+    var timers = TimerBook()
+
+    func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
+        switch event.kind(Kind.self) {
+        case .after:
+            let ref = ScriptRef(id: event.a)
+            world.callApp(ref)
+            world.host.release(ref)
+        case .timer:
+            world.fireTimer(event.a, scheduledAt: time)
+        }
+        if delivery == .due { world.settle() }
+    }
+
+    func processEnding(_ pid: Int, in world: World) {
+        world.dropTimers()
+        // The process's pending `after` blocks die with it (they must not keep an idle run going).
+        for e in world.queue.cancelAll(where: { $0.appPid == pid }) + world.parked.map(\.event)
+        where e.owner == .appTime && e.kind(Kind.self) == .after {
+            world.host.release(ScriptRef(id: e.a))
+        }
+    }
+
+    func pendingLines(in world: World) -> [String] {
+        var out: [String] = []
+        for handle in timers.handlesInOrder {
+            guard let t = timers[handle] else { continue }
+            let next = t.anchor + ((world.now - t.anchor) / t.interval + 1) * t.interval
+            out.append("timer      #\(t.serial) \(t.repeats ? "every" : "after") \(Time.human(t.interval)), next \(Time.stamp(next))\(world.state == .suspended ? " (waits: app suspended)" : "")")
+        }
+        let n = world.parked.count
+        if n > 0 { out.append("waiting    \(n) block\(n == 1 ? "" : "s")/timer firings until the app runs again") }
+        return out
+    }
+
+    func location(of event: Event, in world: World) -> SourceLocation? {
+        switch event.kind(Kind.self) {
+        case .after: return world.host.location(of: ScriptRef(id: event.a))
+        case .timer: return timers.ref(event.a).flatMap { world.host.location(of: $0) }
+        }
+    }
+}
+
 extension World {
     /// `after(seconds, fn)`.
     public func after(_ delay: Millis, _ fn: ScriptRef) {
-        schedule(.appAfter(pid: pid, ref: fn), at: now + max(0, delay))
+        schedule(Event(.appTime, AppTimeBook.Kind.after, pid: pid, a: fn.id), at: now + max(0, delay))
     }
 
     /// `timer.every` / `timer.after`: returns the timer's handle.
     public func makeTimer(interval: Millis, repeats: Bool, _ fn: ScriptRef) -> Int {
         let handle = timers.add { AppTimer(serial: $0, fn: fn, interval: interval, repeats: repeats, anchor: now) }
-        timers[handle]!.event = schedule(.timer(pid: pid, id: handle), at: now + interval, recurring: repeats)
+        timers[handle]!.event = schedule(Event(.appTime, AppTimeBook.Kind.timer, pid: pid, a: handle), at: now + interval, recurring: repeats)
         return handle
     }
 
@@ -83,7 +130,7 @@ extension World {
         guard let t = timers[handle] else { return }
         timers[handle] = nil
         queue.cancel(t.event)
-        parked.removeAll { if case .timer(_, handle) = $0.event { return true } else { return false } }
+        parked.removeAll { $0.event.owner == .appTime && $0.event.kind(AppTimeBook.Kind.self) == .timer && $0.event.a == handle }
         host.release(t.fn)
         host.timerEnded(handle)
     }
@@ -92,11 +139,11 @@ extension World {
         guard let t = timers[handle] else { return }
         if t.repeats {
             let next = t.anchor + ((now - t.anchor) / t.interval + 1) * t.interval  // stays on its grid
-            timers[handle]!.event = schedule(.timer(pid: pid, id: handle), at: next, recurring: true)
+            timers[handle]!.event = schedule(Event(.appTime, AppTimeBook.Kind.timer, pid: pid, a: handle), at: next, recurring: true)
         } else {
             timers[handle] = nil
         }
-        callApp(t.fn, .timer(timerID: handle))
+        callApp(t.fn, Invocation(.timer(handle)))
         if !t.repeats { host.release(t.fn); host.timerEnded(handle) }
     }
 
@@ -124,10 +171,9 @@ extension World {
                       "\(cb.method.rawValue) computed past its \(Time.human(cb.allowed)) limit; the watchdog terminated the app")
             }
         }
-        if state == .background, !tasks.open.isEmpty, let deadline = tasks.episode?.deadline {
-            consider(deadline) { [unowned self] in expireTasks() }
+        for s in subsystems {
+            for d in s.deadlines(in: self) { consider(d.time, d.expire) }
         }
-        for f in fetch.pending { consider(f.deadline) { [unowned self] in missFetch(f.id) } }
         stats.busyTime += (limit?.time ?? target) - now
         if let limit {
             now = max(now, limit.time)

@@ -1,6 +1,6 @@
 // Background tasks (SPEC 4.3): beginBackgroundTask / endBackgroundTask, one budget per app per
 // background episode, expiration handlers at deadline − expirationWarning in begin order, the
-// watchdog at the deadline, maxTasks and taskHeldWarning. Part of World.
+// watchdog at the deadline, maxTasks and taskHeldWarning. A subsystem of World.
 
 /// One `beginBackgroundTask` that has not ended yet.
 struct BackgroundTask {
@@ -22,11 +22,50 @@ struct Episode {
     var deadlineEvent: EventID?
 }
 
-struct TaskBook {
+final class TaskBook: Subsystem {
+    enum Kind: UInt8 { case expirationWarning, deadline, held }
     var open: [BackgroundTask] = []  // in begin order
     var nextID = 1
     var episode: Episode?
     var nextEpisode = 0
+
+    func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
+        switch event.kind(Kind.self) {
+        case .expirationWarning: world.expirationWarning(event.a)
+        case .deadline: world.taskDeadline(event.a)
+        case .held: world.taskHeldCheck(event.a)
+        }
+    }
+
+    func keepsAppRunning(_ world: World) -> Bool { !open.isEmpty }
+
+    func appSuspending(_ world: World) { world.endEpisode() }
+
+    func processEnding(_ pid: Int, in world: World) {
+        world.endEpisode()
+        world.dropTasks()
+    }
+
+    func deadlines(in world: World) -> [(time: Millis, expire: () -> Void)] {
+        guard world.state == .background, !open.isEmpty, let deadline = episode?.deadline else { return [] }
+        return [(deadline, { [unowned world] in world.expireTasks() })]
+    }
+
+    func pendingLines(in world: World) -> [String] {
+        var out = open.map { t in
+            "task       #\(t.id)\(t.name.map { " \"\($0)\"" } ?? "") began \(Time.stamp(t.began))\(t.location.map { " at \($0)" } ?? "")"
+        }
+        if let deadline = episode?.deadline, world.state == .background {
+            out.append("deadline   \(Time.stamp(deadline)) (expiration handlers at \(Time.stamp(deadline - world.budgets.expirationWarning)))")
+        }
+        return out
+    }
+
+    func pendingAtEnd(in world: World) -> (parts: [String], location: SourceLocation?) {
+        guard !open.isEmpty else { return ([], nil) }
+        return (["\(open.count) background task\(open.count == 1 ? "" : "s") open (#\(open.map { String($0.id) }.joined(separator: ", #")))"],
+                open.first?.location)
+    }
 }
 
 extension World {
@@ -34,7 +73,7 @@ extension World {
 
     /// `app:beginBackgroundTask([name,] handler)`: an id ≥ 1, or 0 (UIBackgroundTaskInvalid).
     public func beginBackgroundTask(name: String?, handler: ScriptRef?, at location: SourceLocation?) -> Int {
-        guard config.multitasking else {
+        guard device.multitasking else {
             log("task", .task, "beginBackgroundTask → UIBackgroundTaskInvalid (the device has no multitasking)")
             return 0
         }
@@ -51,7 +90,7 @@ extension World {
         tasks.nextID += 1
         var task = BackgroundTask(id: id, name: name, handler: handler, began: now, location: location)
         if let held = budgets.taskHeldWarning {
-            task.heldEvent = schedule(.taskHeld(taskID: id), at: now + held, phase: .late)
+            task.heldEvent = schedule(Event(.tasks, TaskBook.Kind.held, a: id), at: now + held, phase: .late)
         }
         tasks.open.append(task)
         stats.tasksBegun += 1
@@ -94,8 +133,8 @@ extension World {
         guard var ep = tasks.episode, ep.deadline == nil else { return }
         let deadline = now + ep.budget
         ep.deadline = deadline
-        ep.warningEvent = schedule(.expirationWarning(episode: ep.id), at: deadline - budgets.expirationWarning)
-        ep.deadlineEvent = schedule(.taskDeadline(episode: ep.id), at: deadline, phase: .deadline)
+        ep.warningEvent = schedule(Event(.tasks, TaskBook.Kind.expirationWarning, a: ep.id), at: deadline - budgets.expirationWarning)
+        ep.deadlineEvent = schedule(Event(.tasks, TaskBook.Kind.deadline, a: ep.id), at: deadline, phase: .deadline)
         tasks.episode = ep
         log("task", .task, "background time: \(Time.human(ep.budget)) (deadline \(Time.stamp(deadline)))",
             detail: .budget(deadline: deadline, budget: ep.budget))
@@ -116,7 +155,7 @@ extension World {
         for task in tasks.open {
             guard let handler = task.handler else { continue }
             guard tasks.open.contains(where: { $0.id == task.id }) else { continue }
-            guard callApp(handler, .plain) else { return }
+            guard callApp(handler) else { return }
             if tasks.open.contains(where: { $0.id == task.id }) {
                 violate(.taskNotEndedInHandler, at: task.location,
                         "the expiration handler of task #\(task.id) returned without ending it: call endBackgroundTask in the handler")

@@ -11,7 +11,8 @@ public struct ExpectationResult: Sendable {
     public var detail: String?
 }
 
-struct ExpectationBook {
+final class ExpectationBook: Subsystem {
+    enum Kind: UInt8 { case at }
     var noViolations: [SourceLocation?] = []
     var violations: [(code: ViolationCode, count: Int?, location: SourceLocation?)] = []
     var that: [(description: String, fn: ScriptRef, location: SourceLocation?)] = []
@@ -19,7 +20,11 @@ struct ExpectationBook {
     var results: [ExpectationResult] = []
 
     func scheduleChecks(in world: World) {
-        for (i, e) in at.enumerated() { world.schedule(.expectAt(index: i), at: e.time) }
+        for (i, e) in at.enumerated() { world.schedule(Event(.expectations, Kind.at, a: i), at: e.time) }
+    }
+
+    func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
+        check(event.a, in: world)
     }
 
     func check(_ index: Int, in world: World) {
@@ -60,7 +65,7 @@ extension World {
 
     public func expectAt(_ time: Millis, _ description: String, _ fn: ScriptRef, at location: SourceLocation?) {
         expectations.at.append((time, description, fn, location))
-        if started { schedule(.expectAt(index: expectations.at.count - 1), at: time) }
+        if started { schedule(Event(.expectations, ExpectationBook.Kind.at, a: expectations.at.count - 1), at: time) }
     }
 
     public var expectationResults: [ExpectationResult] { expectations.results }
@@ -69,7 +74,7 @@ extension World {
     public var expectedCodes: Set<ViolationCode> { Set(expectations.violations.map(\.code)) }
 
     func runCheck(_ description: String, _ fn: ScriptRef, _ location: SourceLocation?) {
-        let outcome = callWorld(fn, .plain, as: .expect)
+        let outcome = callWorld(fn, as: .expect)
         guard case .returned(let truthy) = outcome else { return }
         record(ExpectationResult(description: description, passed: truthy, time: now, location: location, detail: nil))
     }
@@ -93,10 +98,14 @@ extension World {
 
     func reportPendingAtEnd() {
         var parts: [String] = []
-        if !tasks.open.isEmpty { parts.append("\(tasks.open.count) background task\(tasks.open.count == 1 ? "" : "s") open (#\(tasks.open.map { String($0.id) }.joined(separator: ", #")))") }
-        if !fetch.pending.isEmpty { parts.append("\(fetch.pending.count) fetch completion\(fetch.pending.count == 1 ? "" : "s") not called") }
+        var location: SourceLocation?
+        for s in subsystems {
+            let left = s.pendingAtEnd(in: self)
+            parts += left.parts
+            location = location ?? left.location
+        }
         guard !parts.isEmpty, state != .notRunning else { return }
-        violate(.pendingAtEnd, at: tasks.open.first?.location ?? fetch.pending.first?.location,
+        violate(.pendingAtEnd, at: location,
                 "the run ended with \(parts.joined(separator: " and "))")
     }
 }

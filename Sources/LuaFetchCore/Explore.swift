@@ -1,14 +1,20 @@
-// Explore's injected actions (SPEC 10): seeded random user and system actions (home, open,
-// forceQuit, interrupt, backgroundFetch, memoryPressure, low power) put on top of a scenario's
-// own timeline; their text form for `luafetch run --inject` ("12.5:home,30:interrupt=20"), the
-// scenario fragment that replays them, and the shrinking of a list to a minimal one. Pure Swift.
+// Explore's injected actions (SPEC 10): seeded random user and system actions (the injectable
+// rows of the action table, Actions.swift) put on top of a scenario's own timeline; their text
+// form for `luafetch run --inject` ("12.5:home,30:interrupt=20"), the scenario fragment that
+// replays them, and the shrinking of a list to a minimal one. Pure Swift.
 
-/// One action explore adds to a run.
+/// One action explore adds to a run: an action of the table in Actions.swift, its argument, its time.
 public struct InjectedAction: Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
-        case home, open, forceQuit, backgroundFetch, memoryPressure
-        case interrupt(Millis)
-        case lowPower(Bool)
+    /// Which action, by its `--inject` name, with its argument.
+    public struct Kind: Equatable, Sendable {
+        public let name: String
+        public let argument: ActionArgument
+        public init(_ name: String, _ argument: ActionArgument = .none) { self.name = name; self.argument = argument }
+        public static let home = Kind("home"), open = Kind("open"), forceQuit = Kind("forceQuit")
+        public static let backgroundFetch = Kind("backgroundFetch"), memoryPressure = Kind("memoryPressure")
+        public static func interrupt(_ d: Millis) -> Kind { Kind("interrupt", .duration(d)) }
+        public static func lowPower(_ on: Bool) -> Kind { Kind("lowPower", .flag(on)) }
+        var spec: ActionSpec { ActionSpec.injected(name)! }
     }
     public var time: Millis
     public var kind: Kind
@@ -18,17 +24,7 @@ public struct InjectedAction: Equatable, Sendable {
     /// Puts the action on the world's timeline (after the scenario's own events of that time).
     public func schedule(in world: World) {
         let kind = self.kind
-        world.at(time, action: "injected") { [unowned world] in
-            switch kind {
-            case .home: world.userHome()
-            case .open: world.userLaunch()
-            case .forceQuit: world.userForceQuit()
-            case .backgroundFetch: world.systemBackgroundFetch()
-            case .memoryPressure: world.systemMemoryPressure()
-            case .interrupt(let d): world.userInterrupt(for: d)
-            case .lowPower(let on): world.systemSetLowPowerMode(on)
-            }
-        }
+        world.at(time) { [unowned world] in kind.spec.perform(kind.argument, in: world) }
     }
 
     // MARK: - Text forms
@@ -36,28 +32,21 @@ public struct InjectedAction: Equatable, Sendable {
     /// `12.5:home`, `30:interrupt=20`, `60:lowPower=on`.
     public var spec: String {
         let t = Time.secondsText(time)
-        switch kind {
-        case .home: return "\(t):home"
-        case .open: return "\(t):open"
-        case .forceQuit: return "\(t):forceQuit"
-        case .backgroundFetch: return "\(t):backgroundFetch"
-        case .memoryPressure: return "\(t):memoryPressure"
-        case .interrupt(let d): return "\(t):interrupt=\(Time.secondsText(d))"
-        case .lowPower(let on): return "\(t):lowPower=\(on ? "on" : "off")"
+        switch kind.argument {
+        case .none: return "\(t):\(kind.name)"
+        case .duration(let d): return "\(t):\(kind.name)=\(Time.secondsText(d))"
+        case .flag(let on): return "\(t):\(kind.name)=\(on ? "on" : "off")"
         }
     }
 
     /// The scenario line that does the same: `at(12.5, user.home)`.
     public var luaLine: String {
         let t = Time.secondsText(time)
-        switch kind {
-        case .home: return "at(\(t), user.home)"
-        case .open: return "at(\(t), user.open)"
-        case .forceQuit: return "at(\(t), user.forceQuit)"
-        case .backgroundFetch: return "at(\(t), system.backgroundFetch)"
-        case .memoryPressure: return "at(\(t), system.memoryPressure)"
-        case .interrupt(let d): return "at(\(t), function() user.interrupt(\(Time.secondsText(d))) end)"
-        case .lowPower(let on): return "at(\(t), function() system.setLowPowerMode(\(on)) end)"
+        let fn = kind.spec.qualifiedName
+        switch kind.argument {
+        case .none: return "at(\(t), \(fn))"
+        case .duration(let d): return "at(\(t), function() \(fn)(\(Time.secondsText(d))) end)"
+        case .flag(let on): return "at(\(t), function() \(fn)(\(on)) end)"
         }
     }
 
@@ -71,26 +60,37 @@ public struct InjectedAction: Equatable, Sendable {
             }
             let action = parts[1].split(separator: "=", maxSplits: 1).map(String.init)
             let arg = action.count > 1 ? action[1] : nil
-            let kind: Kind
-            switch (action[0], arg) {
-            case ("home", nil): kind = .home
-            case ("open", nil): kind = .open
-            case ("forceQuit", nil): kind = .forceQuit
-            case ("backgroundFetch", nil): kind = .backgroundFetch
-            case ("memoryPressure", nil): kind = .memoryPressure
-            case ("interrupt", let a?):
+            let argument: ActionArgument?
+            switch (ActionSpec.injected(action[0])?.takes, arg) {
+            case (.nothing?, nil): argument = ActionArgument.none
+            case (.duration?, let a?):
                 guard let d = Double(a), let ms = Time.millis(fromSeconds: d), ms > 0 else {
-                    return .failure(InjectError(item: String(item), why: "interrupt needs a duration in seconds, like interrupt=20"))
+                    return .failure(InjectError(item: String(item), why: "\(action[0]) needs a duration in seconds, like \(action[0])=20"))
                 }
-                kind = .interrupt(ms)
-            case ("lowPower", "on"): kind = .lowPower(true)
-            case ("lowPower", "off"): kind = .lowPower(false)
-            default:
-                return .failure(InjectError(item: String(item), why: "actions: home, open, forceQuit, backgroundFetch, memoryPressure, interrupt=SECONDS, lowPower=on|off"))
+                argument = .duration(ms)
+            case (.flag?, "on"): argument = .flag(true)
+            case (.flag?, "off"): argument = .flag(false)
+            default: argument = nil
             }
-            out.append(InjectedAction(time: time, kind: kind))
+            guard let argument else {
+                return .failure(InjectError(item: String(item), why: "actions: \(usage)"))
+            }
+            out.append(InjectedAction(time: time, kind: Kind(action[0], argument)))
         }
         return .success(out)
+    }
+
+    /// The injectable actions as `--inject` writes them.
+    public static var usage: String {
+        ActionSpec.all.compactMap { a in
+            a.injectName.map { name in
+                switch a.takes {
+                case .nothing: return name
+                case .duration: return "\(name)=SECONDS"
+                case .flag: return "\(name)=on|off"
+                }
+            }
+        }.joined(separator: ", ")
     }
 
     // MARK: - Random schedules
@@ -100,20 +100,16 @@ public struct InjectedAction: Equatable, Sendable {
         var rng = SeededStream(seed: seed, stream: "explore")
         let count = 3 + Int(rng.next() % 10)
         var out: [InjectedAction] = []
+        let mix = ActionSpec.all.filter { $0.exploreWeight > 0 }
         for _ in 0..<count {
             let time = Millis(rng.unit() * Double(max(horizon, 1)))
-            let roll = rng.next() % 100
-            let kind: Kind
-            switch roll {
-            case 0..<24: kind = .home
-            case 24..<48: kind = .open
-            case 48..<56: kind = .forceQuit
-            case 56..<68: kind = .interrupt(Time.second * Millis(5 + rng.next() % 56))
-            case 68..<84: kind = .backgroundFetch
-            case 84..<92: kind = .memoryPressure
-            default: kind = .lowPower(rng.next() % 2 == 0)
+            var roll = Int(rng.next() % 100)
+            var pick = mix[mix.count - 1]
+            for a in mix {
+                if roll < a.exploreWeight { pick = a; break }
+                roll -= a.exploreWeight
             }
-            out.append(InjectedAction(time: time, kind: kind))
+            out.append(InjectedAction(time: time, kind: Kind(pick.injectName!, pick.draw(&rng))))
         }
         return out.sorted { $0.time < $1.time }
     }

@@ -1,30 +1,59 @@
 // Background fetch (SPEC 4.4, 6.2, 6.3): the minimum interval, eligibility, the manual / fixed /
-// adaptive schedules with their backoff factor, waking or launching the app for a fetch, the
-// completion handler and its deadline, and Xcode's two debug actions. Part of World.
+// adaptive schedules with their backoff factor, waking or launching the app for a fetch, and
+// Xcode's two debug actions. A fetch is a grant (Grants.swift) of kind `.fetch`: this file says
+// what its completion means. A subsystem of World.
 
 /// `UIBackgroundFetchResult`.
 public enum FetchResult: String, CaseIterable, Sendable { case newData, noData, failed }
 
-struct PendingFetch {
-    let id: Int
-    let pid: Int
-    let started: Millis
-    let deadline: Millis
-    let scheduled: Bool
-    let deadlineEvent: EventID
-    let location: SourceLocation?
-}
-
-struct FetchState {
+final class FetchSchedule: Subsystem, GrantBehaviour {
+    enum Kind: UInt8 { case due }
     /// The minimum interval; nil is UIApplicationBackgroundFetchIntervalNever (the default).
     var interval: Millis?
     var factor = 1.0
     var generation = 0
     var dueEvent: EventID?
     var dueWhileForeground = false
-    var pending: [PendingFetch] = []
-    var completed: Set<Int> = []
-    var nextID = 0
+
+    func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
+        world.fetchDue(event.a)
+    }
+
+    func appStopped(_ world: World) { world.fetchFallsDueAfterForeground() }
+
+    func pendingLines(in world: World) -> [String] {
+        dueWhileForeground ? ["fetch      due: waits until the app leaves the foreground"] : []
+    }
+
+    // MARK: - The fetch grant
+
+    func invalid(_ value: CompletionValue, of grant: Grant, in world: World) -> (ViolationCode, String)? {
+        if case .string(let s) = value, FetchResult(rawValue: s) != nil { return nil }
+        return (.fetchBadResult,
+                "completionHandler(\(value.shown)): the result must be \"newData\", \"noData\" or \"failed\" (UIBackgroundFetchResult)")
+    }
+
+    func completed(_ grant: Grant, with value: CompletionValue, in world: World) {
+        guard case .string(let s) = value, let r = FetchResult(rawValue: s) else { return }
+        let elapsed = world.now - grant.began
+        world.stats.fetchResults[r, default: 0] += 1
+        world.adapt(r, late: elapsed > 10 * Time.second)
+        world.log("fetch", .fetch, "#\(grant.key.serial) completed: \(r.rawValue) after \(Time.human(elapsed))\(world.factorNote)",
+                  detail: .fetchEnded(id: grant.key.serial, result: r.rawValue))
+        if grant.detail == 1 { world.scheduleNextFetch(from: grant.began) }
+    }
+
+    func missed(_ grant: Grant, in world: World) -> String {
+        "performFetch did not call its completionHandler within \(Time.human(world.budgets.fetch ?? 0)) (fetch #\(grant.key.serial)); the watchdog terminated the app"
+    }
+
+    func abandoned(_ grant: Grant, in world: World) {
+        world.stats.fetchesMissed += 1  // the watchdog's or any other end of the process
+        world.adapt(nil, late: false)
+        world.log("fetch", .fetch, "#\(grant.key.serial) ended without completion\(world.factorNote)",
+                  detail: .fetchEnded(id: grant.key.serial, result: "missed"))
+        if grant.detail == 1 { world.scheduleNextFetch(from: grant.began) }
+    }
 }
 
 extension World {
@@ -63,15 +92,15 @@ extension World {
     func scheduleNextFetch(from start: Millis) {
         guard config.fetchPolicy != .manual, fetch.interval != nil, os.hasFetchAPI else { return }
         queue.cancel(fetch.dueEvent)
-        fetch.dueEvent = schedule(.fetchDue(generation: fetch.generation), at: max(now, start + nextGap()), recurring: true)
+        fetch.dueEvent = schedule(Event(.fetch, FetchSchedule.Kind.due, a: fetch.generation), at: max(now, start + nextGap()), recurring: true)
     }
 
     /// Why a scheduled fetch cannot happen now (nil: eligible).
     var fetchIneligibility: String? {
         if !app.hasFetchMode { return "\"fetch\" is not in backgroundModes" }
         if fetch.interval == nil { return "the interval is Never" }
-        if !config.backgroundRefresh { return "Background App Refresh is off" }
-        if config.lowPowerMode { return "Low Power Mode is on" }
+        if !device.backgroundRefresh { return "Background App Refresh is off" }
+        if device.lowPowerMode { return "Low Power Mode is on" }
         if forceQuitBlocked { return "the user force-quit the app" }
         return nil
     }
@@ -99,15 +128,13 @@ extension World {
     func fetchFallsDueAfterForeground() {
         guard fetch.dueWhileForeground, !isForeground else { return }
         fetch.dueWhileForeground = false
-        fetch.dueEvent = schedule(.fetchDue(generation: fetch.generation), at: now, recurring: true)
+        fetch.dueEvent = schedule(Event(.fetch, FetchSchedule.Kind.due, a: fetch.generation), at: now, recurring: true)
     }
 
     // MARK: - Performing a fetch
 
     func startFetch(scheduled: Bool) {
         stats.fetches += 1
-        fetch.nextID += 1
-        let id = fetch.nextID
         var launching = false
         switch state {
         case .notRunning:
@@ -120,51 +147,23 @@ extension World {
         case .background, .active, .inactive:
             break
         }
-        let allowed = budgets.fetch ?? 30 * Time.second
-        let event = schedule(.fetchDeadline(fetchID: id), at: now + allowed, phase: .deadline)
-        let fn = app.delegate[.performFetch]
-        fetch.pending.append(PendingFetch(id: id, pid: pid, started: now, deadline: now + allowed,
-                                          scheduled: scheduled, deadlineEvent: event, location: fn.flatMap(host.location(of:)) ?? app.location))
+        let fn = app.grantHandlers[.fetch]
+        let key = beginGrant(.fetch, allowed: budgets.fetch ?? 30 * Time.second,
+                             at: fn.flatMap(host.location(of:)) ?? app.location, detail: scheduled ? 1 : 0)
+        let id = key.serial
         log("fetch", .fetch, "#\(id) \(scheduled ? "scheduled" : "simulated") background fetch",
             detail: .fetchStarted(id: id, scheduled: scheduled))
         if launching {
             guard delegate(.didFinishLaunching, launch: .backgroundFetch, limit: budgets.launch) else { return }
         }
         if let fn {
-            guard callApp(fn, .performFetch(fetchID: id)) else { return }
+            guard callApp(fn, Invocation(.app, .completion(key))) else { return }
         } else {
             log("fetch", .fetch, "the app does not implement performFetch")
-            _ = completeFetch(id, result: FetchResult.noData.rawValue, at: nil)
+            _ = completeGrant(key, with: .string(FetchResult.noData.rawValue), at: nil)
         }
         deliverAfterResume()
         settle()
-    }
-
-    /// The app's `completionHandler(result)`. Returns false when the call terminated the app.
-    public func completeFetch(_ id: Int, result: String?, at location: SourceLocation?) -> Bool {
-        guard let index = fetch.pending.firstIndex(where: { $0.id == id }) else {
-            if fetch.completed.contains(id) {
-                crash(.fetchDoubleCompletion, at: location,
-                      "the completionHandler of fetch #\(id) was called a second time (NSInternalInconsistencyException): call it exactly once")
-                return false
-            }
-            return true  // a fetch of a process that is gone
-        }
-        guard let r = result.flatMap(FetchResult.init(rawValue:)) else {
-            crash(.fetchBadResult, at: location,
-                  "completionHandler(\(result.map { $0.hasPrefix("<") ? String($0.dropFirst().dropLast()) : "\"\($0)\"" } ?? "nil")): the result must be \"newData\", \"noData\" or \"failed\" (UIBackgroundFetchResult)")
-            return false
-        }
-        let f = fetch.pending.remove(at: index)
-        fetch.completed.insert(id)
-        queue.cancel(f.deadlineEvent)
-        let elapsed = now - f.started
-        stats.fetchResults[r, default: 0] += 1
-        adapt(r, late: elapsed > 10 * Time.second)
-        log("fetch", .fetch, "#\(id) completed: \(r.rawValue) after \(Time.human(elapsed))\(factorNote)",
-            detail: .fetchEnded(id: id, result: r.rawValue))
-        if f.scheduled { scheduleNextFetch(from: f.started) }
-        return true
     }
 
     var factorNote: String {
@@ -186,33 +185,6 @@ extension World {
         }
         if late && result != .failed && result != nil { fetch.factor *= 1.5 }
         fetch.factor = min(fetch.factor, 32)
-    }
-
-    func fetchDeadline(_ id: Int) {
-        guard fetch.pending.contains(where: { $0.id == id }) else { return }
-        missFetch(id)
-    }
-
-    /// The completion handler was not called in time: the watchdog ends the app.
-    func missFetch(_ id: Int) {
-        guard let index = fetch.pending.firstIndex(where: { $0.id == id }) else { return }
-        let f = fetch.pending[index]
-        crash(.fetchNoCompletion, at: f.location,
-              "performFetch did not call its completionHandler within \(Time.human(budgets.fetch ?? 0)) (fetch #\(id)); the watchdog terminated the app")
-    }
-
-    /// The process ended with fetches pending: each counts as missed for the schedule.
-    func abandonFetches() {
-        let gone = fetch.pending
-        fetch.pending.removeAll()
-        for f in gone {
-            queue.cancel(f.deadlineEvent)
-            stats.fetchesMissed += 1  // the watchdog's or any other end of the process
-            fetch.completed.insert(f.id)
-            adapt(nil, late: false)
-            log("fetch", .fetch, "#\(f.id) ended without completion\(factorNote)", detail: .fetchEnded(id: f.id, result: "missed"))
-            if f.scheduled { scheduleNextFetch(from: f.started) }
-        }
     }
 
     // MARK: - Debug actions (Xcode)

@@ -14,32 +14,15 @@ extension World {
         out.append("tasks      \(tasks.open.count) open")
         let interval = fetch.interval.map { $0 == 0 ? "Minimum" : Time.human($0) } ?? "Never"
         out.append("fetch      interval \(interval) · policy \(config.fetchPolicy.rawValue) · factor ×\(formatFactor(fetch.factor))\(fetchIneligibility.map { " · ineligible: \($0)" } ?? "")")
-        out.append("device     multitasking \(config.multitasking ? "on" : "off") · Background App Refresh \(config.backgroundRefresh ? "on" : "off") · Low Power Mode \(config.lowPowerMode ? "on" : "off")")
+        out.append("device     multitasking \(device.multitasking ? "on" : "off") · Background App Refresh \(device.backgroundRefresh ? "on" : "off") · Low Power Mode \(device.lowPowerMode ? "on" : "off")")
         out.append("os         \(os.rawValue) · seed \(seed)")
         return out
     }
 
-    /// `.pending`: open tasks, pending completions, in-flight requests, timers, scheduled events.
+    /// `.pending`: what each subsystem waits for (open tasks, pending completions, in-flight
+    /// requests, timers, parked blocks, a fetch waiting for the background), then the next event.
     public var pendingReport: [String] {
-        var out: [String] = []
-        for t in tasks.open {
-            out.append("task       #\(t.id)\(t.name.map { " \"\($0)\"" } ?? "") began \(Time.stamp(t.began))\(t.location.map { " at \($0)" } ?? "")")
-        }
-        if let deadline = tasks.episode?.deadline, state == .background {
-            out.append("deadline   \(Time.stamp(deadline)) (expiration handlers at \(Time.stamp(deadline - budgets.expirationWarning)))")
-        }
-        for f in fetch.pending {
-            out.append("fetch      #\(f.id) started \(Time.stamp(f.started)), completion due by \(Time.stamp(f.deadline))")
-        }
-        for r in inFlightRequests { out.append("request    #\(r.id) \(r.summary)") }
-        for handle in timers.handlesInOrder {
-            guard let t = timers[handle] else { continue }
-            let id = t.serial
-            let next = t.anchor + ((now - t.anchor) / t.interval + 1) * t.interval
-            out.append("timer      #\(id) \(t.repeats ? "every" : "after") \(Time.human(t.interval)), next \(Time.stamp(next))\(state == .suspended ? " (waits: app suspended)" : "")")
-        }
-        if !parked.isEmpty { out.append("waiting    \(parked.count) block\(parked.count == 1 ? "" : "s")/timer firings until the app runs again") }
-        if fetch.dueWhileForeground { out.append("fetch      due: waits until the app leaves the foreground") }
+        var out = subsystems.flatMap { $0.pendingLines(in: self) }
         if let next = queue.peekTimeNoMutate() { out.append("next event \(Time.stamp(next))") }
         return out.isEmpty ? ["(nothing pending)"] : out
     }

@@ -4,7 +4,7 @@
 
 extension DelegateMethod {
     /// The NotificationCenter name posted after this delegate method.
-    public var notificationName: String? {
+    public var notificationName: String {
         switch self {
         case .didFinishLaunching: return "UIApplicationDidFinishLaunchingNotification"
         case .didBecomeActive: return "UIApplicationDidBecomeActiveNotification"
@@ -12,8 +12,15 @@ extension DelegateMethod {
         case .didEnterBackground: return "UIApplicationDidEnterBackgroundNotification"
         case .willEnterForeground: return "UIApplicationWillEnterForegroundNotification"
         case .willTerminate: return "UIApplicationWillTerminateNotification"
-        case .performFetch: return nil
         }
+    }
+}
+
+/// The lifecycle's own events.
+final class LifecycleEvents: Subsystem {
+    enum Kind: UInt8 { case interruptionEnds }
+    func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
+        world.interruptionEnds(pid: event.a, token: event.b)
     }
 }
 
@@ -37,11 +44,11 @@ extension World {
     @discardableResult
     func delegate(_ method: DelegateMethod, launch: LaunchReason? = nil, limit: Millis? = nil) -> Bool {
         if let fn = app.delegate[method] {
-            guard callApp(fn, .delegate(method, launch: launch), limit: limit.map { (method, $0) }) else {
+            guard callApp(fn, method == .didFinishLaunching ? Invocation(.app, .table([("reason", .string((launch ?? .user).rawValue))])) : Invocation(.app), limit: limit.map { (method, $0) }) else {
                 return false
             }
         }
-        if let name = method.notificationName { postSystem(name) }
+        postSystem(method.notificationName)
         return isRunning
     }
 
@@ -103,7 +110,7 @@ extension World {
     /// active → background (SPEC 4.1), or termination without multitasking.
     func enterBackground(thenTerminate: Bool = false) {
         interruption.active = false
-        guard config.multitasking else {
+        guard device.multitasking else {
             setState(.background, "no multitasking: the app exits")
             terminate(reason: "no multitasking", notify: true)
             return
@@ -140,7 +147,7 @@ extension World {
         interruption = (interruption.token + 1, true)
         setState(.inactive, "interrupted")
         guard delegate(.willResignActive) else { return }
-        schedule(.interruptionEnds(pid: pid, token: interruption.token), at: now + duration)
+        schedule(Event(.lifecycle, LifecycleEvents.Kind.interruptionEnds, a: pid, b: interruption.token), at: now + duration)
     }
 
     func interruptionEnds(pid owner: Int, token: Int) {
@@ -164,12 +171,12 @@ extension World {
     }
 
     public func systemSetLowPowerMode(_ on: Bool) {
-        config.lowPowerMode = on
+        changeDevice { $0.lowPowerMode = on }
         log("system", .action, "Low Power Mode \(on ? "on" : "off")")
     }
 
     public func systemSetBackgroundRefresh(_ on: Bool) {
-        config.backgroundRefresh = on
+        changeDevice { $0.backgroundRefresh = on }
         log("system", .action, "Background App Refresh \(on ? "on" : "off")")
     }
 
@@ -177,27 +184,23 @@ extension World {
 
     /// Suspends a background app that nothing keeps running (SPEC 4.3): called when handlers return.
     func settle() {
-        guard appDepth == 0, state == .background, tasks.open.isEmpty, fetch.pending.isEmpty, fatal == nil else { return }
-        endEpisode()
-        loseInFlightRequests()
+        guard appDepth == 0, state == .background, fatal == nil else { return }
+        for s in subsystems where s.keepsAppRunning(self) { return }
+        for s in subsystems { s.appSuspending(self) }
         setState(.suspended)
         stats.suspensions += 1
-        fetchFallsDueAfterForeground()
+        for s in subsystems { s.appStopped(self) }
     }
 
     /// Delivers what waited while the app was suspended, after a transition's delegate calls:
     /// lost connections first, then parked timers and blocks in time order (each timer once).
     func deliverAfterResume() {
-        deliverLostRequests()
+        for s in subsystems { s.appResumed(self) }
         let due = parked
         parked.removeAll()
         for qe in due {
             guard isRunning else { return }
-            switch qe.event {
-            case .appAfter(_, let ref): callApp(ref, .plain); host.release(ref)
-            case .timer(_, let id): fireTimer(id, scheduledAt: qe.time)
-            default: break
-            }
+            subsystems[Int(qe.event.owner.rawValue)].handle(qe.event, at: qe.time, .afterResume, in: self)
         }
     }
 
@@ -211,21 +214,12 @@ extension World {
         }
         if appDepth > 0 { stopRequested = true }
         interruption.active = false
-        endEpisode()
-        dropTasks()
-        abandonFetches()
-        dropRequests()
-        dropTimers()
-        // The process's pending `after` blocks die with it (they must not keep an idle run going).
-        let dead = pid
-        for e in queue.cancelAll(where: { $0.appPid == dead }) + parked.map(\.event) {
-            if case .appAfter(_, let ref) = e { host.release(ref) }
-        }
+        for s in subsystems { s.processEnding(pid, in: self) }
         parked.removeAll()
         observers.removeAll { $0.pid == pid }
         setState(.notRunning, reason)
         stats.terminations += 1
-        fetchFallsDueAfterForeground()
+        for s in subsystems { s.appStopped(self) }
     }
 
     // MARK: - Notifications
@@ -243,9 +237,9 @@ extension World {
         for o in observers where o.name == name {
             if let owner = o.pid {
                 guard owner == pid, isRunning else { continue }
-                guard callApp(o.fn, .notification(name: name, info: info)) else { continue }
+                guard callApp(o.fn, Invocation(.string(name), info.map(ScriptValue.ref) ?? .null)) else { continue }
             } else {
-                callWorld(o.fn, .notification(name: name, info: info))
+                callWorld(o.fn, Invocation(.string(name), info.map(ScriptValue.ref) ?? .null))
                 if fatal != nil { return false }
             }
         }

@@ -1,7 +1,8 @@
 // The network and fake servers (SPEC 4.5, 7): servers with latency, jitter and failure rate,
 // routes (a handler, one response, or a list served in order), outages, unmatched requests,
 // unknown hosts, timeouts, and the suspension rule (a request in flight when the app is suspended
-// gets "connectionLost" on resume). Randomness comes from the seeded network stream. Part of World.
+// gets "connectionLost" on resume). Randomness comes from the seeded network stream. A subsystem of
+// World.
 
 /// A fake server: `server "host" { latency, jitter, failureRate }`.
 public final class FakeServer {
@@ -43,13 +44,30 @@ struct Request {
     var status: Int?
     var arrival: EventID?
     var done: EventID?
+    /// What the server answered, kept for the app's callback (nil: none yet, or no route).
+    var response: ServedResponse?
 }
 
-struct NetworkState {
+final class NetworkState: Subsystem {
+    enum Kind: UInt8 { case arrives, done }
     var servers: [String: FakeServer] = [:]  // lookup only; `order` is for iteration
     var order: [String] = []
     var requests: [Int: Request] = [:]
     var nextID = 0
+
+    func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
+        switch event.kind(Kind.self) {
+        case .arrives: world.requestArrives(event.a)
+        case .done: world.requestDone(event.a)
+        }
+    }
+
+    func appSuspending(_ world: World) { world.loseInFlightRequests() }
+    func appResumed(_ world: World) { world.deliverLostRequests() }
+    func processEnding(_ pid: Int, in world: World) { world.dropRequests() }
+    func pendingLines(in world: World) -> [String] {
+        world.inFlightRequests.map { "request    #\($0.id) \($0.summary)" }
+    }
 }
 
 /// A URL split for routing.
@@ -126,27 +144,27 @@ extension World {
             violate(.unmatchedRequest, at: location,
                     "\(r.method) \(url.host)\(url.path): no server declares host \(url.host)\(hint) (the request fails with cannotFindHost)")
             r.error = .cannotFindHost
-            r.done = schedule(.requestDone(requestID: id), at: now)
+            r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: now)
             net.requests[id] = r
             return id
         }
         if server.outages.contains(where: { $0.from <= now && now <= $0.to }) {
             r.error = .notConnected
-            r.done = schedule(.requestDone(requestID: id), at: now)
+            r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: now)
             net.requests[id] = r
             return id
         }
         let rtt = max(0, server.latency + Millis((Double(server.jitter) * u).rounded()))
         if roll < server.failureRate {
             r.error = .connectionLost
-            r.done = schedule(.requestDone(requestID: id), at: now + rtt)
+            r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: now + rtt)
         } else if rtt > timeout {
             r.error = .timeout
-            r.arrival = schedule(.requestArrives(requestID: id), at: now + min(rtt / 2, timeout))
-            r.done = schedule(.requestDone(requestID: id), at: now + timeout)
+            r.arrival = schedule(Event(.network, NetworkState.Kind.arrives, a: id), at: now + min(rtt / 2, timeout))
+            r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: now + timeout)
         } else {
-            r.arrival = schedule(.requestArrives(requestID: id), at: now + rtt / 2)
-            r.done = schedule(.requestDone(requestID: id), at: now + rtt)
+            r.arrival = schedule(Event(.network, NetworkState.Kind.arrives, a: id), at: now + rtt / 2)
+            r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: now + rtt)
         }
         net.requests[id] = r
         return id
@@ -164,7 +182,6 @@ extension World {
                     "\(pattern) matched no route of \(server.host)\(hint) (answered 404)")
             log(server.host, .server, "\(pattern) → 404 (no route)", detail: .served(host: server.host, route: pattern, status: 404))
             r.status = 404
-            if r.error == nil && r.phase == .inFlight { host.deliver(response: nil, toRequest: id) }
             net.requests[id] = r
             if r.phase == .done { finishRequest(id) }
             return
@@ -188,7 +205,7 @@ extension World {
             r.status = response.status
             log(server.host, .server, "\(pattern) → \(response.status)", detail: .served(host: server.host, route: pattern, status: response.status))
             if r.error == nil && r.phase == .inFlight {
-                host.deliver(response: response, toRequest: id)
+                r.response = response
             } else {
                 host.release(response.value)  // timed out or lost: the app never sees it
             }
@@ -214,13 +231,23 @@ extension World {
             stats.responses[status, default: 0] += 1
             log("net", .net, "#\(id) ← \(status) after \(Time.human(now - r.sent))", detail: .requestDone(id: id, status: status, error: nil))
         }
-        callApp(r.callback, .http(requestID: id, error: r.error))
+        if let e = r.error {
+            if let response = r.response { host.release(response.value) }
+            callApp(r.callback, Invocation(.null, .string(e.rawValue)))
+        } else if let response = r.response {
+            callApp(r.callback, Invocation(.ref(response.value), .null))
+            host.release(response.value)
+        } else {
+            callApp(r.callback, Invocation(.table([("status", .integer(404)), ("headers", .table([]))]), .null))
+        }
+        net.requests[id]?.response = nil
         if net.requests[id]?.arrival == nil { finishRequest(id) }
         settle()
     }
 
     func finishRequest(_ id: Int) {
         guard let r = net.requests.removeValue(forKey: id) else { return }
+        if let response = r.response { host.release(response.value) }
         host.release(r.callback)
         host.release(r.value)
     }
@@ -244,7 +271,9 @@ extension World {
             stats.networkErrors[NetworkError.connectionLost.rawValue, default: 0] += 1
             log("net", .net, "#\(id) ✗ connectionLost (the app was suspended while it was in flight)",
                 detail: .requestDone(id: id, status: nil, error: "connectionLost"))
-            callApp(r.callback, .http(requestID: id, error: .connectionLost))
+            if let response = r.response { host.release(response.value) }
+            net.requests[id]?.response = nil
+            callApp(r.callback, Invocation(.null, .string(NetworkError.connectionLost.rawValue)))
             if net.requests[id]?.arrival == nil { finishRequest(id) }
         }
     }

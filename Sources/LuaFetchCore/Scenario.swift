@@ -12,9 +12,8 @@ public struct ScenarioConfig: Sendable {
     /// How long to run; nil means until idle, at most 30 days.
     public var duration: Millis?
     public var fetchPolicy: FetchPolicy = .adaptive
-    public var multitasking = true
-    public var backgroundRefresh = true
-    public var lowPowerMode = false
+    /// `device = {...}`: the device at the start of the run (World.device is the device now).
+    public var device = DeviceSettings()
     /// `budgets = {...}` overrides, in the order given.
     public var budgetOverrides: [(name: String, value: Double)] = []
     /// Lua instructions one handler call may run before it is an endless loop.
@@ -28,6 +27,14 @@ public struct ScenarioConfig: Sendable {
     public var instructionLimit: Int64 = 10_000_000_000
 
     public init(name: String) { self.name = name }
+}
+
+/// The device's settings that matter to background execution (SPEC 3, 6.2).
+public struct DeviceSettings: Sendable, Equatable {
+    public var multitasking = true
+    public var backgroundRefresh = true
+    public var lowPowerMode = false
+    public init() {}
 }
 
 /// Command-line options that shape a run (and so appear in the reproduction command).
@@ -82,6 +89,8 @@ public struct RunLimits: Sendable, Equatable {
 public struct AppDeclaration: Sendable {
     public var backgroundModes: [String] = []
     public var delegate: [DelegateMethod: ScriptRef] = [:]
+    /// The delegate methods through which grants reach the app (performFetch), by kind.
+    public var grantHandlers: [GrantKind: ScriptRef] = [:]
     public var location: SourceLocation?
     public init() {}
     public var hasFetchMode: Bool { backgroundModes.contains("fetch") }

@@ -1,6 +1,7 @@
 // The contract between the simulator and the scripting layer, in the spirit of wrk's script.h:
-// the World sees scenario code only as opaque `ScriptRef`s it asks a `ScriptHost` to invoke, and
-// gets back an `Outcome`. LuaFetchScripting implements it; tests can implement it in plain Swift.
+// the World sees scenario code only as opaque `ScriptRef`s it asks a `ScriptHost` to invoke with
+// a few generic `ScriptValue`s, and gets back an `Outcome`. LuaFetchScripting implements it; tests
+// can implement it in plain Swift.
 
 /// An opaque handle to a function or value the scripting layer keeps alive. A plain integer, so
 /// events carrying it cost no reference counting; `ScriptHost.location(of:)` says where it is from.
@@ -9,10 +10,12 @@ public struct ScriptRef: Hashable, Sendable {
     public init(id: Int) { self.id = id }
 }
 
-/// UIApplicationDelegate methods a scenario's `app{}` may define.
+/// UIApplicationDelegate methods of the lifecycle a scenario's `app{}` may define (the methods
+/// through which a grant reaches the app, such as performFetch, belong to their grant kind:
+/// `GrantKindInfo.handler`).
 public enum DelegateMethod: String, CaseIterable, Sendable {
     case didFinishLaunching, didBecomeActive, willResignActive, didEnterBackground,
-         willEnterForeground, willTerminate, performFetch
+         willEnterForeground, willTerminate
 }
 
 /// Why the app was launched (`launch.reason`).
@@ -21,20 +24,35 @@ public enum LaunchReason: String, Sendable { case user, backgroundFetch, backgro
 /// The four ways a request can fail (SPEC 4.5).
 public enum NetworkError: String, Sendable { case timeout, notConnected, connectionLost, cannotFindHost }
 
-/// What the World asks the host to call, and with which arguments.
-public enum Invocation: Sendable {
-    /// `fn(app)` or, for didFinishLaunching, `fn(app, launch)`.
-    case delegate(DelegateMethod, launch: LaunchReason?)
-    /// `performFetch(app, completionHandler)`.
-    case performFetch(fetchID: Int)
-    /// `fn()`: world callbacks, `after`, expiration handlers, expectations.
-    case plain
-    /// `fn(timer)`.
-    case timer(timerID: Int)
-    /// `callback(response, err)`: response is the stored response of the request.
-    case http(requestID: Int, error: NetworkError?)
-    /// `observer(name, info)`.
-    case notification(name: String, info: ScriptRef?)
+/// One argument the World passes to scenario code.
+public enum ScriptValue: Sendable {
+    case null
+    case string(String)
+    case integer(Int)
+    /// A value the host keeps (a request, a response, a notification's info).
+    case ref(ScriptRef)
+    /// A new table with these fields.
+    case table([(String, ScriptValue)])
+    /// The UIApplication object (`app`).
+    case app
+    /// The object of a live timer (`t` in `t:invalidate()`).
+    case timer(Int)
+    /// A completion handler for a grant: calling it calls `World.completeGrant`.
+    case completion(GrantKey)
+}
+
+/// The arguments of one call into scenario code (at most three, kept inline: a call allocates
+/// nothing for them).
+public struct Invocation: Sendable {
+    public let count: Int
+    private let a: ScriptValue, b: ScriptValue, c: ScriptValue
+    public init() { (count, a, b, c) = (0, .null, .null, .null) }
+    public init(_ a: ScriptValue) { (count, self.a, b, c) = (1, a, .null, .null) }
+    public init(_ a: ScriptValue, _ b: ScriptValue) { (count, self.a, self.b, c) = (2, a, b, .null) }
+    public init(_ a: ScriptValue, _ b: ScriptValue, _ c: ScriptValue) { (count, self.a, self.b, self.c) = (3, a, b, c) }
+    public subscript(i: Int) -> ScriptValue { i == 0 ? a : i == 1 ? b : c }
+    /// `fn()`.
+    public static let none = Invocation()
 }
 
 /// How a call into scenario code failed.
@@ -72,8 +90,6 @@ public protocol ScriptHost: AnyObject {
     /// Produces a response for `request`: calls a route handler, or copies a stored response.
     func respond(with responder: ScriptRef, isHandler: Bool, request: ScriptRef, requestID: Int)
         -> Result<ServedResponse, ScriptFailure>
-    /// Attaches a served response (or none) to a request before its callback runs.
-    func deliver(response: ServedResponse?, toRequest requestID: Int)
     /// The World no longer needs this reference.
     func release(_ ref: ScriptRef)
     /// A timer was invalidated or its process ended.

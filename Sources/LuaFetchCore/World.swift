@@ -1,7 +1,9 @@
 // The World: all mutable state of one simulation (turmoil-style) and its event loop. Time jumps
-// from event to event (swift-clocks' TestClock style); nothing runs on a wall clock. Lifecycle,
-// background tasks, app time, fetch and network live in extensions of this class, one file each.
-// It uses EventQueue, Profile, Violations and a ScriptHost to run scenario code.
+// from event to event (swift-clocks' TestClock style); nothing runs on a wall clock. The app's
+// process and lifecycle are the World's own (Lifecycle.swift); everything else is a subsystem
+// (Subsystem.swift) the World asks in a fixed order: background tasks, grants, the network, app
+// timers, the fetch schedule, expectations, the timeline. It uses EventQueue, Profile, Violations
+// and a ScriptHost to run scenario code.
 
 /// The app's internal state (SPEC 4.1).
 public enum AppState: String, Sendable { case notRunning, inactive, active, background, suspended }
@@ -44,32 +46,6 @@ public struct TimelineEntry: Sendable {
     }
 }
 
-/// A scheduled happening.
-enum Event {
-    case world(ScriptRef)
-    case worldEvery(ScriptRef, interval: Millis)
-    case action(String, () -> Void)
-    case appAfter(pid: Int, ref: ScriptRef)
-    case timer(pid: Int, id: Int)
-    case expirationWarning(episode: Int)
-    case taskDeadline(episode: Int)
-    case taskHeld(taskID: Int)
-    case fetchDeadline(fetchID: Int)
-    case fetchDue(generation: Int)
-    case requestArrives(requestID: Int)
-    case requestDone(requestID: Int)
-    case interruptionEnds(pid: Int, token: Int)
-    case expectAt(index: Int)
-
-    /// Events that belong to the app process (parked while it is suspended).
-    var appPid: Int? {
-        switch self {
-        case .appAfter(let pid, _), .timer(let pid, _): return pid
-        default: return nil
-        }
-    }
-}
-
 public final class World {
     // MARK: - Configuration
     public var config: ScenarioConfig
@@ -80,7 +56,8 @@ public final class World {
     public var app = AppDeclaration()
     /// The scenario file, as given on the command line.
     public let file: String
-    public unowned(unsafe) var host: ScriptHost!
+    /// The scripting layer that runs scenario code (it owns the World; set right after both exist).
+    public unowned var host: ScriptHost!
 
     // MARK: - Clock
     var queue = EventQueue()
@@ -109,13 +86,34 @@ public final class World {
     var parked: [QueuedEvent] = []
     var observers: [(name: String, fn: ScriptRef, pid: Int?)] = []
 
-    // MARK: - Subsystems (state lives here; behaviour in extensions)
-    var tasks = TaskBook()
-    var timers = TimerBook()
-    var nextTimerID = 0
-    var fetch = FetchState()
-    var net = NetworkState()
-    var expectations = ExpectationBook()
+    // MARK: - Subsystems (each keeps its state; the World's extensions hold the behaviour)
+    let timelineEvents = Timeline()
+    let lifecycle = LifecycleEvents()
+    let tasks = TaskBook()
+    let grants = GrantBook()
+    let net = NetworkState()
+    let appTime = AppTimeBook()
+    let fetch = FetchSchedule()
+    let expectations = ExpectationBook()
+    /// Every subsystem, in `SubsystemID` order (the order the World asks them in).
+    private(set) lazy var subsystems: [Subsystem] = {
+        let all: [(SubsystemID, Subsystem)] = [(.timeline, timelineEvents), (.lifecycle, lifecycle), (.tasks, tasks),
+            (.grants, grants), (.network, net), (.appTime, appTime), (.fetch, fetch), (.expectations, expectations)]
+        precondition(all.map(\.0) == SubsystemID.allCases, "subsystems must be listed in SubsystemID order")
+        return all.map(\.1)
+    }()
+    var timers: TimerBook {
+        get { appTime.timers }
+        set { appTime.timers = newValue }
+    }
+    /// The device now: the scenario's `device`, with what the system changed at run time.
+    public var device: DeviceSettings { changedDevice ?? config.device }
+    private var changedDevice: DeviceSettings?
+    func changeDevice(_ change: (inout DeviceSettings) -> Void) {
+        var d = device
+        change(&d)
+        changedDevice = d
+    }
     var worldRandom: SeededStream
     var schedulerRandom: SeededStream
     var networkRandom: SeededStream
@@ -174,17 +172,17 @@ public final class World {
 
     /// `at(time, fn)`: world code at a virtual time.
     public func at(_ time: Millis, _ fn: ScriptRef) {
-        schedule(.world(fn), at: time)
+        schedule(Event(.timeline, Timeline.Kind.call, a: fn.id), at: time)
     }
 
     /// `every(interval, fn)`: world code every `interval` from `interval` on.
     public func every(_ interval: Millis, _ fn: ScriptRef) {
-        schedule(.worldEvery(fn, interval: interval), at: now + interval, recurring: true)
+        schedule(Event(.timeline, Timeline.Kind.every, a: fn.id, b: Int(interval)), at: now + interval, recurring: true)
     }
 
     /// Runs a Swift action at a virtual time (the REPL and explore inject actions this way).
-    public func at(_ time: Millis, action name: String, _ body: @escaping () -> Void) {
-        schedule(.action(name, body), at: time)
+    public func at(_ time: Millis, action body: @escaping () -> Void) {
+        schedule(Event(.timeline, Timeline.Kind.action, a: timelineEvents.keep(body)), at: time)
     }
 
     // MARK: - Running
@@ -199,7 +197,7 @@ public final class World {
         schedulerRandom = SeededStream(seed: seed, stream: "scheduler")
         networkRandom = SeededStream(seed: seed, stream: "network")
         endTime = min(config.duration ?? Time.maxRun, options.until ?? Time.maxRun, Time.maxRun)
-        if app.delegate[.performFetch] != nil && !app.hasFetchMode {
+        if app.grantHandlers[.fetch] != nil && !app.hasFetchMode {
             violate(.fetchNotConfigured, at: app.location,
                     "performFetch is defined but \"fetch\" is not in backgroundModes: iOS will never call it; add backgroundModes = { \"fetch\" } to app{}")
         }
@@ -221,7 +219,7 @@ public final class World {
     public func step(limit: Millis, stopWhenIdle: Bool? = nil) -> Bool {
         guard fatal == nil, let t = queue.peekTime(), t <= limit else { return false }
         guard stats.events < config.eventLimit else {
-            let culprit = queue.peek().flatMap { eventLocation($0.event) }.map { "\($0)" } ?? file
+            let culprit = queue.peek().flatMap { location(of: $0.event) }.map { "\($0)" } ?? file
             fatal = ScenarioError("\(culprit): the run passed its limit of \(config.eventLimit) events at \(Time.stamp(now)) (an every() or timer with a tiny interval, scheduled here?); use a longer interval or a shorter duration, or raise the limit with scenario{ limits = { events = N } } or --limit-events")
             return false
         }
@@ -250,29 +248,12 @@ public final class World {
     }
 
     func dispatch(_ qe: QueuedEvent) {
-        if let owner = qe.event.appPid {
-            guard owner == pid, state != .notRunning else { return }  // the process is gone
+        let event = qe.event
+        if event.pid != 0 {
+            guard Int(event.pid) == pid, state != .notRunning else { return }  // the process is gone
             if state == .suspended { parked.append(qe); return }
         }
-        switch qe.event {
-        case .world(let fn): callWorld(fn, .plain)
-        case .worldEvery(let fn, let interval):
-            schedule(.worldEvery(fn, interval: interval), at: qe.time + interval, recurring: true)
-            callWorld(fn, .plain)
-        case .action(_, let body): body()
-        case .appAfter(_, let ref):
-            callApp(ref, .plain); host.release(ref); settle()
-        case .timer(_, let id): fireTimer(id, scheduledAt: qe.time); settle()
-        case .expirationWarning(let episode): expirationWarning(episode)
-        case .taskDeadline(let episode): taskDeadline(episode)
-        case .taskHeld(let id): taskHeldCheck(id)
-        case .fetchDeadline(let id): fetchDeadline(id)
-        case .fetchDue(let generation): fetchDue(generation)
-        case .requestArrives(let id): requestArrives(id)
-        case .requestDone(let id): requestDone(id)
-        case .interruptionEnds(let owner, let token): interruptionEnds(pid: owner, token: token)
-        case .expectAt(let index): expectations.check(index, in: self)
-        }
+        subsystems[Int(event.owner.rawValue)].handle(event, at: qe.time, .due, in: self)
     }
 
     // MARK: - Calling scenario code
@@ -282,7 +263,7 @@ public final class World {
 
     /// Calls app code. Returns false when the app did not survive the call (or was not running).
     @discardableResult
-    func callApp(_ fn: ScriptRef, _ invocation: Invocation, limit: (method: DelegateMethod, allowed: Millis)? = nil) -> Bool {
+    func callApp(_ fn: ScriptRef, _ invocation: Invocation = .none, limit: (method: DelegateMethod, allowed: Millis)? = nil) -> Bool {
         guard isRunning, fatal == nil else { return false }
         let myPid = pid
         let saved = (context, callbackLimit)
@@ -316,7 +297,7 @@ public final class World {
 
     /// Calls world code (at/every, server handlers, expectations). An error ends the run (exit 2).
     @discardableResult
-    func callWorld(_ fn: ScriptRef, _ invocation: Invocation, as ctx: ExecContext = .world) -> Outcome {
+    func callWorld(_ fn: ScriptRef, _ invocation: Invocation = .none, as ctx: ExecContext = .world) -> Outcome {
         let saved = context
         context = ctx
         let outcome = host.invoke(fn, invocation)
@@ -352,12 +333,8 @@ public final class World {
     }
 
     /// Where the scenario code behind an event was written, when it has any.
-    func eventLocation(_ event: Event) -> SourceLocation? {
-        switch event {
-        case .world(let ref), .worldEvery(let ref, _), .appAfter(_, let ref): return host.location(of: ref)
-        case .timer(_, let id): return timers.ref(id).flatMap { host.location(of: $0) }
-        default: return nil
-        }
+    func location(of event: Event) -> SourceLocation? {
+        subsystems[Int(event.owner.rawValue)].location(of: event, in: self)
     }
 
     /// Records a scenario error raised by the API on behalf of world code.
@@ -419,5 +396,35 @@ public final class World {
     func crash(_ code: ViolationCode, at location: SourceLocation?, _ message: String, traceback: String? = nil) {
         violate(code, at: location, message, traceback: traceback)
         terminate(reason: code.rawValue, notify: false)
+    }
+}
+
+/// The scenario's own timeline: `at`, `every`, and actions injected by the REPL and explore.
+final class Timeline: Subsystem {
+    enum Kind: UInt8 { case call, every, action }
+    /// Injected actions by number, until they run.
+    private var actions: [Int: () -> Void] = [:]
+    private var nextAction = 0
+
+    func keep(_ body: @escaping () -> Void) -> Int {
+        nextAction += 1
+        actions[nextAction] = body
+        return nextAction
+    }
+
+    func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
+        switch event.kind(Kind.self) {
+        case .call:
+            world.callWorld(ScriptRef(id: event.a))
+        case .every:
+            world.schedule(event, at: time + Millis(event.b), recurring: true)
+            world.callWorld(ScriptRef(id: event.a))
+        case .action:
+            actions.removeValue(forKey: event.a)?()
+        }
+    }
+
+    func location(of event: Event, in world: World) -> SourceLocation? {
+        event.kind(Kind.self) == .action ? nil : world.host.location(of: ScriptRef(id: event.a))
     }
 }

@@ -1,6 +1,5 @@
 // Expectations in Lua (SPEC 8): `expect.noViolations()`, `expect.violation(code [, count])`,
 // `expect.that(description, fn)`, `expect.at(time, description, fn)`. Declared by top-level code.
-import CLua
 import LuaFetchCore
 
 extension ScenarioRuntime {
@@ -8,7 +7,7 @@ extension ScenarioRuntime {
         installTable("expect", methods: [
             ("noViolations", { [unowned self] c throws(LuaFailure) in
                 try requireTopLevel(c)
-                world.expectNoViolations(at: location(c.L))
+                world.expectNoViolations(at: c.location)
                 return 0 }),
             ("violation", { [unowned self] c throws(LuaFailure) in
                 try requireTopLevel(c)
@@ -23,20 +22,20 @@ extension ScenarioRuntime {
                     guard n >= 0 else { throw .error("expect.violation: the count must be 0 or more") }
                     count = Int(n)
                 }
-                world.expectViolation(code, count: count, at: location(c.L))
+                world.expectViolation(code, count: count, at: c.location)
                 return 0 }),
             ("that", { [unowned self] c throws(LuaFailure) in
                 try requireTopLevel(c)
                 let description = try c.string(1)
                 try c.function(2)
-                world.expectThat(description, ref(c, 2), at: location(c.L))
+                world.expectThat(description, c.ref(2), at: c.location)
                 return 0 }),
             ("at", { [unowned self] c throws(LuaFailure) in
                 try requireTopLevel(c)
                 let t = try c.duration(1)
                 let description = try c.string(2)
                 try c.function(3)
-                world.expectAt(t, description, ref(c, 3), at: location(c.L))
+                world.expectAt(t, description, c.ref(3), at: c.location)
                 return 0 }),
         ])
     }

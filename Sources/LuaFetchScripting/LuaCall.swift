@@ -140,12 +140,146 @@ func formatNumber(_ d: Double) -> String {
     return String(d)
 }
 
-extension SecondsValue {
+// MARK: - Values and results
+
+/// A value to hand to Lua: a result of a host function, an argument of a handler, a field.
+indirect enum LuaValue {
+    case null
+    case boolean(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    /// A value kept in the registry.
+    case ref(ScriptRef)
+    /// A new table with these fields, in this order.
+    case table([(String, LuaValue)])
+    /// A Swift function.
+    case function(HostFunction)
+
+    /// A duration in seconds as Lua shows it (an integer when whole).
+    static func seconds(_ s: SecondsValue) -> LuaValue {
+        switch s {
+        case .integer(let i): return .integer(i)
+        case .float(let d): return .number(d)
+        case .infinity: return .number(.infinity)
+        }
+    }
+
+    /// Pushes the value on `L`.
     func push(_ L: OpaquePointer) {
         switch self {
+        case .null: lua_pushnil(L)
+        case .boolean(let b): lua_pushboolean(L, b ? 1 : 0)
         case .integer(let i): lua_pushinteger(L, lua_Integer(i))
-        case .float(let d): lua_pushnumber(L, d)
-        case .infinity: lua_pushnumber(L, .infinity)
+        case .number(let d): lua_pushnumber(L, d)
+        case .string(let s): lua_pushstring(L, s)
+        case .ref(let r): lua_rawgeti(L, clua_registryindex(), lua_Integer(r.id))
+        case .table(let fields):
+            lua_checkstack(L, 4)
+            lua_createtable(L, 0, Int32(fields.count))
+            for (k, v) in fields { v.push(L); lua_setfield(L, -2, k) }
+        case .function(let fn): LuaState.push(fn, on: L)
+        }
+    }
+}
+
+extension LuaCall {
+    /// Returns `values` from the host function (its result count).
+    func returns(_ values: LuaValue...) -> Int32 {
+        lua_checkstack(L, Int32(values.count) + 2)
+        for v in values { v.push(L) }
+        return Int32(values.count)
+    }
+
+    /// The runtime's state behind this call.
+    var state: LuaState { LuaState.of(L) }
+
+    /// Keeps argument `i` in the registry (recording where it was defined).
+    func ref(_ i: Int32) -> ScriptRef {
+        lua_pushvalue(L, i)
+        return state.makeRef(L)
+    }
+
+    /// The caller's scenario line.
+    var location: SourceLocation? {
+        LuaState.scenarioLocation(L, from: 1).map { SourceLocation(file: $0.file, line: $0.line) }
+    }
+
+    /// Whether argument `i` is the very value `ref` holds.
+    func isSame(_ i: Int32, as ref: ScriptRef) -> Bool {
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(ref.id))
+        defer { clua_pop(L, 1) }
+        return lua_rawequal(L, i, -1) != 0
+    }
+
+    /// ScriptValue `i`'s field `key` (raw) when it is an integer.
+    func integerField(_ i: Int32, _ key: String) -> Int64? {
+        guard type(i) == LUA_TTABLE else { return nil }
+        defer { clua_pop(L, 1) }
+        guard lua_getfield_raw(L, i, key) == LUA_TNUMBER, clua_isinteger(L, -1) != 0 else { return nil }
+        return clua_tointeger(L, -1)
+    }
+
+    /// Whether argument `i` is a table with a metatable (the API's objects are).
+    func isObject(_ i: Int32) -> Bool {
+        guard type(i) == LUA_TTABLE, lua_getmetatable(L, i) != 0 else { return false }
+        clua_pop(L, 1)
+        return true
+    }
+
+    /// ScriptValue `i` as a completion value: a string, or how Lua shows anything else.
+    func completionValue(_ i: Int32) -> CompletionValue {
+        switch type(i) {
+        case LUA_TSTRING: return .string(LuaCall.string(L, i))
+        case LUA_TNONE, LUA_TNIL: return .other("nil")
+        case LUA_TNUMBER: return .other(LuaCall.string(L, i))
+        default: return .other(typeName(i))
+        }
+    }
+
+    /// ScriptValue `i` as text for a timeline line (a string or number; "" otherwise).
+    func text(_ i: Int32) -> String { count >= i ? LuaCall.text(L, i) : "" }
+
+    /// ScriptValue `i`'s type is a string.
+    func isString(_ i: Int32) -> Bool { type(i) == LUA_TSTRING }
+    func isFunction(_ i: Int32) -> Bool { type(i) == LUA_TFUNCTION }
+    func isTable(_ i: Int32) -> Bool { type(i) == LUA_TTABLE }
+    func isNumber(_ i: Int32) -> Bool { type(i) == LUA_TNUMBER }
+
+    /// Charges `units` to the running handler's budgets; false when that ended it.
+    @discardableResult
+    func charge(_ units: Int) -> Bool { clua_charge(L, Int64(units)) == CLUA_KILL_NONE }
+
+    /// Keeps only the first `n` arguments.
+    func keep(_ n: Int32) { lua_settop(L, n) }
+
+    /// Pushes `v` as a new last argument (so `ref` and `read` can see it).
+    @discardableResult
+    func append(_ v: LuaValue) -> Int32 { v.push(L); return lua_gettop(L) }
+}
+
+extension LuaCall {
+    /// For a table argument whose first item is a table (a list of tables): whether each item
+    /// 1...#t is a table. Nil when the first item is not a table.
+    func sequence(_ i: Int32) -> [Bool]? {
+        guard type(i) == LUA_TTABLE else { return nil }
+        let first = lua_rawgeti(L, i, 1)
+        clua_pop(L, 1)
+        guard first == LUA_TTABLE else { return nil }
+        let n = lua_rawlen(L, i)
+        return (1...max(n, 1)).map { k in
+            defer { clua_pop(L, 1) }
+            return lua_rawgeti(L, i, lua_Integer(k)) == LUA_TTABLE
+        }
+    }
+
+    /// References to items 1...#t of the table argument `i`.
+    func refs(ofItemsOf i: Int32) -> [ScriptRef] {
+        let n = lua_rawlen(L, i)
+        guard n > 0 else { return [] }
+        return (1...n).map { k in
+            lua_rawgeti(L, i, lua_Integer(k))
+            return state.makeRef(L)
         }
     }
 }

@@ -5,6 +5,7 @@
 // calls lua_error or luaL_check*: errors travel as statuses, and only C raises.
 import CLua
 import CLuaHost
+import LuaFetchCore
 
 /// A Swift function callable from Lua. It returns a result count, or throws `LuaFailure`.
 final class HostFunction {
@@ -70,6 +71,11 @@ final class LuaState {
     /// Finished coroutines kept for reuse (thread, registry reference): a handler call then costs
     /// no allocation. Threads that failed or were killed are dropped instead.
     private var idleThreads: [(OpaquePointer, Int32)] = []
+    /// Where each referenced value came from, by registry reference.
+    var refLocations: [SourceLocation?] = []
+    /// Every name the API declared, for the REPL's completion: globals, and each strict table's
+    /// methods and fields as `table.name` / `table:name`.
+    private(set) var declaredNames: [String] = []
     /// The coroutine running now (nested handler calls resume from it, so Lua's C-stack limit
     /// counts every level), and how many handler calls are nested.
     private var running: OpaquePointer?
@@ -204,14 +210,15 @@ final class LuaState {
 
     /// The prelude's `show(f, ...)`: calls `f` and turns every result into text with luafetch's
     /// own `tostring`, inside the handler (so `__tostring` runs under the budget).
-    var showRef: Int32 = LUA_NOREF
+    var show: ScriptRef?
 
-    /// Runs like `runHandler` and returns every result as text.
-    func runCollectingResults(nargs: Int32) -> (LuaRunResult, [String]) {
+    /// Runs the chunk `fn` like `runHandler` and returns every result as text.
+    func runCollectingResults(_ fn: ScriptRef) -> (LuaRunResult, [String]) {
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
         var texts: [String] = []
-        var nargs = nargs
-        if showRef != LUA_NOREF {
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(showRef))
+        var nargs: Int32 = 0
+        if let show {
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(show.id))
             clua_insert(L, -(nargs + 2))
             nargs += 1
         }
@@ -342,5 +349,247 @@ final class LuaState {
             return LuaCall.text(L, index)
         }
         return "(error object is a \(String(cString: lua_typename(L, lua_type(L, index)))) value)"
+    }
+}
+
+// MARK: - The door's operations (what the API files use instead of the C API)
+
+extension LuaState {
+    /// The state a `lua_State` (or one of its coroutines) belongs to.
+    static func of(_ L: OpaquePointer) -> LuaState {
+        Unmanaged<LuaState>.fromOpaque(clua_host(L).pointee.owner).takeUnretainedValue()
+    }
+
+    /// Pops the value on top of `L` into the registry, recording where it was defined (a
+    /// function's definition, else the caller's line).
+    func makeRef(_ L: OpaquePointer) -> ScriptRef {
+        var loc = lua_type(L, -1) == LUA_TFUNCTION ? LuaState.definition(ofTopFunctionIn: L) : nil
+        if loc == nil { loc = LuaState.scenarioLocation(L, from: 1) }
+        let r = luaL_ref(L, clua_registryindex())
+        if r >= 0 {
+            let i = Int(r)
+            if i >= refLocations.count { refLocations += Array(repeating: nil, count: i + 1 - refLocations.count) }
+            refLocations[i] = loc.map { SourceLocation(file: $0.file, line: $0.line) }
+        }
+        return ScriptRef(id: Int(r))
+    }
+
+    /// Keeps `value` in the registry.
+    func keep(_ value: LuaValue) -> ScriptRef {
+        value.push(L)
+        return ScriptRef(id: Int(luaL_ref(L, clua_registryindex())))
+    }
+
+    func release(_ ref: ScriptRef) { luaL_unref(L, clua_registryindex(), Int32(ref.id)) }
+
+    func location(of ref: ScriptRef) -> SourceLocation? {
+        ref.id >= 0 && ref.id < refLocations.count ? refLocations[ref.id] : nil
+    }
+
+    /// `_G[name] = value`.
+    func setGlobal(_ name: String, _ value: LuaValue) {
+        declaredNames.append(name)
+        value.push(L)
+        lua_setglobal(L, name)
+    }
+
+    /// Calls `fn(args...)` as a handler (a coroutine under the budgets); see `runHandler`.
+    func call(_ fn: ScriptRef, _ args: [LuaValue]) -> LuaRunResult {
+        lua_checkstack(L, Int32(args.count) + 8)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
+        for a in args { a.push(L) }
+        return runHandler(nargs: Int32(args.count))
+    }
+
+    /// Calls `fn(args...)` directly (protected, with a traceback): for the host's own helpers.
+    /// Returns the first result kept in the registry, or the error message.
+    func callHelper(_ fn: ScriptRef, _ args: [LuaValue]) -> Result<ScriptRef, LuaMessage> {
+        lua_checkstack(L, Int32(args.count) + 8)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
+        for a in args { a.push(L) }
+        let base = lua_gettop(L) - Int32(args.count)
+        clua_pushmsghandler(L)
+        clua_insert(L, base)
+        let status = clua_pcall(L, Int32(args.count), 1, base)
+        clua_remove(L, base)
+        guard status == LUA_OK else {
+            let msg = LuaState.describeError(L, -1)
+            clua_pop(L, 1)
+            return .failure(LuaMessage(text: msg))
+        }
+        return .success(ScriptRef(id: Int(luaL_ref(L, clua_registryindex()))))
+    }
+
+    /// Field `key` of the table `ref` holds, kept in the registry.
+    func field(_ key: String, of ref: ScriptRef) -> ScriptRef {
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(ref.id))
+        lua_getfield_raw(L, -1, key)
+        let r = luaL_ref(L, clua_registryindex())
+        clua_pop(L, 1)
+        return ScriptRef(id: Int(r))
+    }
+
+    /// Loads a chunk and keeps the function (nil and the message on a syntax error).
+    func compile(_ source: [UInt8], chunkName: String) -> Result<ScriptRef, LuaMessage> {
+        if let err = load(source, chunkName: chunkName) { return .failure(LuaMessage(text: err)) }
+        return .success(ScriptRef(id: Int(luaL_ref(L, clua_registryindex()))))
+    }
+
+    /// CLuaHost's primitives for the prelude (`charge`).
+    func primitives() -> ScriptRef {
+        clua_pushprimitives(L)
+        return ScriptRef(id: Int(luaL_ref(L, clua_registryindex())))
+    }
+
+    /// Ctrl-C was pressed (the running line stops at its next instruction if interruptible).
+    var interruptRequested: Bool {
+        get { hostRecord.pointee.interrupt != 0 }
+        set { hostRecord.pointee.interrupt = newValue ? 1 : 0 }
+    }
+
+    /// Whether a REPL line may be interrupted with Ctrl-C while it runs.
+    var interruptible: Bool {
+        get { hostRecord.pointee.interruptible != 0 }
+        set {
+            hostRecord.pointee.interrupt = 0
+            hostRecord.pointee.interruptible = newValue ? 1 : 0
+        }
+    }
+
+    /// Deep-copies the value `ref` holds (tables are copied in C under the memory cap: the copy
+    /// is memory kept for the scenario) into a new reference; other values are referenced again.
+    func copy(_ ref: ScriptRef, for owner: SourceLocation?) -> Result<ScriptRef, ScriptFailure> {
+        lua_checkstack(L, 8)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(ref.id))
+        if let f = copyTop(for: owner) { clua_pop(L, 1); return .failure(f) }
+        return .success(ScriptRef(id: Int(luaL_ref(L, clua_registryindex()))))
+    }
+
+    /// Replaces the table on top of the stack by a deep copy; nil and the failure on failure.
+    func copyTop(for owner: SourceLocation?) -> ScriptFailure? {
+        guard lua_type(L, -1) == LUA_TTABLE else { return nil }
+        let h = hostRecord
+        clua_pushcopier(L)
+        clua_insert(L, -2)
+        let saved = h.pointee.enforce
+        h.pointee.enforce = 1
+        let status = clua_pcall(L, 1, 1, 0)
+        h.pointee.enforce = saved
+        if status == LUA_OK { return nil }
+        let msg = LuaState.describeError(L, -1)
+        clua_pop(L, 1)
+        lua_pushnil(L)
+        if h.pointee.memoryHit != 0 || status == LUA_ERRMEM {
+            if h.pointee.top == nil {  // host code between handlers: nothing to kill, the run fails
+                h.pointee.memoryHit = 0
+                h.pointee.killSource = nil
+                clua_fullgc(L)
+            }  // inside a handler the refusal stays: the handler is ended as out-of-memory
+            return ScriptFailure(kind: .memoryCap, message: msg, location: owner)
+        }
+        return ScriptFailure(kind: .error, message: "\(owner.map { "\($0): " } ?? "")\(msg)", location: owner)
+    }
+
+    // MARK: - Strict tables
+
+    /// Makes a strict table: `methods` are its functions, `fields` are computed on read; anything
+    /// else is an unknown field of `name` ("did you mean"), and every write is refused.
+    /// `metatableFor`: also return a metatable whose `__index` is the table (for objects such as
+    /// timers, with `__tostring` from `label`).
+    func strictTable(_ name: String, methods: [(String, HostBody)], fields: [String: () -> LuaValue] = [:],
+                     call: HostBody? = nil, methodSeparator: String = ".", completes: Bool = true) -> ScriptRef {
+        lua_checkstack(L, 8)
+        lua_createtable(L, 0, 0)  // the proxy: always empty, so every write reaches __newindex
+        lua_createtable(L, 0, Int32(methods.count))  // the methods, found by the VM's fast path
+        for (method, body) in methods {
+            LuaState.push(HostFunction("\(name)\(methodSeparator)\(method)", body), on: L)
+            lua_setfield(L, -2, method)
+        }
+        let known = (methods.map(\.0) + fields.keys).sorted()
+        if completes {
+            declaredNames += fields.keys.sorted().map { "\(name).\($0)" } + methods.map { "\(name)\(methodSeparator)\($0.0)" }
+        }
+        lua_createtable(L, 0, 1)  // misses: computed fields, or an unknown-field error
+        LuaState.push(HostFunction("\(name) field") { c throws(LuaFailure) in
+            let key = c.type(2) == LUA_TSTRING ? LuaCall.text(c.L, 2) : nil
+            if let key, let getter = fields[key] { getter().push(c.L); return 1 }
+            let shown = key ?? (c.type(2) == LUA_TNUMBER ? LuaCall.text(c.L, 2) : c.typeName(2))
+            let hint = key.map { c.didYouMean($0, among: known) } ?? ""
+            throw .error("unknown field '\(shown)' of \(name)\(hint)")
+        }, on: L)
+        lua_setfield(L, -2, "__index")
+        lua_setmetatable(L, -2)
+        lua_createtable(L, 0, 6)  // the proxy's metatable
+        clua_insert(L, -2)
+        lua_setfield(L, -2, "__index")
+        LuaState.push(HostFunction("\(name) field") { c throws(LuaFailure) in
+            let key = c.type(2) == LUA_TSTRING ? LuaCall.text(c.L, 2) : c.typeName(2)
+            throw .error("\(name) is read-only: cannot set field '\(key)' (keep your own state in local variables)")
+        }, on: L)
+        lua_setfield(L, -2, "__newindex")
+        if let call {
+            LuaState.push(HostFunction(name, call), on: L)
+            lua_setfield(L, -2, "__call")
+        }
+        lua_pushstring(L, name)
+        lua_setfield(L, -2, "__name")
+        let label = name
+        LuaState.push(HostFunction("tostring") { c throws(LuaFailure) in lua_pushstring(c.L, label); return 1 }, on: L)
+        lua_setfield(L, -2, "__tostring")
+        lua_pushboolean(L, 0)
+        lua_setfield(L, -2, "__metatable")
+        lua_setmetatable(L, -2)
+        return ScriptRef(id: Int(luaL_ref(L, clua_registryindex())))
+    }
+
+    /// A locked metatable for objects whose methods are the strict table `methods`, shown as
+    /// `label(object)`.
+    func objectMetatable(methods: ScriptRef, label: @escaping (LuaCall) -> String) -> ScriptRef {
+        lua_createtable(L, 0, 3)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(methods.id))
+        lua_setfield(L, -2, "__index")
+        LuaState.push(HostFunction("tostring") { c throws(LuaFailure) in
+            lua_pushstring(c.L, label(c)); return 1
+        }, on: L)
+        lua_setfield(L, -2, "__tostring")
+        lua_pushboolean(L, 0)
+        lua_setfield(L, -2, "__metatable")
+        return ScriptRef(id: Int(luaL_ref(L, clua_registryindex())))
+    }
+
+    /// A new table with `fields` and the metatable `meta`, kept in the registry.
+    func object(_ fields: [(String, LuaValue)], metatable meta: ScriptRef) -> ScriptRef {
+        LuaValue.table(fields).push(L)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(meta.id))
+        lua_setmetatable(L, -2)
+        return ScriptRef(id: Int(luaL_ref(L, clua_registryindex())))
+    }
+}
+
+/// An error message from Lua (a syntax error, a failed helper).
+struct LuaMessage: Error { let text: String }
+
+/// The body of a host function.
+typealias HostBody = (LuaCall) throws(LuaFailure) -> Int32
+
+extension LuaState {
+    /// Counts the host's own memory for the scenario (pending events, the kept timeline) against
+    /// the memory cap with the scenario's Lua memory; a run over the cap is stopped by C.
+    func account(hostBytes: Int) {
+        let h = hostRecord
+        h.pointee.hostBytes = hostBytes
+        if h.pointee.cap > 0 && h.pointee.used + h.pointee.hostBytes > h.pointee.cap { _ = clua_account(L, 0) }
+    }
+
+    /// Units the whole run may spend (SPEC 11).
+    var totalBudget: Int64 {
+        get { hostRecord.pointee.totalBudget }
+        set { hostRecord.pointee.totalBudget = newValue }
+    }
+
+    /// Bytes of Lua memory the scenario may use.
+    var memoryCap: Int {
+        get { hostRecord.pointee.cap }
+        set { hostRecord.pointee.cap = newValue }
     }
 }

@@ -3,7 +3,7 @@
 // address-free `tostring`, seeded `math.random`, the virtual `os` (time, clock, date), text-only
 // and counted `load`, `require` for `.lua` files beside the scenario, strict globals (installed by
 // the host through `strict`), and removes io, debug, dofile, string.dump. It receives the host's
-// functions and CLuaHost's primitives (`charge`), and returns what the host calls later (`show`,
+// functions and the C host's primitives (`charge`), and returns what the host calls later (`show`,
 // `strict`). Errors it raises name the scenario's line and the function the scenario called.
 
 enum Prelude {

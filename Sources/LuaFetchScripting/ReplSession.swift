@@ -3,7 +3,11 @@
 // as `return <line>`, a syntax error ending at <eof> asks for more, errors print with a traceback
 // and the session goes on. Dot commands drive the clock. Typed code runs as world code at the
 // current virtual time (app methods work while the app runs, as in a debugger).
-import CLua
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LuaFetchCore
 
 public final class ReplSession {
@@ -19,21 +23,13 @@ public final class ReplSession {
     var report: TextReport
     public var quit = false
 
-    /// Words for completion: API tables and their fields, dot commands.
-    public static let words: [String] = {
-        var w = ["scenario", "server", "app", "at", "every", "seconds", "minutes", "hours", "days", "now", "after", "work",
-                 "print", "log", "device", "notifications", "expect", "user", "system", "http", "timer",
-                 "app.state", "app.backgroundTimeRemaining", "app:beginBackgroundTask", "app:endBackgroundTask",
-                 "app:setMinimumBackgroundFetchInterval", "user.launch", "user.open", "user.home", "user.forceQuit",
-                 "user.interrupt", "system.backgroundFetch", "system.launchForFetch", "system.memoryPressure",
-                 "system.setLowPowerMode", "system.setBackgroundRefresh", "device.isMultitaskingSupported",
-                 "notifications.observe", "notifications.post", "http.get", "http.request", "timer.every", "timer.after",
-                 "expect.noViolations", "expect.violation", "expect.that", "expect.at", "UIBackgroundTaskInvalid",
-                 "UIApplicationBackgroundFetchIntervalMinimum", "UIApplicationBackgroundFetchIntervalNever",
-                 "UIBackgroundFetchResultNewData", "UIBackgroundFetchResultNoData", "UIBackgroundFetchResultFailed"]
-        w += commands.map { "." + $0.name }
-        return w
-    }()
+    /// Words for completion: every global, API table, method and field the runtime declared
+    /// (derived from the API tables), `print`/`log`, and the dot commands.
+    public var words: [String] {
+        var seen = Set<String>()
+        let names = (runtime.lua.declaredNames + ["print", "log"]).filter { seen.insert($0).inserted }
+        return names + Self.commands.map { "." + $0.name }
+    }
 
     static let commands: [(name: String, usage: String, help: String)] = [
         ("advance", ".advance DURATION", "advance the clock (90, 90s, 15m, 2h, 3d, 5m12s), running what falls due"),
@@ -94,33 +90,35 @@ public final class ReplSession {
         buffer.append(line)
         let source = buffer.joined(separator: "\n")
         // First as an expression (so `app.state` prints its value), then as statements.
-        let asExpression = runtime.lua.load(Array(("return " + source).utf8), chunkName: "@stdin")
-        if asExpression == nil {
+        let lua = runtime.lua
+        let asExpression = lua.compile(Array(("return " + source).utf8), chunkName: "@stdin")
+        if case .success(let chunk) = asExpression {
             // Saved as a statement when it is one (a call), else as `local _ = <expression>`.
-            let isStatement = runtime.lua.load(Array(source.utf8), chunkName: "@stdin") == nil
-            if isStatement { clua_pop(runtime.lua.L, 1) }
-            execute(isStatement ? source : "local _ = " + source)
+            let statement = lua.compile(Array(source.utf8), chunkName: "@stdin")
+            if case .success(let other) = statement { lua.release(other) }
+            execute(chunk, source: statement.isSuccess ? source : "local _ = " + source)
             return
         }
-        if let err = runtime.lua.load(Array(source.utf8), chunkName: "@stdin") {
+        switch lua.compile(Array(source.utf8), chunkName: "@stdin") {
+        case .failure(let err):
             // A syntax error at <eof> (of either reading) means the chunk is unfinished.
-            if err.hasSuffix("<eof>") || asExpression!.hasSuffix("<eof>") { return }
+            if case .failure(let other) = asExpression, err.text.hasSuffix("<eof>") || other.text.hasSuffix("<eof>") { return }
             buffer.removeAll()
-            output(err)
-            return
+            output(err.text)
+        case .success(let chunk):
+            execute(chunk, source: source)
         }
-        execute(source)
     }
 
-    /// Runs the chunk already loaded on top of the stack.
-    func execute(_ source: String) {
+    /// Runs a compiled chunk (and lets it go).
+    func execute(_ chunk: ScriptRef, source: String) {
         buffer.removeAll()
-        let h = runtime.lua.hostRecord
-        h.pointee.interrupt = 0
-        h.pointee.interruptible = 1
+        let lua = runtime.lua
+        lua.interruptible = true
         let time = world.now
-        let (r, values) = runtime.lua.runCollectingResults(nargs: 0)
-        h.pointee.interruptible = 0
+        let (r, values) = lua.runCollectingResults(chunk)
+        lua.release(chunk)
+        lua.interruptible = false
         if let fatal = world.fatal {
             output(runtime.expandChunkNames(fatal.message))
             world.clearFatal()
@@ -147,9 +145,9 @@ public final class ReplSession {
     }
 
     /// Ctrl-C: stops a running line or `.run`, not the session. Safe to call from a signal handler.
-    public func interrupt() { runtime.lua.hostRecord.pointee.interrupt = 1 }
+    public func interrupt() { runtime.lua.interruptRequested = true }
 
-    var interrupted: Bool { runtime.lua.hostRecord.pointee.interrupt != 0 }
+    var interrupted: Bool { runtime.lua.interruptRequested }
 
     // MARK: - Dot commands
 
@@ -217,11 +215,10 @@ public final class ReplSession {
 
     /// Runs events up to `limit`, stopping early on Ctrl-C (checked between events).
     func runUntil(_ limit: Millis, clockTo: Bool, idleStops: Bool = false) {
-        let h = runtime.lua.hostRecord
-        h.pointee.interrupt = 0
+        runtime.lua.interruptRequested = false
         world.start()
         while world.step(limit: limit, stopWhenIdle: idleStops) {
-            if h.pointee.interrupt != 0 { output("interrupted at \(Time.stamp(world.now))"); return }
+            if runtime.lua.interruptRequested { output("interrupted at \(Time.stamp(world.now))"); return }
         }
         if let fatal = world.fatal {
             output(runtime.expandChunkNames(fatal.message))
@@ -254,6 +251,10 @@ public final class ReplSession {
         }
         return out
     }
+}
+
+extension Result {
+    var isSuccess: Bool { if case .success = self { return true } else { return false } }
 }
 
 extension String {

@@ -1,25 +1,23 @@
-// ScenarioRuntime: the single door between Lua and the simulator. It owns a LuaState and a World,
-// installs the sandbox (Prelude) and the API tables (one file each: app, user/system, timer, http,
-// server, expect, scenario), loads the scenario file, and implements `ScriptHost` so the World can
-// call handlers without seeing Lua. What the rest of the program sees is `load`, `run`, `world`.
-import CLua
-import CLuaHost
+// ScenarioRuntime: the simulator's scripting host. It owns a LuaState and a World, installs the
+// sandbox (Prelude) and the API tables (one file each: app, user/system, timer, http, server,
+// expect, scenario), loads the scenario file, and implements `ScriptHost` so the World can call
+// handlers without seeing Lua. What the rest of the program sees is `load`, `run`, `world`. It
+// reaches Lua only through LuaState, LuaCall and the option reader.
 import LuaFetchCore
 
 public final class ScenarioRuntime: ScriptHost {
     public let world: World
     let lua: LuaState
     let path: String
-    var appObjectRef: Int32 = LUA_NOREF
-    var timerMetaRef: Int32 = LUA_NOREF
-    var responses: [Int: ServedResponse?] = [:]
-    /// The Lua object of each live timer (`t` in `t:invalidate()`), made once per timer; by timer id.
-    var timerObjects: [Int32] = []
-    /// Where each referenced function came from, by registry reference.
-    var refLocations: [SourceLocation?] = []
-    var reseedRef: Int32 = LUA_NOREF
-    /// The table the prelude returned (`show`, `strict`).
-    var preludeExports: Int32 = LUA_NOREF
+    /// The `app` object (the UIApplication handed to every handler).
+    var appObject = ScriptRef(id: -1)
+    /// The metatable of timer objects.
+    var timerMeta = ScriptRef(id: -1)
+    /// The Lua object of each live timer (`t` in `t:invalidate()`), made once per timer; by slot.
+    var timerObjects: [ScriptRef?] = []
+    /// The prelude's reseeding of math.random, and the table it returned (`show`, `strict`).
+    var reseed: ScriptRef?
+    var preludeExports = ScriptRef(id: -1)
     /// Paths of every chunk loaded from disk (scenario and modules), to undo Lua's truncation.
     var chunkPaths: [String] = []
     var scenarioDeclaredAt: String?
@@ -42,9 +40,7 @@ public final class ScenarioRuntime: ScriptHost {
                        totalBudget: world.config.instructionLimit)
         world.host = self
         lua.mustStop = { [unowned self] in
-            let h = lua.hostRecord
-            h.pointee.hostBytes = world.hostBytes
-            if h.pointee.cap > 0 && h.pointee.used + h.pointee.hostBytes > h.pointee.cap { _ = clua_account(lua.L, 0) }
+            lua.account(hostBytes: world.hostBytes)
             return (world.stopRequested && world.context == .app) || world.fatal != nil
         }
         installPrelude()
@@ -57,12 +53,12 @@ public final class ScenarioRuntime: ScriptHost {
         let given = world.options.limits
         if given.instructions == nil, let instructions {
             world.config.instructionLimit = instructions
-            lua.hostRecord.pointee.totalBudget = instructions
+            lua.totalBudget = instructions
         }
         if given.events == nil, let events { world.config.eventLimit = events }
         if given.memory == nil, let memory {
             world.config.memoryCap = memory
-            lua.hostRecord.pointee.cap = memory
+            lua.memoryCap = memory
         }
     }
 
@@ -85,10 +81,15 @@ public final class ScenarioRuntime: ScriptHost {
     }
 
     private func runChunk(source: [UInt8], chunkName: String) throws(ScenarioError) {
-        if let err = lua.load(source, chunkName: chunkName) { throw ScenarioError(err) }
+        let chunk: ScriptRef
+        switch lua.compile(source, chunkName: chunkName) {
+        case .success(let f): chunk = f
+        case .failure(let err): throw ScenarioError(err.text)
+        }
         let saved = world.context
         if world.context != .repl { world.context = .topLevel }
-        let r = lua.runHandler(nargs: 0)
+        let r = lua.call(chunk, [])
+        lua.release(chunk)
         world.context = saved
         if let fatal = world.fatal { throw fatal }
         switch outcome(r, fallback: nil) {
@@ -127,104 +128,34 @@ public final class ScenarioRuntime: ScriptHost {
 
     // MARK: - References
 
-    /// Pops the function or value on top of `L` into a ScriptRef.
-    func makeRef(_ L: OpaquePointer) -> ScriptRef {
-        var loc = lua_type(L, -1) == LUA_TFUNCTION ? LuaState.definition(ofTopFunctionIn: L) : nil
-        if loc == nil { loc = LuaState.scenarioLocation(L, from: 1) }
-        let r = luaL_ref(L, clua_registryindex())
-        if r >= 0 {
-            let i = Int(r)
-            if i >= refLocations.count { refLocations += Array(repeating: nil, count: i + 1 - refLocations.count) }
-            refLocations[i] = loc.map { SourceLocation(file: $0.file, line: $0.line) }
-        }
-        return ScriptRef(id: Int(r))
-    }
+    public func release(_ ref: ScriptRef) { lua.release(ref) }
 
-    /// Pushes argument `i` of a call and turns it into a ScriptRef.
-    func ref(_ call: LuaCall, _ i: Int32) -> ScriptRef {
-        lua_pushvalue(call.L, i)
-        return makeRef(call.L)
-    }
-
-    public func release(_ ref: ScriptRef) {
-        luaL_unref(lua.L, clua_registryindex(), Int32(ref.id))
-    }
-
-    public func location(of ref: ScriptRef) -> SourceLocation? {
-        ref.id >= 0 && ref.id < refLocations.count ? refLocations[ref.id] : nil
-    }
-
-    /// The caller's scenario line.
-    func location(_ L: OpaquePointer) -> SourceLocation? {
-        LuaState.scenarioLocation(L, from: 1).map { SourceLocation(file: $0.file, line: $0.line) }
-    }
-
-    /// Deep-copies the value on top of `L` (replacing it) in C, with the memory cap applied (the
-    /// copy is memory kept for the scenario). Returns the failure, with nil on top, on failure.
-    func copyTop(_ L: OpaquePointer, for owner: SourceLocation?) -> ScriptFailure? {
-        guard lua_type(L, -1) == LUA_TTABLE else { return nil }
-        let h = lua.hostRecord
-        clua_pushcopier(L)
-        clua_insert(L, -2)
-        let saved = h.pointee.enforce
-        h.pointee.enforce = 1
-        let status = clua_pcall(L, 1, 1, 0)
-        h.pointee.enforce = saved
-        if status == LUA_OK { return nil }
-        let msg = LuaState.describeError(L, -1)
-        clua_pop(L, 1)
-        lua_pushnil(L)
-        if h.pointee.memoryHit != 0 || status == LUA_ERRMEM {
-            if h.pointee.top == nil {  // host code between handlers: nothing to kill, the run fails
-                h.pointee.memoryHit = 0
-                h.pointee.killSource = nil
-                clua_fullgc(L)
-            }  // inside a handler the refusal stays: the handler is ended as out-of-memory
-            return ScriptFailure(kind: .memoryCap, message: msg, location: owner)
-        }
-        return ScriptFailure(kind: .error, message: "\(owner.map { "\($0): " } ?? "")\(msg)", location: owner)
-    }
+    public func location(of ref: ScriptRef) -> SourceLocation? { lua.location(of: ref) }
 
     // MARK: - ScriptHost
 
     public func invoke(_ fn: ScriptRef, _ invocation: Invocation) -> Outcome {
-        let L = lua.L
-        lua_checkstack(L, 8)
-        lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
-        var nargs: Int32 = 0
-        switch invocation {
-        case .delegate(let method, let launch):
-            pushAppObject(L); nargs = 1
-            if method == .didFinishLaunching {
-                lua_createtable(L, 0, 1)
-                lua_pushstring(L, (launch ?? .user).rawValue)
-                lua_setfield(L, -2, "reason")
-                nargs = 2
-            }
-        case .performFetch(let id):
-            pushAppObject(L)
-            pushCompletionHandler(L, fetchID: id)
-            nargs = 2
-        case .plain:
-            nargs = 0
-        case .timer(let id):
-            pushTimerObject(L, id: id); nargs = 1
-        case .http(let id, let error):
-            if let error {
-                lua_pushnil(L); lua_pushstring(L, error.rawValue)
-                if let stored = responses[id], let response = stored { release(response.value) }
-            } else {
-                pushResponse(L, requestID: id); lua_pushnil(L)
-            }
-            responses[id] = nil
-            nargs = 2
-        case .notification(let name, let info):
-            lua_pushstring(L, name)
-            if let info { lua_rawgeti(L, clua_registryindex(), lua_Integer(info.id)) } else { lua_pushnil(L) }
-            nargs = 2
+        var args: [LuaValue] = []
+        if invocation.count > 0 {
+            args.reserveCapacity(invocation.count)
+            for i in 0..<invocation.count { args.append(value(invocation[i])) }
         }
-        let r = lua.runHandler(nargs: nargs)
+        let r = lua.call(fn, args)
         return outcome(r, fallback: r.status == .ok ? nil : location(of: fn))
+    }
+
+    /// The Lua value of a World's argument.
+    func value(_ a: ScriptValue) -> LuaValue {
+        switch a {
+        case .null: return .null
+        case .string(let s): return .string(s)
+        case .integer(let i): return .integer(Int64(i))
+        case .ref(let r): return .ref(r)
+        case .table(let fields): return .table(fields.map { ($0.0, value($0.1)) })
+        case .app: return .ref(appObject)
+        case .timer(let handle): return .ref(timerObject(handle))
+        case .completion(let key): return .function(completionHandler(key))
+        }
     }
 
     func outcome(_ r: LuaRunResult, fallback: SourceLocation?) -> Outcome {
@@ -253,107 +184,30 @@ public final class ScenarioRuntime: ScriptHost {
 
     public func respond(with responder: ScriptRef, isHandler: Bool, request: ScriptRef, requestID: Int)
         -> Result<ServedResponse, ScriptFailure> {
-        let L = lua.L
-        lua_checkstack(L, 8)
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        lua_rawgeti(L, clua_registryindex(), lua_Integer(responder.id))
-        if isHandler {
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(request.id))
-            if let f = copyTop(L, for: location(of: responder)) { return .failure(f) }
-            // The handler runs as a coroutine; its first result is the response.
-            let r = runReturningTop(nargs: 1)
-            switch r {
-            case .failure(let f): return .failure(f)
-            case .success: break
-            }
-        }
-        // The response table is on top: validate and copy it.
-        let where_ = location(of: responder).map { "\($0): " } ?? ""
-        guard lua_type(L, -1) == LUA_TTABLE else {
-            let got = lua_type(L, -1) <= LUA_TNIL ? "nil" : String(cString: lua_typename(L, lua_type(L, -1)))
-            return .failure(ScriptFailure(kind: .error, message: "\(where_)a route must answer with a response table like { status = 200, body = ... }, got \(got)"))
-        }
-        var status = 200
-        lua_getfield_raw(L, -1, "status")
-        if lua_type(L, -1) == LUA_TNUMBER, clua_isinteger(L, -1) != 0 {
-            status = Int(clua_tointeger(L, -1))
-        } else if lua_type(L, -1) > LUA_TNIL {
-            clua_pop(L, 1)
-            return .failure(ScriptFailure(kind: .error, message: "\(where_)response status must be an integer like 200 or 404"))
-        }
-        clua_pop(L, 1)
-        guard (100...599).contains(status) else {
-            return .failure(ScriptFailure(kind: .error, message: "\(where_)response status \(status) is not an HTTP status (100–599)"))
-        }
-        if let f = copyTop(L, for: location(of: responder)) { return .failure(f) }
-        if lua_getfield_raw(L, -1, "status") <= LUA_TNIL {
-            clua_pop(L, 1); lua_pushinteger(L, lua_Integer(status)); lua_setfield(L, -2, "status")
-        } else { clua_pop(L, 1) }
-        if lua_getfield_raw(L, -1, "headers") <= LUA_TNIL {
-            clua_pop(L, 1); clua_newtable(L); lua_setfield(L, -2, "headers")
-        } else { clua_pop(L, 1) }
-        let ref = luaL_ref(L, clua_registryindex())
-        return .success(ServedResponse(status: status, value: ScriptRef(id: Int(ref))))
-    }
-
-    /// Runs the function (and args) on top of the main stack; leaves its first result there.
-    func runReturningTop(nargs: Int32) -> Result<Void, ScriptFailure> {
-        switch outcome(lua.runHandlerKeepingResult(nargs: nargs), fallback: nil) {
-        case .returned: return .success(())
-        case .failed(let f): return .failure(f)  // runHandlerKeepingResult left nil on the stack
+        lua.response(from: responder, isHandler: isHandler, request: request) { r in
+            if case .failed(let f) = outcome(r, fallback: nil) { return f }
+            return ScriptFailure(kind: .error, message: "")
         }
     }
 
-    public func deliver(response: ServedResponse?, toRequest requestID: Int) {
-        responses[requestID] = .some(response)
-    }
+    // MARK: - ScriptValue objects
 
-    // MARK: - Argument objects
-
-    func pushAppObject(_ L: OpaquePointer) {
-        lua_rawgeti(L, clua_registryindex(), lua_Integer(appObjectRef))
-    }
-
-    /// Pushes the Lua object of the timer with this handle (made once, kept by the timer's slot).
-    func pushTimerObject(_ L: OpaquePointer, id handle: Int) {
+    /// The Lua object of the timer with this handle (made once, kept by the timer's slot).
+    func timerObject(_ handle: Int) -> ScriptRef {
         let slot = handle & 0xFFFF_FFFF
-        if slot < timerObjects.count, timerObjects[slot] > 0 {
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(timerObjects[slot]))
-            return
-        }
-        makeTimerObject(L, handle: handle)
-        lua_pushvalue(L, -1)
-        if slot >= timerObjects.count { timerObjects += Array(repeating: 0, count: slot + 1 - timerObjects.count) }
-        timerObjects[slot] = luaL_ref(L, clua_registryindex())
+        if slot < timerObjects.count, let made = timerObjects[slot] { return made }
+        let made = lua.object([("id", .integer(Int64(world.timerSerial(handle) ?? 0))), ("handle", .integer(Int64(handle)))],
+                              metatable: timerMeta)
+        if slot >= timerObjects.count { timerObjects += Array(repeating: nil, count: slot + 1 - timerObjects.count) }
+        timerObjects[slot] = made
+        return made
     }
 
     public func timerEnded(_ handle: Int) {
         let slot = handle & 0xFFFF_FFFF
-        guard slot < timerObjects.count, timerObjects[slot] > 0 else { return }
-        luaL_unref(lua.L, clua_registryindex(), timerObjects[slot])
-        timerObjects[slot] = 0
-    }
-
-    func makeTimerObject(_ L: OpaquePointer, handle: Int) {
-        lua_createtable(L, 0, 2)
-        lua_pushinteger(L, lua_Integer(world.timerSerial(handle) ?? 0))
-        lua_setfield(L, -2, "id")
-        lua_pushinteger(L, lua_Integer(handle))
-        lua_setfield(L, -2, "handle")
-        lua_rawgeti(L, clua_registryindex(), lua_Integer(timerMetaRef))
-        lua_setmetatable(L, -2)
-    }
-
-    func pushResponse(_ L: OpaquePointer, requestID: Int) {
-        if let stored = responses[requestID], let response = stored {
-            lua_rawgeti(L, clua_registryindex(), lua_Integer(response.value.id))
-            luaL_unref(L, clua_registryindex(), Int32(response.value.id))
-        } else {
-            lua_createtable(L, 0, 2)
-            lua_pushinteger(L, 404); lua_setfield(L, -2, "status")
-            clua_newtable(L); lua_setfield(L, -2, "headers")
-        }
+        guard slot < timerObjects.count, let made = timerObjects[slot] else { return }
+        lua.release(made)
+        timerObjects[slot] = nil
     }
 }
 
@@ -378,10 +232,3 @@ extension String {
     }
 }
 
-/// `t[key]` raw for a string key; pushes the value and returns its type.
-@discardableResult
-func lua_getfield_raw(_ L: OpaquePointer, _ index: Int32, _ key: String) -> Int32 {
-    let abs = lua_absindex(L, index)
-    lua_pushstring(L, key)
-    return lua_rawget(L, abs)
-}

@@ -1,46 +1,31 @@
-// The `user` and `system` tables (SPEC 6.1, 6.2): what the person and iOS do. Called from the
-// timeline (`at`, `every`), top-level code (deferred to t = 0, after the scenario is loaded, in
-// order) or the REPL (at the current virtual time); never from app code. Uses the World.
-import CLua
+// The `user` and `system` tables (SPEC 6.1, 6.2): what the person and iOS do, one Lua function
+// per row of the action table (LuaFetchCore's Actions.swift). Called from the timeline (`at`,
+// `every`), top-level code (deferred to t = 0, after the scenario is loaded, in order) or the
+// REPL (at the current virtual time); never from app code. Uses the World.
 import LuaFetchCore
 
 extension ScenarioRuntime {
     func installWorldActions() {
         let world = self.world
-        func action(_ name: String, _ body: @escaping (LuaCall) throws(LuaFailure) -> (() -> Void)) -> (String, HostBody) {
-            (name, { [unowned self] c throws(LuaFailure) in
-                try requireWorld(c, "; to react to the app's state, use at/every in the timeline")
-                let run = try body(c)
-                if world.context == .topLevel {
-                    world.at(0, action: c.name, run)  // after loading, in order
-                } else {
-                    run()
-                }
-                return 0
-            })
+        for table in ActionSpec.tables {
+            let methods: [(String, HostBody)] = ActionSpec.all.filter { $0.table == table }.map { spec in
+                (spec.name, { [unowned self] c throws(LuaFailure) in
+                    try requireWorld(c, "; to react to the app's state, use at/every in the timeline")
+                    let argument: ActionArgument
+                    switch spec.takes {
+                    case .nothing: argument = .none
+                    case .duration: argument = .duration(try c.duration(1, allowZero: false))
+                    case .flag: argument = .flag(try c.boolean(1))
+                    }
+                    if world.context == .topLevel {
+                        world.at(0) { [unowned world] in spec.perform(argument, in: world) }  // after loading, in order
+                    } else {
+                        spec.perform(argument, in: world)
+                    }
+                    return 0
+                })
+            }
+            installTable(table, methods: methods)
         }
-        installTable("user", methods: [
-            action("launch") { _ throws(LuaFailure) in { world.userLaunch() } },
-            action("open") { _ throws(LuaFailure) in { world.userLaunch() } },
-            action("home") { _ throws(LuaFailure) in { world.userHome() } },
-            action("forceQuit") { _ throws(LuaFailure) in { world.userForceQuit() } },
-            action("interrupt") { c throws(LuaFailure) in
-                let d = try c.duration(1, allowZero: false)
-                return { world.userInterrupt(for: d) }
-            },
-        ])
-        installTable("system", methods: [
-            action("backgroundFetch") { _ throws(LuaFailure) in { world.systemBackgroundFetch() } },
-            action("launchForFetch") { _ throws(LuaFailure) in { world.systemLaunchForFetch() } },
-            action("memoryPressure") { _ throws(LuaFailure) in { world.systemMemoryPressure() } },
-            action("setLowPowerMode") { c throws(LuaFailure) in
-                let on = try c.boolean(1)
-                return { world.systemSetLowPowerMode(on) }
-            },
-            action("setBackgroundRefresh") { c throws(LuaFailure) in
-                let on = try c.boolean(1)
-                return { world.systemSetBackgroundRefresh(on) }
-            },
-        ])
     }
 }

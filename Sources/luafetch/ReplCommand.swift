@@ -97,7 +97,7 @@ enum LineEditor {
             // libedit calls this with state 0 first, then 1, 2, ... until it returns nil.
             if state == 0 {
                 let prefix = text.map { String(cString: $0) } ?? ""
-                LineEditor.matches = ReplSession.words.filter { $0.hasPrefix(prefix) }
+                LineEditor.matches = (LineEditor.current?.words ?? []).filter { $0.hasPrefix(prefix) }
                 LineEditor.matchIndex = 0
             }
             guard LineEditor.matchIndex < LineEditor.matches.count else { return nil }

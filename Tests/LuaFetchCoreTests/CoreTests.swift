@@ -6,29 +6,29 @@ import Testing
 @Suite struct ClockTests {
     @Test func eventsOrderByTimeThenPhaseThenSequence() {
         var q = EventQueue()
-        q.schedule(.expectAt(index: 1), at: 10, phase: .deadline)
-        q.schedule(.expectAt(index: 2), at: 10)
-        q.schedule(.expectAt(index: 3), at: 5)
-        q.schedule(.expectAt(index: 4), at: 10)
-        q.schedule(.expectAt(index: 5), at: 10, phase: .late)
+        q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 1), at: 10, phase: .deadline)
+        q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 2), at: 10)
+        q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 3), at: 5)
+        q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 4), at: 10)
+        q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 5), at: 10, phase: .late)
         var order: [Int] = []
-        while let e = q.pop() { if case .expectAt(let i) = e.event { order.append(i) } }
+        while let e = q.pop() { order.append(e.event.a) }
         #expect(order == [3, 2, 4, 1, 5])
     }
 
     @Test func timesBeyondTheKeyRangeDoNotWrapAround() {
         var q = EventQueue()
-        q.schedule(.expectAt(index: 1), at: 1 << 50)
-        q.schedule(.expectAt(index: 2), at: 5)
+        q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 1), at: 1 << 50)
+        q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 2), at: 5)
         var order: [Int] = []
-        while let e = q.pop() { if case .expectAt(let i) = e.event { order.append(i) } }
+        while let e = q.pop() { order.append(e.event.a) }
         #expect(order == [2, 1])
     }
 
     @Test func cancelledEventsAreSkippedAndStopKeepingTheRunAlive() {
         var q = EventQueue()
-        let a = q.schedule(.expectAt(index: 1), at: 10)
-        q.schedule(.expectAt(index: 2), at: 20, recurring: true)
+        let a = q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 1), at: 10)
+        q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 2), at: 20, recurring: true)
         #expect(q.liveNonRecurring == 1)
         q.cancel(a)
         #expect(q.liveNonRecurring == 0)
@@ -138,8 +138,8 @@ import Testing
 @Suite struct WorldRuleTests {
     @Test func homeSuspendsAnAppWithNothingToDo() {
         let h = FakeHost()
-        h.world.at(0, action: "launch") { h.world.userLaunch() }
-        h.world.at(10_000, action: "home") { h.world.userHome() }
+        h.world.at(0) { h.world.userLaunch() }
+        h.world.at(10_000) { h.world.userHome() }
         try? h.world.run()
         #expect(h.world.state == .suspended)
         #expect(h.messages(.state) == ["● inactive (launched by the user)", "● active", "● inactive", "● background", "● suspended"])
@@ -149,9 +149,9 @@ import Testing
         let h = FakeHost()
         var calls: [String] = []
         for m in DelegateMethod.allCases { h.world.app.delegate[m] = h.fn { _ in calls.append(m.rawValue) } }
-        h.world.at(0, action: "launch") { h.world.userLaunch() }
-        h.world.at(1_000, action: "home") { h.world.userHome() }
-        h.world.at(2_000, action: "open") { h.world.userLaunch() }
+        h.world.at(0) { h.world.userLaunch() }
+        h.world.at(1_000) { h.world.userHome() }
+        h.world.at(2_000) { h.world.userLaunch() }
         try? h.world.run()
         #expect(calls == ["didFinishLaunching", "didBecomeActive", "willResignActive", "didEnterBackground", "willEnterForeground", "didBecomeActive"])
     }
@@ -159,8 +159,8 @@ import Testing
     @Test func aTaskLeftOpenExpiresAtTheBudget() {
         let h = FakeHost()
         h.world.app.delegate[.didEnterBackground] = h.fn { _ in _ = h.world.beginBackgroundTask(name: nil, handler: nil, at: nil) }
-        h.world.at(0, action: "launch") { h.world.userLaunch() }
-        h.world.at(10_000, action: "home") { h.world.userHome() }
+        h.world.at(0) { h.world.userLaunch() }
+        h.world.at(10_000) { h.world.userHome() }
         try? h.world.run()
         #expect(h.world.violations.map(\.code) == [.taskExpired])
         #expect(h.world.violations.first?.time == 40_000)
@@ -174,8 +174,8 @@ import Testing
         var at: Millis = 0
         let handler = h.fn { _ in at = h.world.now; h.world.endBackgroundTask(id, at: nil) }
         h.world.app.delegate[.didEnterBackground] = h.fn { _ in id = h.world.beginBackgroundTask(name: "x", handler: handler, at: nil) }
-        h.world.at(0, action: "launch") { h.world.userLaunch() }
-        h.world.at(10_000, action: "home") { h.world.userHome() }
+        h.world.at(0) { h.world.userLaunch() }
+        h.world.at(10_000) { h.world.userHome() }
         try? h.world.run()
         #expect(at == 35_000)
         #expect(h.world.violations.isEmpty)
@@ -189,12 +189,12 @@ import Testing
         h.world.app.backgroundModes = ["fetch"]
         var starts: [Millis] = []
         h.world.app.delegate[.didFinishLaunching] = h.fn { _ in _ = h.world.setMinimumBackgroundFetchInterval(0) }
-        h.world.app.delegate[.performFetch] = h.fn { inv in
+        h.world.app.grantHandlers[.fetch] = h.fn { inv in
             starts.append(h.world.now)
-            if case .performFetch(let id) = inv { _ = h.world.completeFetch(id, result: "noData", at: nil) }
+            if case .completion(let key) = inv[1] { _ = h.world.completeGrant(key, with: .string("noData"), at: nil) }
         }
-        h.world.at(0, action: "launch") { h.world.userLaunch() }
-        h.world.at(5_000, action: "home") { h.world.userHome() }
+        h.world.at(0) { h.world.userLaunch() }
+        h.world.at(5_000) { h.world.userHome() }
         try? h.world.run()
         #expect(starts == [900_000, 1_800_000, 2_700_000])
         #expect(h.world.stats.wakes == 3)

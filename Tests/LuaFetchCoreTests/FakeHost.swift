@@ -31,7 +31,6 @@ final class FakeHost: ScriptHost {
         .success(ServedResponse(status: 200, value: responder))
     }
 
-    func deliver(response: ServedResponse?, toRequest requestID: Int) {}
     func release(_ ref: ScriptRef) { released.append(ref.id) }
 
     /// Timeline messages of one kind.

@@ -31,6 +31,20 @@ func scenarioFile(_ source: String) throws -> String {
 }
 
 @Suite struct ReplTests {
+    @Test func completionWordsComeFromTheAPITables() throws {
+        let (session, _) = try repl(nil, [])
+        let words = session.words
+        for w in ["app", "app:beginBackgroundTask", "app.state", "user.home", "user.interrupt", "system.setLowPowerMode",
+                  "http.request", "timer.every", "expect.violation", "device.lowPowerMode", "scenario", "at",
+                  "UIBackgroundFetchResultNewData", "print", ".advance", ".save"] {
+            #expect(words.contains(w), "missing \(w)")
+        }
+        // Every action of the action table completes; nothing internal does.
+        for a in ActionSpec.all { #expect(words.contains(a.qualifiedName)) }
+        #expect(!words.contains { $0.hasPrefix("luafetch") || $0.hasPrefix("timer:") })
+        #expect(Set(words).count == words.count)
+    }
+
     @Test func expressionsPrintTheirValues() throws {
         let (_, out) = try repl(nil, ["1 + 2", "'a', nil, true", "{}", "now()"])
         #expect(out == ["3", "a\tnil\ttrue", "table: #1", "0"])

@@ -1,0 +1,77 @@
+// The actions of the person and the system (SPEC 6.1, 6.2) in one table: each row names the Lua
+// function (`user.home`), its argument, what it does to the World, and how explore uses it (its
+// `--inject` name, its share of random schedules and how it draws its argument). The Lua tables
+// `user` and `system`, the REPL's completions, `--inject` parsing and the lines a finding
+// replays are all derived from it. Pure Swift.
+
+/// The argument an action takes.
+public enum ActionArgument: Equatable, Sendable {
+    case none
+    /// A positive duration (`user.interrupt(20)`).
+    case duration(Millis)
+    /// On or off (`system.setLowPowerMode(true)`).
+    case flag(Bool)
+}
+
+/// One row of the action table.
+public struct ActionSpec: Sendable {
+    public enum Takes: Sendable { case nothing, duration, flag }
+    /// The Lua table it lives in (`user`, `system`) and its name there.
+    public let table: String
+    public let name: String
+    public let takes: Takes
+    /// Its name in `--inject` and explore (`home`, `lowPower`); nil: explore never injects it.
+    public let injectName: String?
+    /// Its share (out of 100) of the actions explore draws.
+    public let exploreWeight: Int
+    /// Draws its argument for explore from the explore stream.
+    let draw: @Sendable (inout SeededStream) -> ActionArgument
+    /// Does it.
+    let perform: @Sendable (World, ActionArgument) -> Void
+
+    /// `user.home`.
+    public var qualifiedName: String { "\(table).\(name)" }
+
+    public func perform(_ argument: ActionArgument, in world: World) { perform(world, argument) }
+}
+
+extension ActionSpec {
+    init(_ table: String, _ name: String, _ takes: Takes = .nothing, inject: String? = nil, weight: Int = 0,
+         draw: @escaping @Sendable (inout SeededStream) -> ActionArgument = { _ in .none },
+         _ perform: @escaping @Sendable (World, ActionArgument) -> Void) {
+        self.table = table; self.name = name; self.takes = takes; self.injectName = inject
+        self.exploreWeight = weight; self.draw = draw; self.perform = perform
+    }
+
+    /// Every action, in the order explore's weights are laid out.
+    public static let all: [ActionSpec] = [
+        ActionSpec("user", "launch") { w, _ in w.userLaunch() },
+        ActionSpec("user", "home", inject: "home", weight: 24) { w, _ in w.userHome() },
+        ActionSpec("user", "open", inject: "open", weight: 24) { w, _ in w.userLaunch() },
+        ActionSpec("user", "forceQuit", inject: "forceQuit", weight: 8) { w, _ in w.userForceQuit() },
+        ActionSpec("user", "interrupt", .duration, inject: "interrupt", weight: 12,
+                   draw: { .duration(Time.second * Millis(5 + $0.next() % 56)) }) { w, a in
+            if case .duration(let d) = a { w.userInterrupt(for: d) }
+        },
+        ActionSpec("system", "backgroundFetch", inject: "backgroundFetch", weight: 16) { w, _ in w.systemBackgroundFetch() },
+        ActionSpec("system", "launchForFetch") { w, _ in w.systemLaunchForFetch() },
+        ActionSpec("system", "memoryPressure", inject: "memoryPressure", weight: 8) { w, _ in w.systemMemoryPressure() },
+        ActionSpec("system", "setLowPowerMode", .flag, inject: "lowPower", weight: 8,
+                   draw: { .flag($0.next() % 2 == 0) }) { w, a in
+            if case .flag(let on) = a { w.systemSetLowPowerMode(on) }
+        },
+        ActionSpec("system", "setBackgroundRefresh", .flag) { w, a in
+            if case .flag(let on) = a { w.systemSetBackgroundRefresh(on) }
+        },
+    ]
+
+    /// The action `--inject` calls `name`.
+    public static func injected(_ name: String) -> ActionSpec? { all.first { $0.injectName == name } }
+
+    /// The Lua tables actions live in, in order.
+    public static var tables: [String] {
+        var out: [String] = []
+        for a in all where !out.contains(a.table) { out.append(a.table) }
+        return out
+    }
+}

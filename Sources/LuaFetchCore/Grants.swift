@@ -1,0 +1,195 @@
+// Grants: whatever the system gives the app to run for a while with a completion to call before a
+// deadline (a background fetch today; BGTasks, pushes and URL-session events are further kinds).
+// One book holds every pending grant; while any is pending the app is not suspended; a missed
+// deadline terminates the app with the kind's code; a second completion or a bad value crashes it;
+// a process that ends abandons its grants. Each kind is one row of `GrantKind.info` and one
+// `GrantBehaviour` (what its completion means), found by `World.behaviour(of:)`. Part of World.
+
+/// The kinds of grant. Adding one: a case, its row in `info`, its behaviour in `World.behaviour(of:)`
+/// (docs/DEVELOPING.md walks through it).
+public enum GrantKind: UInt8, CaseIterable, Sendable {
+    case fetch
+
+    /// Everything generic code says about a kind.
+    public var info: GrantKindInfo {
+        switch self {
+        case .fetch:
+            return GrantKindInfo(name: "fetch", handler: "performFetch", noun: "fetch completion",
+                                 noCompletion: .fetchNoCompletion, doubleCompletion: .fetchDoubleCompletion)
+        }
+    }
+}
+
+/// The table row of one grant kind.
+public struct GrantKindInfo: Sendable {
+    /// Its timeline actor and the word before its number ("fetch #3").
+    public let name: String
+    /// The app delegate method through which the grant reaches the app, if it has one
+    /// (`performFetch`): `app{}` accepts it like the lifecycle's methods.
+    public let handler: String?
+    /// What `pending-at-end` counts ("2 fetch completions not called").
+    public let noun: String
+    /// The violation when the deadline passes without a completion.
+    public let noCompletion: ViolationCode
+    /// The violation when the completion is called a second time.
+    public let doubleCompletion: ViolationCode
+}
+
+/// Names one grant: its kind and its number within the kind.
+public struct GrantKey: Hashable, Sendable {
+    public let kind: GrantKind
+    public let serial: Int
+}
+
+/// What app code passed to a completion: a string, or anything else shown as Lua shows it
+/// (`nil`, `42`, `table`).
+public enum CompletionValue: Sendable {
+    case string(String)
+    case other(String)
+
+    /// As it reads in a message: `"newData"`, `nil`, `42`.
+    public var shown: String {
+        switch self {
+        case .string(let s): return "\"\(s)\""
+        case .other(let s): return s
+        }
+    }
+}
+
+/// One pending grant.
+struct Grant {
+    let key: GrantKey
+    let pid: Int
+    let began: Millis
+    let deadline: Millis
+    let location: SourceLocation?
+    /// Kind-specific (fetch: whether it was scheduled, as 1).
+    let detail: Int
+    var deadlineEvent: EventID?
+}
+
+/// What a kind's completion means.
+protocol GrantBehaviour: AnyObject {
+    /// Whether `value` is a valid completion; nil, or the crash it causes.
+    func invalid(_ value: CompletionValue, of grant: Grant, in world: World) -> (ViolationCode, String)?
+    /// The app completed the grant in time.
+    func completed(_ grant: Grant, with value: CompletionValue, in world: World)
+    /// The message of the termination when the deadline passed.
+    func missed(_ grant: Grant, in world: World) -> String
+    /// The process ended with the grant pending.
+    func abandoned(_ grant: Grant, in world: World)
+}
+
+final class GrantBook: Subsystem {
+    enum Kind: UInt8 { case deadline }
+    /// In the order they began.
+    var pending: [Grant] = []
+    private var completed: Set<GrantKey> = []
+    private var serials: [GrantKind: Int] = [:]
+
+    func nextKey(_ kind: GrantKind) -> GrantKey {
+        let n = (serials[kind] ?? 0) + 1
+        serials[kind] = n
+        return GrantKey(kind: kind, serial: n)
+    }
+
+    func index(_ key: GrantKey) -> Int? { pending.firstIndex { $0.key == key } }
+
+    func markCompleted(_ key: GrantKey) { completed.insert(key) }
+    func wasCompleted(_ key: GrantKey) -> Bool { completed.contains(key) }
+
+    func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
+        let key = GrantKey(kind: GrantKind(rawValue: UInt8(event.a))!, serial: event.b)
+        if index(key) != nil { world.missGrant(key) }
+    }
+
+    func keepsAppRunning(_ world: World) -> Bool { !pending.isEmpty }
+
+    func processEnding(_ pid: Int, in world: World) {
+        let gone = pending
+        pending.removeAll()
+        for g in gone {
+            world.queue.cancel(g.deadlineEvent)
+            completed.insert(g.key)
+            world.behaviour(of: g.key.kind).abandoned(g, in: world)
+        }
+    }
+
+    func deadlines(in world: World) -> [(time: Millis, expire: () -> Void)] {
+        pending.map { g in (g.deadline, { [unowned world] in world.missGrant(g.key) }) }
+    }
+
+    func pendingLines(in world: World) -> [String] {
+        pending.map { g in
+            let name = g.key.kind.info.name
+            return "\(name.padding(to: 10)) #\(g.key.serial) started \(Time.stamp(g.began)), completion due by \(Time.stamp(g.deadline))"
+        }
+    }
+
+    func pendingAtEnd(in world: World) -> (parts: [String], location: SourceLocation?) {
+        var parts: [String] = []
+        for kind in GrantKind.allCases {
+            let n = pending.filter { $0.key.kind == kind }.count
+            guard n > 0 else { continue }
+            parts.append("\(n) \(kind.info.noun)\(n == 1 ? "" : "s") not called")
+        }
+        return (parts, pending.first?.location)
+    }
+}
+
+extension World {
+    /// The behaviour of each grant kind.
+    func behaviour(of kind: GrantKind) -> GrantBehaviour {
+        switch kind {
+        case .fetch: return fetch
+        }
+    }
+
+    /// Starts a grant for the current process that must be completed within `allowed`.
+    func beginGrant(_ kind: GrantKind, allowed: Millis, at location: SourceLocation?, detail: Int = 0) -> GrantKey {
+        let key = grants.nextKey(kind)
+        let event = schedule(Event(.grants, GrantBook.Kind.deadline, a: Int(kind.rawValue), b: key.serial),
+                             at: now + allowed, phase: .deadline)
+        grants.pending.append(Grant(key: key, pid: pid, began: now, deadline: now + allowed, location: location,
+                                    detail: detail, deadlineEvent: event))
+        return key
+    }
+
+    /// The app called the completion of `key` with `value`. Returns false when the call
+    /// terminated the app.
+    public func completeGrant(_ key: GrantKey, with value: CompletionValue, at location: SourceLocation?) -> Bool {
+        guard let index = grants.index(key) else {
+            if grants.wasCompleted(key) {
+                let info = key.kind.info
+                crash(info.doubleCompletion, at: location,
+                      "the completionHandler of \(info.name) #\(key.serial) was called a second time (NSInternalInconsistencyException): call it exactly once")
+                return false
+            }
+            return true  // a grant of a process that is gone
+        }
+        let behaviour = behaviour(of: key.kind)
+        if let (code, message) = behaviour.invalid(value, of: grants.pending[index], in: self) {
+            crash(code, at: location, message)
+            return false
+        }
+        let g = grants.pending.remove(at: index)
+        grants.markCompleted(key)
+        queue.cancel(g.deadlineEvent)
+        behaviour.completed(g, with: value, in: self)
+        return true
+    }
+
+    /// The completion was not called in time: the watchdog ends the app.
+    func missGrant(_ key: GrantKey) {
+        guard let index = grants.index(key) else { return }
+        let g = grants.pending[index]
+        crash(key.kind.info.noCompletion, at: g.location, behaviour(of: key.kind).missed(g, in: self))
+    }
+}
+
+extension String {
+    /// The string followed by spaces up to `width` characters.
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
