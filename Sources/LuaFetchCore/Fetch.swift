@@ -135,35 +135,16 @@ extension World {
 
     func startFetch(scheduled: Bool) {
         stats.fetches += 1
-        var launching = false
-        switch state {
-        case .notRunning:
-            startProcess(.backgroundFetch)
-            launching = true
-        case .suspended:
-            stats.wakes += 1
-            setState(.background, "woken for a background fetch")
-            beginEpisode(budget: budgets.backgroundTaskLaunched ?? budgets.backgroundTask)
-        case .background, .active, .inactive:
-            break
-        }
-        let fn = app.grantHandlers[.fetch]
-        let key = beginGrant(.fetch, allowed: budgets.fetch ?? 30 * Time.second,
-                             at: fn.flatMap(host.location(of:)) ?? app.location, detail: scheduled ? 1 : 0)
-        let id = key.serial
-        log("fetch", .fetch, "#\(id) \(scheduled ? "scheduled" : "simulated") background fetch",
-            detail: .fetchStarted(id: id, scheduled: scheduled))
-        if launching {
-            guard delegate(.didFinishLaunching, launch: .backgroundFetch, limit: budgets.launch) else { return }
-        }
-        if let fn {
-            guard callApp(fn, Invocation(.app, .completion(key))) else { return }
-        } else {
-            log("fetch", .fetch, "the app does not implement performFetch")
-            _ = completeGrant(key, with: .string(FetchResult.noData.rawValue), at: nil)
-        }
-        deliverAfterResume()
-        settle()
+        deliverGrant(.fetch, allowed: budgets.fetch ?? 30 * Time.second, launch: .backgroundFetch,
+                     wakeNote: "woken for a background fetch", detail: scheduled ? 1 : 0,
+                     announce: { key in
+                         log("fetch", .fetch, "#\(key.serial) \(scheduled ? "scheduled" : "simulated") background fetch",
+                             detail: .fetchStarted(id: key.serial, scheduled: scheduled))
+                     },
+                     unhandled: { key in
+                         log("fetch", .fetch, "the app does not implement performFetch")
+                         _ = completeGrant(key, with: .string(FetchResult.noData.rawValue), at: nil)
+                     })
     }
 
     var factorNote: String {

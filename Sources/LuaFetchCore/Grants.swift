@@ -155,6 +155,43 @@ extension World {
         return key
     }
 
+    /// Gives the app a grant of `kind` the way iOS does: launches a not-running app into the
+    /// background for it (`launch`; nil: a not-running app gets nothing and false is returned),
+    /// wakes a suspended one with a fresh background budget, starts the grant's deadline,
+    /// `announce`s it, calls the kind's delegate method with `(app, completionHandler)` (or
+    /// `unhandled` when the app has none), then delivers what waited and lets the app settle.
+    @discardableResult
+    func deliverGrant(_ kind: GrantKind, allowed: Millis, launch: LaunchReason?, wakeNote: String, detail: Int = 0,
+                      announce: (GrantKey) -> Void, unhandled: (GrantKey) -> Void) -> Bool {
+        var launching = false
+        switch state {
+        case .notRunning:
+            guard let launch else { return false }
+            startProcess(launch)
+            launching = true
+        case .suspended:
+            stats.wakes += 1
+            setState(.background, wakeNote)
+            beginEpisode(budget: budgets.backgroundTaskLaunched ?? budgets.backgroundTask)
+        case .background, .active, .inactive:
+            break
+        }
+        let fn = app.grantHandlers[kind]
+        let key = beginGrant(kind, allowed: allowed, at: fn.flatMap(host.location(of:)) ?? app.location, detail: detail)
+        announce(key)
+        if launching, let launch {
+            guard delegate(.didFinishLaunching, launch: launch, limit: budgets.launch) else { return true }
+        }
+        if let fn {
+            guard callApp(fn, Invocation(.app, .completion(key))) else { return true }
+        } else {
+            unhandled(key)
+        }
+        deliverAfterResume()
+        settle()
+        return true
+    }
+
     /// The app called the completion of `key` with `value`. Returns false when the call
     /// terminated the app.
     public func completeGrant(_ key: GrantKey, with value: CompletionValue, at location: SourceLocation?) -> Bool {
