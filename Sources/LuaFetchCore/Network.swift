@@ -44,8 +44,6 @@ struct Request {
     var status: Int?
     var arrival: EventID?
     var done: EventID?
-    /// What the server answered, kept for the app's callback (nil: none yet, or no route).
-    var response: ServedResponse?
 }
 
 final class NetworkState: Subsystem {
@@ -53,6 +51,8 @@ final class NetworkState: Subsystem {
     var servers: [String: FakeServer] = [:]  // lookup only; `order` is for iteration
     var order: [String] = []
     var requests: [Int: Request] = [:]
+    /// What a server answered, kept for the app's callback (none: not yet, or no route), by request.
+    var responses: [Int: ServedResponse] = [:]
     var nextID = 0
 
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
@@ -205,7 +205,7 @@ extension World {
             r.status = response.status
             log(server.host, .server, "\(pattern) → \(response.status)", detail: .served(host: server.host, route: pattern, status: response.status))
             if r.error == nil && r.phase == .inFlight {
-                r.response = response
+                net.responses[id] = response
             } else {
                 host.release(response.value)  // timed out or lost: the app never sees it
             }
@@ -231,23 +231,23 @@ extension World {
             stats.responses[status, default: 0] += 1
             log("net", .net, "#\(id) ← \(status) after \(Time.human(now - r.sent))", detail: .requestDone(id: id, status: status, error: nil))
         }
+        let response = net.responses.removeValue(forKey: id)
         if let e = r.error {
-            if let response = r.response { host.release(response.value) }
+            if let response { host.release(response.value) }
             callApp(r.callback, Invocation(.null, .string(e.rawValue)))
-        } else if let response = r.response {
+        } else if let response {
             callApp(r.callback, Invocation(.ref(response.value), .null))
             host.release(response.value)
         } else {
             callApp(r.callback, Invocation(.table([("status", .integer(404)), ("headers", .table([]))]), .null))
         }
-        net.requests[id]?.response = nil
         if net.requests[id]?.arrival == nil { finishRequest(id) }
         settle()
     }
 
     func finishRequest(_ id: Int) {
         guard let r = net.requests.removeValue(forKey: id) else { return }
-        if let response = r.response { host.release(response.value) }
+        if let response = net.responses.removeValue(forKey: id) { host.release(response.value) }
         host.release(r.callback)
         host.release(r.value)
     }
@@ -271,8 +271,7 @@ extension World {
             stats.networkErrors[NetworkError.connectionLost.rawValue, default: 0] += 1
             log("net", .net, "#\(id) ✗ connectionLost (the app was suspended while it was in flight)",
                 detail: .requestDone(id: id, status: nil, error: "connectionLost"))
-            if let response = r.response { host.release(response.value) }
-            net.requests[id]?.response = nil
+            if let response = net.responses.removeValue(forKey: id) { host.release(response.value) }
             callApp(r.callback, Invocation(.null, .string(NetworkError.connectionLost.rawValue)))
             if net.requests[id]?.arrival == nil { finishRequest(id) }
         }

@@ -102,9 +102,10 @@ public final class World {
         precondition(all.map(\.0) == SubsystemID.allCases, "subsystems must be listed in SubsystemID order")
         return all.map(\.1)
     }()
+    /// The app's timers (kept by the app-time subsystem; mutated in place, never copied).
     var timers: TimerBook {
-        get { appTime.timers }
-        set { appTime.timers = newValue }
+        _read { yield appTime.timers }
+        _modify { yield &appTime.timers }
     }
     /// The device now: the scenario's `device`, with what the system changed at run time.
     public var device: DeviceSettings { changedDevice ?? config.device }

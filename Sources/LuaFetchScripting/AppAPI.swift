@@ -70,7 +70,7 @@ extension ScenarioRuntime {
         var refs: [ScriptRef] = []
         let o: Options
         do {
-            o = try c.read(2, Self.appSpec) { L in let r = lua.makeRef(L); refs.append(r); return r }
+            o = try c.read(2, Self.appSpec) { L, located in let r = lua.keepTop(L, located: located); refs.append(r); return r }
         } catch {
             for r in refs { release(r) }
             throw error

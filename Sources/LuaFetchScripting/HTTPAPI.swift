@@ -29,7 +29,7 @@ extension ScenarioRuntime {
                 try c.function(2, hint: " (the callback, function(response, err))")
                 var refs: [ScriptRef] = []
                 defer { for r in refs { release(r) } }
-                let o = try c.read(1, Self.requestSpec) { L in let r = lua.makeRef(L); refs.append(r); return r }
+                let o = try c.read(1, Self.requestSpec) { L, located in let r = lua.keepTop(L, located: located); refs.append(r); return r }
                 guard let url = o.string("url") else {
                     throw .error("http.request: url is required and must be a string like \"https://api.example.test/items\"")
                 }

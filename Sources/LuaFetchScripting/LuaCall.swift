@@ -143,7 +143,7 @@ func formatNumber(_ d: Double) -> String {
 // MARK: - Values and results
 
 /// A value to hand to Lua: a result of a host function, an argument of a handler, a field.
-indirect enum LuaValue {
+enum LuaValue {
     case null
     case boolean(Bool)
     case integer(Int64)

@@ -374,6 +374,13 @@ extension LuaState {
         return ScriptRef(id: Int(r))
     }
 
+    /// Pops the value on top of `L` into the registry: with where it was defined when `located`
+    /// (see `makeRef`), plainly otherwise (option values that are not functions need no location).
+    func keepTop(_ L: OpaquePointer, located: Bool) -> ScriptRef {
+        if located { return makeRef(L) }
+        return ScriptRef(id: Int(luaL_ref(L, clua_registryindex())))
+    }
+
     /// Keeps `value` in the registry.
     func keep(_ value: LuaValue) -> ScriptRef {
         value.push(L)
@@ -395,10 +402,15 @@ extension LuaState {
 
     /// Calls `fn(args...)` as a handler (a coroutine under the budgets); see `runHandler`.
     func call(_ fn: ScriptRef, _ args: [LuaValue]) -> LuaRunResult {
-        lua_checkstack(L, Int32(args.count) + 8)
+        call(fn, count: args.count) { args[$0] }
+    }
+
+    /// Calls `fn` with `count` arguments, the i-th being `argument(i)` (no array is made).
+    func call(_ fn: ScriptRef, count: Int, _ argument: (Int) -> LuaValue) -> LuaRunResult {
+        lua_checkstack(L, Int32(count) + 8)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
-        for a in args { a.push(L) }
-        return runHandler(nargs: Int32(args.count))
+        for i in 0..<count { argument(i).push(L) }
+        return runHandler(nargs: Int32(count))
     }
 
     /// Calls `fn(args...)` directly (protected, with a traceback): for the host's own helpers.

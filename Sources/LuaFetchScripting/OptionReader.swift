@@ -97,13 +97,14 @@ struct Options {
 }
 
 extension LuaCall {
-    /// Reads argument `i` (a table) with `spec`.
-    func read(_ i: Int32, _ spec: OptionSpec, refs: (OpaquePointer) -> ScriptRef) throws(LuaFailure) -> Options {
+    /// Reads argument `i` (a table) with `spec`. `refs(L, located)` keeps the value on top of
+    /// `L`'s stack (`located`: a function, whose definition is recorded).
+    func read(_ i: Int32, _ spec: OptionSpec, refs: (OpaquePointer, Bool) -> ScriptRef) throws(LuaFailure) -> Options {
         lua_checkstack(L, 16)
         return try readTable(lua_absindex(L, i), spec, prefix: "", refs: refs)
     }
 
-    private func readTable(_ t: Int32, _ spec: OptionSpec, prefix: String, refs: (OpaquePointer) -> ScriptRef) throws(LuaFailure) -> Options {
+    private func readTable(_ t: Int32, _ spec: OptionSpec, prefix: String, refs: (OpaquePointer, Bool) -> ScriptRef) throws(LuaFailure) -> Options {
         if let unknownIn = spec.unknownIn { try checkFields(t, of: unknownIn, known: spec.names) }
         var out = Options()
         for field in spec.fields {
@@ -115,7 +116,7 @@ extension LuaCall {
     }
 
     private func value(at i: Int32, _ field: Field, _ kind: Field.Kind, path: String, spec: OptionSpec,
-                       refs: (OpaquePointer) -> ScriptRef) throws(LuaFailure) -> OptionValue {
+                       refs: (OpaquePointer, Bool) -> ScriptRef) throws(LuaFailure) -> OptionValue {
         let type = lua_type(L, i)
         func wrong() -> LuaFailure {
             let got = field.showType ? ", got \(String(cString: lua_typename(L, type)))" : ""
@@ -170,14 +171,14 @@ extension LuaCall {
         case .function:
             guard type == LUA_TFUNCTION else { throw wrong() }
             lua_pushvalue(L, i)
-            return .ref(refs(L))
+            return .ref(refs(L, true))
         case .table:
             guard type == LUA_TTABLE else { throw wrong() }
             lua_pushvalue(L, i)
-            return .ref(refs(L))
+            return .ref(refs(L, false))
         case .any:
             lua_pushvalue(L, i)
-            return .ref(refs(L))
+            return .ref(refs(L, false))
         }
     }
 }

@@ -153,7 +153,7 @@ extension ScenarioRuntime {
     ])
 
     func readScenario(_ c: LuaCall) throws(LuaFailure) {
-        let o = try c.read(1, Self.scenarioSpec, refs: lua.makeRef)
+        let o = try c.read(1, Self.scenarioSpec, refs: lua.keepTop(_:located:))
         if let name = o.string("name") { world.config.name = name }
         if let os = o.string("os").flatMap(OSProfile.init(rawValue:)) { world.config.os = os }
         if let seed = o.integer("seed") {

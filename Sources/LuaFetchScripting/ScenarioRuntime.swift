@@ -135,12 +135,7 @@ public final class ScenarioRuntime: ScriptHost {
     // MARK: - ScriptHost
 
     public func invoke(_ fn: ScriptRef, _ invocation: Invocation) -> Outcome {
-        var args: [LuaValue] = []
-        if invocation.count > 0 {
-            args.reserveCapacity(invocation.count)
-            for i in 0..<invocation.count { args.append(value(invocation[i])) }
-        }
-        let r = lua.call(fn, args)
+        let r = lua.call(fn, count: invocation.count) { value(invocation[$0]) }
         return outcome(r, fallback: r.status == .ok ? nil : location(of: fn))
     }
 

@@ -93,7 +93,7 @@ extension ScenarioRuntime {
     /// `server "host" { latency = s, jitter = s, failureRate = p }`.
     func configure(_ srv: FakeServer, _ c: LuaCall, options i: Int32) throws(LuaFailure) {
         try c.table(i, hint: " (write server \"host\" { latency = 0.2 })")
-        let o = try c.read(i, Self.serverSpec(srv.host), refs: lua.makeRef)
+        let o = try c.read(i, Self.serverSpec(srv.host), refs: lua.keepTop(_:located:))
         if let v = o.number("latency"), let ms = Time.millis(fromSeconds: v) { srv.latency = ms }
         if let v = o.number("jitter"), let ms = Time.millis(fromSeconds: v) { srv.jitter = ms }
         if let v = o.number("failureRate") { srv.failureRate = v }
