@@ -207,3 +207,41 @@ import Testing
         #expect(throws: ScenarioError.self) { try h.world.run() }
     }
 }
+
+@Suite struct SeamTests {
+    /// The World asks its subsystems in SubsystemID order, each event reaches its owner.
+    @Test func subsystemsAreListedInTheirIDOrder() {
+        let h = FakeHost()
+        #expect(h.world.subsystems.count == SubsystemID.allCases.count)
+        #expect(h.world.subsystems[Int(SubsystemID.grants.rawValue)] === h.world.grants)
+        #expect(h.world.subsystems[Int(SubsystemID.appTime.rawValue)] === h.world.appTime)
+    }
+
+    /// Device settings changed at run time live in the world, not in the scenario's configuration.
+    @Test func deviceChangesAreWorldState() {
+        let h = FakeHost()
+        h.world.at(5_000) { h.world.systemSetLowPowerMode(true) }
+        h.world.advance(to: 10_000)
+        #expect(h.world.device.lowPowerMode)
+        #expect(!h.world.config.device.lowPowerMode)
+    }
+
+    /// A grant's second completion crashes with the kind's code; a completion of a gone process
+    /// is ignored.
+    @Test func grantsCompleteOnce() {
+        let h = FakeHost()
+        h.world.app.backgroundModes = ["fetch"]
+        var key: GrantKey?
+        h.world.app.grantHandlers[.fetch] = h.fn { inv in if case .completion(let k) = inv[1] { key = k } }
+        h.world.at(0) { h.world.userLaunch() }
+        h.world.at(1_000) { h.world.systemBackgroundFetch() }
+        h.world.advance(to: 2_000)
+        guard let key else { Issue.record("no completion handler"); return }
+        #expect(h.world.grants.pending.count == 1)
+        #expect(h.world.completeGrant(key, with: .string("newData"), at: nil))
+        #expect(h.world.grants.pending.isEmpty)
+        #expect(!h.world.completeGrant(key, with: .string("newData"), at: nil))
+        #expect(h.world.violations.map(\.code) == [.fetchDoubleCompletion])
+        #expect(h.world.completeGrant(GrantKey(kind: .fetch, serial: 99), with: .string("newData"), at: nil))
+    }
+}

@@ -43,4 +43,26 @@ import Testing
         #expect(calls < 40)
         #expect(InjectedAction.shrink(actions) { _ in true }.isEmpty)
     }
+
+    /// The action table is the one vocabulary: every injectable action parses, prints and replays.
+    @Test func everyInjectableActionOfTheTableRoundTrips() throws {
+        let injectable = ActionSpec.all.filter { $0.injectName != nil }
+        #expect(injectable.map(\.exploreWeight).reduce(0, +) == 100)
+        for a in injectable {
+            let arg: String
+            switch a.takes {
+            case .nothing: arg = ""
+            case .duration: arg = "=7"
+            case .flag: arg = "=off"
+            }
+            let parsed = try InjectedAction.parse("3:\(a.injectName!)\(arg)").get()
+            #expect(parsed.count == 1 && parsed[0].spec == "3:\(a.injectName!)\(arg)")
+            #expect(parsed[0].luaLine.contains(a.qualifiedName))
+            #expect(InjectedAction.usage.contains(a.injectName!))
+        }
+        // Every kind explore draws is an injectable row.
+        for action in InjectedAction.random(seed: 9, horizon: 1_000_000) {
+            #expect(ActionSpec.injected(action.kind.name) != nil)
+        }
+    }
 }
