@@ -1,8 +1,10 @@
 // LuaState: the one owner of a `lua_State` (closed in deinit, watchdog first). It provides
 // protected loading and calls with a traceback message handler, handler coroutines under the
 // budgets and memory cap of CLuaHost's host record, Swift closures boxed in userdata (released by
-// __gc) and called through CLuaHost's trampoline, and registry references. Swift code here never
-// calls lua_error or luaL_check*: errors travel as statuses, and only C raises.
+// __gc) and called through CLuaHost's trampoline, registry references (with where each value was
+// defined), strict API tables, globals and deep copies: with LuaCall and OptionReader, all the
+// Swift that touches the C API. Swift code here never calls lua_error or luaL_check*: errors
+// travel as statuses, and only C raises.
 import CLua
 import CLuaHost
 import LuaFetchCore

@@ -1,7 +1,8 @@
 // Strict API tables and strict globals (SPEC 3): reading an unknown field of an API table, or a
 // global never assigned, is an error that names the typo and suggests the closest name
 // ("unknown field 'beginBackgroudTask' of app; did you mean beginBackgroundTask?"). API tables are
-// read-only; assigning a new global declares it. Also the context checks shared by the API files.
+// read-only; assigning a new global declares it (LuaState.strictTable builds the tables). Also the
+// context checks shared by the API files.
 import LuaFetchCore
 
 extension ScenarioRuntime {
