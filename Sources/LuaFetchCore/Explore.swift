@@ -9,7 +9,8 @@ public struct InjectedAction: Equatable, Sendable {
     public struct Kind: Equatable, Sendable {
         public let name: String
         public let argument: ActionArgument
-        public init(_ name: String, _ argument: ActionArgument = .none) { self.name = name; self.argument = argument }
+        /// Only for names of the action table (parse, random and the constants below make them).
+        init(_ name: String, _ argument: ActionArgument = .none) { self.name = name; self.argument = argument }
         public static let home = Kind("home"), open = Kind("open"), forceQuit = Kind("forceQuit")
         public static let backgroundFetch = Kind("backgroundFetch"), memoryPressure = Kind("memoryPressure")
         public static func interrupt(_ d: Millis) -> Kind { Kind("interrupt", .duration(d)) }

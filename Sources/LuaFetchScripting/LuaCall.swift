@@ -244,7 +244,6 @@ extension LuaCall {
     func isString(_ i: Int32) -> Bool { type(i) == LUA_TSTRING }
     func isFunction(_ i: Int32) -> Bool { type(i) == LUA_TFUNCTION }
     func isTable(_ i: Int32) -> Bool { type(i) == LUA_TTABLE }
-    func isNumber(_ i: Int32) -> Bool { type(i) == LUA_TNUMBER }
 
     /// Charges `units` to the running handler's budgets; false when that ended it.
     @discardableResult
@@ -252,10 +251,6 @@ extension LuaCall {
 
     /// Keeps only the first `n` arguments.
     func keep(_ n: Int32) { lua_settop(L, n) }
-
-    /// Pushes `v` as a new last argument (so `ref` and `read` can see it).
-    @discardableResult
-    func append(_ v: LuaValue) -> Int32 { v.push(L); return lua_gettop(L) }
 }
 
 extension LuaCall {
