@@ -122,7 +122,7 @@ final class GrantBook: Subsystem {
     func pendingLines(in world: World) -> [String] {
         pending.map { g in
             let name = g.key.kind.info.name
-            return "\(name.padding(to: 10)) #\(g.key.serial) started \(Time.stamp(g.began)), completion due by \(Time.stamp(g.deadline))"
+            return "\(name.padding(10)) #\(g.key.serial) started \(Time.stamp(g.began)), completion due by \(Time.stamp(g.deadline))"
         }
     }
 
@@ -221,12 +221,5 @@ extension World {
         guard let index = grants.index(key) else { return }
         let g = grants.pending[index]
         crash(key.kind.info.noCompletion, at: g.location, behaviour(of: key.kind).missed(g, in: self))
-    }
-}
-
-extension String {
-    /// The string followed by spaces up to `width` characters.
-    func padding(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }
