@@ -219,6 +219,66 @@ static int copier(lua_State *L) {
 
 void clua_pushcopier(lua_State *L) { lua_pushcfunction(L, copier); }
 
+/* MARK: - Property-list copy (UserDefaults) */
+
+/* Replaces the value on top by a copy if it is a property list: nil, booleans, numbers, strings,
+ * and acyclic tables of those with string or integer keys. Raises naming where (`value.a[2]`)
+ * it found anything else. `onpath` marks the tables being copied (a table met again inside itself
+ * is a cycle; the same table twice side by side is copied twice). */
+static void plist_copy(lua_State *L, int onpath, int depth, const char *path) {
+    int t = lua_type(L, -1);
+    if (t == LUA_TNIL || t == LUA_TBOOLEAN || t == LUA_TNUMBER || t == LUA_TSTRING) return;
+    if (t != LUA_TTABLE)
+        luaL_error(L, "%s is a %s: defaults hold nil, booleans, numbers, strings and tables of those", path, lua_typename(L, t));
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, onpath) != LUA_TNIL) luaL_error(L, "%s contains itself: defaults hold tables without cycles", path);
+    lua_pop(L, 1);
+    if (depth >= 200) luaL_error(L, "%s is nested more than 200 levels deep", path);
+    luaL_checkstack(L, 8, "copy");
+    int src = lua_gettop(L);
+    lua_pushvalue(L, src);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, onpath);
+    lua_createtable(L, (int)(lua_rawlen(L, src) < 1u << 20 ? lua_rawlen(L, src) : 0), 0);
+    int dst = src + 1;
+    lua_pushnil(L);
+    while (lua_next(L, src)) {
+        clua_charge_or_raise(L, 20);
+        const char *inner;
+        if (lua_type(L, -2) == LUA_TSTRING) {
+            inner = lua_pushfstring(L, "%s.%s", path, lua_tostring(L, -2));
+        } else if (lua_type(L, -2) == LUA_TNUMBER && lua_isinteger(L, -2)) {
+            inner = lua_pushfstring(L, "%s[%I]", path, (LUAI_UACINT)lua_tointeger(L, -2));
+        } else {
+            luaL_error(L, "%s has a %s key: defaults tables have string or integer keys", path,
+                       lua_type(L, -2) == LUA_TNUMBER ? "non-integer number" : lua_typename(L, lua_type(L, -2)));
+            return;
+        }
+        lua_insert(L, -2);                 /* key, path, value */
+        plist_copy(L, onpath, depth + 1, inner);
+        lua_remove(L, -2);                 /* key, copied value */
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);                 /* key, key, value */
+        lua_rawset(L, dst);
+    }
+    lua_pushvalue(L, src);
+    lua_pushnil(L);
+    lua_rawset(L, onpath);
+    lua_remove(L, src);
+}
+
+/* copy(value [, name]): `name` starts the paths of messages ("value" by default). */
+static int plist_copier(lua_State *L) {
+    const char *name = luaL_optstring(L, 2, "value");
+    lua_settop(L, 2);
+    lua_newtable(L);
+    lua_pushvalue(L, 1);
+    plist_copy(L, 3, 0, name);
+    return 1;
+}
+
+void clua_pushplistcopier(lua_State *L) { lua_pushcfunction(L, plist_copier); }
+
 void clua_pushprimitives(lua_State *L) {
     lua_createtable(L, 0, 1);
     lua_pushcfunction(L, charge);

@@ -166,9 +166,10 @@ extension World {
             if target > time, limit == nil || time < limit!.time { limit = (time, kill) }
         }
         if let cb = callbackLimit {
+            let who = observing.map { "an observer of \($0) computed past \(cb.method.rawValue)'s" } ?? "\(cb.method.rawValue) computed past its"
             consider(cb.deadline) { [unowned self] in
                 crash(.callbackOverrun, at: location,
-                      "\(cb.method.rawValue) computed past its \(Time.human(cb.allowed)) limit; the watchdog terminated the app")
+                      "\(who) \(Time.human(cb.allowed)) limit; the watchdog terminated the app")
             }
         }
         for s in subsystems {

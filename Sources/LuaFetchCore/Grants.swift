@@ -62,7 +62,7 @@ struct Grant {
     let pid: Int
     let began: Millis
     let deadline: Millis
-    let location: SourceLocation?
+    var location: SourceLocation?
     /// Kind-specific (fetch: whether it was scheduled, as 1).
     let detail: Int
     var deadlineEvent: EventID?
@@ -176,13 +176,14 @@ extension World {
         case .background, .active, .inactive:
             break
         }
-        let fn = app.grantHandlers[kind]
-        let key = beginGrant(kind, allowed: allowed, at: fn.flatMap(host.location(of:)) ?? app.location, detail: detail)
+        let key = beginGrant(kind, allowed: allowed, at: grantHandler(kind).flatMap(host.location(of:)) ?? app.location, detail: detail)
         announce(key)
         if launching, let launch {
             guard delegate(.didFinishLaunching, launch: launch, limit: budgets.launch) else { return true }
+            // A delegate made at launch (SPEC 12.1) names the handler only now.
+            if let fn = grantHandler(kind), let i = grants.index(key) { grants.pending[i].location = host.location(of: fn) ?? app.location }
         }
-        if let fn {
+        if let fn = grantHandler(kind) {
             guard callApp(fn, Invocation(.app, .completion(key))) else { return true }
         } else {
             unhandled(key)

@@ -39,17 +39,70 @@ extension World {
         log("app", .state, "● \(new.rawValue)" + (note.isEmpty ? "" : " (\(note))"), detail: .state(new))
     }
 
-    /// Calls a delegate method (if the app defines it), then posts its notification.
-    /// Returns false if the app did not survive.
+    /// Calls a delegate method (if the app defines it), then posts its notification; a `limit`
+    /// covers both (observers run inside their transition's limit, SPEC 12.3). A launch first
+    /// makes the process's delegate (`app{ delegate = function ... }`, SPEC 12.1) inside the same
+    /// limit. Returns false if the app did not survive.
     @discardableResult
     func delegate(_ method: DelegateMethod, launch: LaunchReason? = nil, limit: Millis? = nil) -> Bool {
-        if let fn = app.delegate[method] {
-            guard callApp(fn, method == .didFinishLaunching ? Invocation(.app, .table([("reason", .string((launch ?? .user).rawValue))])) : Invocation(.app), limit: limit.map { (method, $0) }) else {
+        let saved = callbackLimit
+        if let limit { callbackLimit = (now + limit, method, limit) }
+        defer { callbackLimit = saved }
+        if method == .didFinishLaunching, let factory = app.factory {
+            guard makeProcessDelegate(factory) else { return false }
+        }
+        if let fn = handler(method) {
+            guard callApp(fn, method == .didFinishLaunching ? Invocation(.app, .table([("reason", .string((launch ?? .user).rawValue))])) : Invocation(.app)) else {
                 return false
             }
         }
+        let before = observing
+        observing = method.notificationName
         postSystem(method.notificationName)
+        observing = before
         return isRunning
+    }
+
+    /// The running process's delegate method (from `app{}` itself, or made by its `delegate`).
+    func handler(_ method: DelegateMethod) -> ScriptRef? {
+        app.factory == nil ? app.delegate[method] : processDelegate.methods[method]
+    }
+
+    /// The running process's delegate method for a grant kind (performFetch).
+    func grantHandler(_ kind: GrantKind) -> ScriptRef? {
+        app.factory == nil ? app.grantHandlers[kind] : processDelegate.grantHandlers[kind]
+    }
+
+    /// Calls `app{ delegate = function(app) ... end }` as app code at the start of a process.
+    func makeProcessDelegate(_ factory: ScriptRef) -> Bool {
+        var made: ProcessDelegate?
+        let survived = runApp {
+            switch host.makeDelegate(factory) {
+            case .success(let d): made = d; return .returned(truthy: true)
+            case .failure(let f): return .failed(f)
+            }
+        }
+        guard survived, let made else {
+            if let made { for r in made.refs { host.release(r) } }
+            return false
+        }
+        processDelegate = made
+        checkFetchConfigured(made.grantHandlers[.fetch])
+        return true
+    }
+
+    /// performFetch without the fetch mode: reported once per run.
+    func checkFetchConfigured(_ performFetch: ScriptRef?) {
+        guard let performFetch, !app.hasFetchMode, !warnedFetchNotConfigured else { return }
+        warnedFetchNotConfigured = true
+        violate(.fetchNotConfigured, at: app.factory == nil ? app.location : host.location(of: performFetch),
+                "performFetch is defined but \"fetch\" is not in backgroundModes: iOS will never call it; add backgroundModes = { \"fetch\" } to app{}")
+    }
+
+    /// Forgets the process's delegate (its process ended).
+    func dropProcessDelegate() {
+        for r in processDelegate.refs { host.release(r) }
+        processDelegate = ProcessDelegate()
     }
 
     /// Starts a new process (pid) in `reason`'s state, without calling the delegate.
@@ -186,7 +239,10 @@ extension World {
     func settle() {
         guard appDepth == 0, state == .background, fatal == nil else { return }
         for s in subsystems where s.keepsAppRunning(self) { return }
-        for s in subsystems { s.appSuspending(self) }
+        for s in subsystems {
+            s.appSuspending(self)
+            guard state == .background else { return }  // a subsystem ended the process instead
+        }
         setState(.suspended)
         stats.suspensions += 1
         for s in subsystems { s.appStopped(self) }
@@ -217,6 +273,7 @@ extension World {
         for s in subsystems { s.processEnding(pid, in: self) }
         parked.removeAll()
         observers.removeAll { $0.pid == pid }
+        dropProcessDelegate()
         setState(.notRunning, reason)
         stats.terminations += 1
         for s in subsystems { s.appStopped(self) }

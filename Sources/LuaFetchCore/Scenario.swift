@@ -88,10 +88,23 @@ public struct RunLimits: Sendable, Equatable {
 /// The scenario's `app{}` declaration.
 public struct AppDeclaration: Sendable {
     public var backgroundModes: [String] = []
+    /// Delegate fields given in `app{}` itself (they outlive every process).
     public var delegate: [DelegateMethod: ScriptRef] = [:]
     /// The delegate methods through which grants reach the app (performFetch), by kind.
     public var grantHandlers: [GrantKind: ScriptRef] = [:]
+    /// `delegate = function(app) ... return { ... } end` (SPEC 12.1): called at the start of every
+    /// process; what it returns is that process's delegate.
+    public var factory: ScriptRef?
     public var location: SourceLocation?
     public init() {}
     public var hasFetchMode: Bool { backgroundModes.contains("fetch") }
+}
+
+/// The delegate of one process: made by `app{ delegate = function ... }` at each launch.
+public struct ProcessDelegate: Sendable {
+    public var methods: [DelegateMethod: ScriptRef] = [:]
+    public var grantHandlers: [GrantKind: ScriptRef] = [:]
+    public init() {}
+    /// Every function it holds (released when the process ends).
+    var refs: [ScriptRef] { DelegateMethod.allCases.compactMap { methods[$0] } + GrantKind.allCases.compactMap { grantHandlers[$0] } }
 }

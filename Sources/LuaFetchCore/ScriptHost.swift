@@ -94,11 +94,14 @@ public protocol ScriptHost: AnyObject {
     func release(_ ref: ScriptRef)
     /// A timer was invalidated or its process ended.
     func timerEnded(_ id: Int)
+    /// Calls `app{ delegate = function(app) ... end }` and reads the delegate table it returns.
+    func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure>
     /// Where a function was defined (or, for a built-in action, where it was handed over).
     func location(of ref: ScriptRef) -> SourceLocation?
 }
 
 extension ScriptHost {
     public func timerEnded(_ id: Int) {}
+    public func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure> { .success(ProcessDelegate()) }
     public func location(of ref: ScriptRef) -> SourceLocation? { nil }
 }

@@ -28,6 +28,7 @@ public enum ViolationCode: String, CaseIterable, Sendable {
     case outOfMemory = "out-of-memory"
     case unmatchedRequest = "unmatched-request"
     case pendingAtEnd = "pending-at-end"
+    case lockHeldAtSuspension = "lock-held-at-suspension"
 
     /// Everything luafetch says about a code, in one table (severity, timeline actor, the exception
     /// code of the termination it causes if iOS reports one, and the line docs/RULES.md shows;
@@ -49,6 +50,7 @@ public enum ViolationCode: String, CaseIterable, Sendable {
         case .outOfMemory: return .init(.error, "app", nil, "the scenario's Lua memory passed its cap")
         case .unmatchedRequest: return .init(.warning, "net", nil, "no route or no host")
         case .pendingAtEnd: return .init(.warning, "app", nil, "the run ended with tasks open or completions uncalled")
+        case .lockHeldAtSuspension: return .init(.error, "app", "0xdead10cc", "suspended while holding a shared-container lock")
         }
     }
 

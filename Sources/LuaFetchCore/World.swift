@@ -72,8 +72,11 @@ public final class World {
     var appDepth = 0
     /// Set when the app was terminated while its code was running: the scripting layer stops it.
     public internal(set) var stopRequested = false
-    /// The limit of the delegate callback running now (didEnterBackground, willTerminate, launch).
+    /// The limit of the delegate callback running now (didEnterBackground, willTerminate, launch),
+    /// which its notification's observers share (SPEC 12.3).
     var callbackLimit: (deadline: Millis, method: DelegateMethod, allowed: Millis)?
+    /// The system notification whose observers are running now (for messages).
+    var observing: String?
     /// A world-code error: the run ends with exit 2.
     public internal(set) var fatal: ScenarioError?
 
@@ -85,10 +88,15 @@ public final class World {
     public internal(set) var launchReason: LaunchReason?
     var parked: [QueuedEvent] = []
     var observers: [(name: String, fn: ScriptRef, pid: Int?)] = []
+    /// The delegate `app{ delegate = function ... }` made for the running process (SPEC 12.1).
+    var processDelegate = ProcessDelegate()
+    /// Whether fetch-not-configured was reported (a process delegate is checked at each launch).
+    var warnedFetchNotConfigured = false
 
     // MARK: - Subsystems (each keeps its state; the World's extensions hold the behaviour)
     let timelineEvents = Timeline()
     let lifecycle = LifecycleEvents()
+    let container = SharedContainer()
     let tasks = TaskBook()
     let grants = GrantBook()
     let net = NetworkState()
@@ -97,7 +105,7 @@ public final class World {
     let expectations = ExpectationBook()
     /// Every subsystem, in `SubsystemID` order (the order the World asks them in).
     private(set) lazy var subsystems: [Subsystem] = {
-        let all: [(SubsystemID, Subsystem)] = [(.timeline, timelineEvents), (.lifecycle, lifecycle), (.tasks, tasks),
+        let all: [(SubsystemID, Subsystem)] = [(.timeline, timelineEvents), (.lifecycle, lifecycle), (.container, container), (.tasks, tasks),
             (.grants, grants), (.network, net), (.appTime, appTime), (.fetch, fetch), (.expectations, expectations)]
         precondition(all.map(\.0) == SubsystemID.allCases, "subsystems must be listed in SubsystemID order")
         return all.map(\.1)
@@ -198,10 +206,7 @@ public final class World {
         schedulerRandom = SeededStream(seed: seed, stream: "scheduler")
         networkRandom = SeededStream(seed: seed, stream: "network")
         endTime = min(config.duration ?? Time.maxRun, options.until ?? Time.maxRun, Time.maxRun)
-        if app.grantHandlers[.fetch] != nil && !app.hasFetchMode {
-            violate(.fetchNotConfigured, at: app.location,
-                    "performFetch is defined but \"fetch\" is not in backgroundModes: iOS will never call it; add backgroundModes = { \"fetch\" } to app{}")
-        }
+        checkFetchConfigured(app.grantHandlers[.fetch])
         expectations.scheduleChecks(in: self)
     }
 
@@ -264,16 +269,21 @@ public final class World {
 
     /// Calls app code. Returns false when the app did not survive the call (or was not running).
     @discardableResult
-    func callApp(_ fn: ScriptRef, _ invocation: Invocation = .none, limit: (method: DelegateMethod, allowed: Millis)? = nil) -> Bool {
+    func callApp(_ fn: ScriptRef, _ invocation: Invocation = .none) -> Bool {
+        runApp { host.invoke(fn, invocation) }
+    }
+
+    /// Runs app code through `body` (which calls the host) as the app; a failure is the app's
+    /// (`app-crash`, `app-hang`, `out-of-memory`). Returns false when the app did not survive.
+    func runApp(_ body: () -> Outcome) -> Bool {
         guard isRunning, fatal == nil else { return false }
         let myPid = pid
-        let saved = (context, callbackLimit)
+        let saved = context
         context = .app
         appDepth += 1
-        if let limit { callbackLimit = (now + limit.allowed, limit.method, limit.allowed) }
-        let outcome = host.invoke(fn, invocation)
+        let outcome = body()
         appDepth -= 1
-        (context, callbackLimit) = saved
+        context = saved
         if appDepth == 0 { stopRequested = false }
         guard pid == myPid, isRunning else { return false }
         guard case .failed(let failure) = outcome else { return true }

@@ -8,12 +8,22 @@ extension ScenarioRuntime {
     static let knownModes = ["fetch", "remote-notification", "audio", "location", "voip", "processing",
                              "bluetooth-central", "bluetooth-peripheral", "external-accessory", "newsstand-content"]
 
-    /// `app{...}` (SPEC 4).
-    static let appSpec = OptionSpec(what: "app{}", unknownIn: "app{}", fields: [
-        Field("backgroundModes", .list(.choice(knownModes, noun: "background mode", listed: false)), must: "must be a list of strings, like { \"fetch\" }"),
-    ] + (DelegateMethod.allCases.map(\.rawValue) + GrantKind.allCases.compactMap(\.info.handler)).map {
+    /// The delegate fields: UIApplicationDelegate methods and the methods of grant kinds.
+    static let delegateFields = (DelegateMethod.allCases.map(\.rawValue) + GrantKind.allCases.compactMap(\.info.handler)).map {
         Field($0, .function, must: "must be a function", showType: true)
-    })
+    }
+
+    /// The static fields of `app{}` (everything else is a delegate field, SPEC 12.1).
+    static let staticFields = [
+        Field("backgroundModes", .list(.choice(knownModes, noun: "background mode", listed: false)), must: "must be a list of strings, like { \"fetch\" }"),
+        Field("delegate", .function, must: "must be a function(app) that returns the delegate's methods", showType: true),
+    ]
+
+    /// `app{...}` (SPEC 4, 12.1).
+    static let appSpec = OptionSpec(what: "app{}", unknownIn: "app{}", fields: staticFields + delegateFields)
+
+    /// The table `app{ delegate = function(app) ... end }` returns at each launch.
+    static let delegateSpec = OptionSpec(what: "delegate()", unknownIn: "the table delegate() returned", fields: delegateFields)
 
     func installAppAPI() {
         appObject = lua.strictTable("app", methods: [
@@ -78,6 +88,11 @@ extension ScenarioRuntime {
         var decl = AppDeclaration()
         decl.location = c.location
         for case .string(let mode) in o.list("backgroundModes") ?? [] { decl.backgroundModes.append(mode) }
+        decl.factory = o.ref("delegate")
+        if decl.factory != nil, let given = Self.delegateFields.first(where: { o[$0.name] != nil }) {
+            for r in refs { release(r) }
+            throw .error("app{}: give either delegate = function(app) ... return { ... } end or delegate fields such as \(given.name), not both (move \(given.name) into the table delegate returns)")
+        }
         for method in DelegateMethod.allCases {
             if let fn = o.ref(method.rawValue) { decl.delegate[method] = fn }
         }
@@ -86,6 +101,23 @@ extension ScenarioRuntime {
         }
         appDeclaredAt = decl.location?.description ?? path
         world.app = decl
+    }
+
+    /// Runs `app{ delegate = function(app) ... end }` for a new process (SPEC 12.1).
+    public func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure> {
+        let read = lua.options(returnedBy: factory, [.ref(appObject)], spec: Self.delegateSpec,
+                               expected: "a table of delegate methods like { didFinishLaunching = function(app, launch) ... end }") { r in
+            if case .failed(let f) = outcome(r, fallback: location(of: factory)) { return f }
+            return ScriptFailure(kind: .error, message: "")
+        }
+        switch read {
+        case .failure(let f): return .failure(f)
+        case .success(let (o, _)):
+            var d = ProcessDelegate()
+            for method in DelegateMethod.allCases { d.methods[method] = o.ref(method.rawValue) }
+            for kind in GrantKind.allCases { if let name = kind.info.handler { d.grantHandlers[kind] = o.ref(name) } }
+            return .success(d)
+        }
     }
 
     /// The completion handler of a grant (performFetch's `completionHandler`).

@@ -504,6 +504,71 @@ extension LuaState {
         return ScriptFailure(kind: .error, message: "\(owner.map { "\($0): " } ?? "")\(msg)", location: owner)
     }
 
+    /// Replaces the value on top of `L`'s stack by its copy as a property list (SPEC 12.1's
+    /// `defaults`: nil, booleans, numbers, strings and acyclic tables of those with string or
+    /// integer keys), copied in C under the budgets. Otherwise pops it, pushes nil and returns
+    /// why, naming places from `name` ("value.items[2] is a function: ...").
+    func plistCopyTop(_ L: OpaquePointer, name: String) -> String? {
+        let type = lua_type(L, -1)
+        if type != LUA_TTABLE && type != LUA_TFUNCTION && type != LUA_TUSERDATA && type != LUA_TTHREAD
+            && type != LUA_TLIGHTUSERDATA { return nil }
+        lua_checkstack(L, 4)
+        clua_pushplistcopier(L)
+        clua_insert(L, -2)
+        lua_pushstring(L, name)
+        let h = hostRecord
+        let saved = h.pointee.enforce
+        h.pointee.enforce = 1
+        let status = clua_pcall(L, 2, 1, 0)
+        h.pointee.enforce = saved
+        if status == LUA_OK { return nil }
+        let msg = LuaState.describeError(L, -1)
+        clua_pop(L, 1)
+        lua_pushnil(L)
+        return msg
+    }
+
+    /// Pushes on `L` a property-list copy of `store[key]` (nil when absent).
+    func pushPlist(from store: ScriptRef, key: String, on L: OpaquePointer) -> String? {
+        lua_checkstack(L, 4)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(store.id))
+        lua_pushstring(L, key)
+        lua_rawget(L, -2)
+        clua_remove(L, -2)
+        return plistCopyTop(L, name: key)
+    }
+
+    /// `store[key] =` a property-list copy of the value at `index` of `L` (nil removes the key);
+    /// the reason when the value is not a property list (`name` starts the places it names).
+    func setPlist(in store: ScriptRef, key: String, valueAt index: Int32, on L: OpaquePointer, name: String) -> String? {
+        lua_checkstack(L, 6)
+        let abs = lua_absindex(L, index)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(store.id))
+        lua_pushstring(L, key)
+        lua_pushvalue(L, abs)
+        if let why = plistCopyTop(L, name: name) { clua_pop(L, 3); return why }
+        lua_rawset(L, -3)
+        clua_pop(L, 1)
+        return nil
+    }
+
+    /// A new store holding a property-list copy of the table `ref` (whose keys must be strings).
+    func plistStore(copying ref: ScriptRef?, name: String) -> Result<ScriptRef, LuaMessage> {
+        lua_checkstack(L, 6)
+        guard let ref else { clua_newtable(L); return .success(ScriptRef(id: Int(luaL_ref(L, clua_registryindex())))) }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(ref.id))
+        if let why = plistCopyTop(L, name: name) { clua_pop(L, 1); return .failure(LuaMessage(text: why)) }
+        lua_pushnil(L)
+        while lua_next(L, -2) != 0 {
+            clua_pop(L, 1)
+            if lua_type(L, -1) != LUA_TSTRING {
+                clua_pop(L, 2)
+                return .failure(LuaMessage(text: "\(name) must have string keys (UserDefaults keys are strings)"))
+            }
+        }
+        return .success(ScriptRef(id: Int(luaL_ref(L, clua_registryindex()))))
+    }
+
     // MARK: - Strict tables
 
     /// Makes a strict table: `methods` are its functions, `fields` are computed on read; anything

@@ -237,3 +237,36 @@ extension LuaState {
         return .success(ServedResponse(status: status, value: ScriptRef(id: Int(ref))))
     }
 }
+
+extension LuaState {
+    /// Calls `fn(args...)` as a handler and reads the table it returns with `spec` (functions in
+    /// it are kept with their definitions). `expected` says what it must return, for the message
+    /// when it returns something else; `failure` turns a failed run into the run's failure.
+    func options(returnedBy fn: ScriptRef, _ args: [LuaValue], spec: OptionSpec, expected: String,
+                 failure: (LuaRunResult) -> ScriptFailure) -> Result<(Options, [ScriptRef]), ScriptFailure> {
+        lua_checkstack(L, 8 + Int32(args.count))
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        let owner = location(of: fn)
+        let where_ = owner.map { "\($0): " } ?? ""
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
+        for a in args { a.push(L) }
+        let r = runHandlerKeepingResult(nargs: Int32(args.count))
+        guard r.status == .ok else { return .failure(failure(r)) }
+        guard lua_type(L, -1) == LUA_TTABLE else {
+            let got = lua_type(L, -1) <= LUA_TNIL ? "nil" : String(cString: lua_typename(L, lua_type(L, -1)))
+            return .failure(ScriptFailure(kind: .error, message: "\(where_)\(spec.what) must return \(expected), got \(got)", location: owner))
+        }
+        var refs: [ScriptRef] = []
+        do {
+            let o = try LuaCall(L: L, name: spec.what).read(-1, spec) { L, located in
+                let r = keepTop(L, located: located); refs.append(r); return r
+            }
+            return .success((o, refs))
+        } catch {
+            for r in refs { release(r) }
+            guard case .error(let message) = error else { return .failure(ScriptFailure(kind: .stopped, message: "")) }
+            return .failure(ScriptFailure(kind: .error, message: "\(where_)\(message)", location: owner))
+        }
+    }
+}

@@ -56,6 +56,7 @@ extension ScenarioRuntime {
         installAppAPI()
         installWorldActions()
         installAppTimeAPI()
+        installProcessAPI()
         installHTTPAPI()
         installServerAPI()
         installExpectAPI()
@@ -150,6 +151,7 @@ extension ScenarioRuntime {
                              must: "must be a whole number from \(range.lowerBound) to \(range.upperBound)\(key == "memory" ? " (bytes)" : "")",
                              valid: { $0.isFinite && $0.rounded() == $0 && $0 >= Double(range.lowerBound) && $0 <= Double(range.upperBound) })
             })), must: "must be a table like { instructions = 1e9, events = 1e6, memory = 64 * 1024 * 1024 }"),
+        Field("defaults", .table, must: "must be a table of UserDefaults keys and values, like { onboarded = true }"),
     ])
 
     func readScenario(_ c: LuaCall) throws(LuaFailure) {
@@ -174,6 +176,10 @@ extension ScenarioRuntime {
             applyLimits(instructions: limits.number("instructions").map { Int64($0) },
                         events: limits.number("events").map { Int($0) },
                         memory: limits.number("memory").map { Int($0) })
+        }
+        if let table = o.ref("defaults") {
+            defer { release(table) }
+            try setDefaults(from: table)
         }
         if let budgets = o.options("budgets") {
             for key in Budgets.names {

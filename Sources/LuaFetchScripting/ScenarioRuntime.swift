@@ -13,6 +13,10 @@ public final class ScenarioRuntime: ScriptHost {
     var appObject = ScriptRef(id: -1)
     /// The metatable of timer objects.
     var timerMeta = ScriptRef(id: -1)
+    /// The metatable of shared-container locks.
+    var lockMeta = ScriptRef(id: -1)
+    /// `defaults`: the app's UserDefaults, a table of property lists (SPEC 12.1).
+    var defaultsStore = ScriptRef(id: -1)
     /// The Lua object of each live timer (`t` in `t:invalidate()`), made once per timer; by slot.
     var timerObjects: [ScriptRef?] = []
     /// The prelude's reseeding of math.random, and the table it returned (`show`, `strict`).

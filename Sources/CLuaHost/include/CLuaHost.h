@@ -96,6 +96,7 @@ int clua_loadbuffer(lua_State *L, const char *s, size_t n, const char *name);
 /* Pushes the C function that deep-copies its argument (tables recursively, cycles kept; only
  * plain data; the cap applies). Call it with lua_pcall. */
 void clua_pushcopier(lua_State *L);
+void clua_pushplistcopier(lua_State *L); /* the copy of a property list (defaults), raising for anything else */
 
 void clua_pushprimitives(lua_State *L); /* the prelude's C helpers: { charge = fn } */
 
