@@ -178,24 +178,13 @@ extension World {
               "background task #\(first.id)\(first.name.map { " \"\($0)\"" } ?? "")\(others) was still open when the \(Time.human(budget)) of background time ran out; the watchdog terminated the app")
     }
 
+    /// `taskHeldWarning` after a task began, in any state (SPEC 12.3): logged once per task.
     func taskHeldCheck(_ id: Int) {
         guard let i = tasks.open.firstIndex(where: { $0.id == id }), !tasks.open[i].heldWarned else { return }
-        guard state == .background else { return }  // warned when the app next enters the background
-        warnHeld(i)
-    }
-
-    func warnHeldTasksOnEnteringBackground() {
-        guard let held = budgets.taskHeldWarning else { return }
-        for i in tasks.open.indices where !tasks.open[i].heldWarned && now - tasks.open[i].began > held {
-            warnHeld(i)
-        }
-    }
-
-    func warnHeld(_ i: Int) {
         tasks.open[i].heldWarned = true
         let t = tasks.open[i]
         violate(.taskHeldTooLong, at: t.location,
-                "background task #\(t.id)\(t.name.map { " \"\($0)\"" } ?? "") was created over \(Time.human(budgets.taskHeldWarning ?? 0)) ago; in the background this risks termination: end it promptly")
+                "background task #\(t.id)\(t.name.map { " \"\($0)\"" } ?? "") has been open for \(Time.human(budgets.taskHeldWarning ?? 0)); in the background this risks termination: end it as soon as its work is done")
     }
 
     func dropTasks() {

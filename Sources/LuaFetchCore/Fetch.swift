@@ -44,7 +44,7 @@ final class FetchSchedule: Subsystem, GrantBehaviour {
     }
 
     func missed(_ grant: Grant, in world: World) -> String {
-        "performFetch did not call its completionHandler within \(Time.human(world.budgets.fetch ?? 0)) (fetch #\(grant.key.serial)); the watchdog terminated the app"
+        "performFetch did not call its completionHandler within \(Time.human(world.budgets.fetch ?? 0)) (fetch #\(grant.key.serial))"
     }
 
     func abandoned(_ grant: Grant, in world: World) {

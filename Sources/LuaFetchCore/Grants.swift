@@ -74,7 +74,7 @@ protocol GrantBehaviour: AnyObject {
     func invalid(_ value: CompletionValue, of grant: Grant, in world: World) -> (ViolationCode, String)?
     /// The app completed the grant in time.
     func completed(_ grant: Grant, with value: CompletionValue, in world: World)
-    /// The message of the termination when the deadline passed.
+    /// What the app failed to do when the deadline passed (the consequence is added).
     func missed(_ grant: Grant, in world: World) -> String
     /// The process ended with the grant pending.
     func abandoned(_ grant: Grant, in world: World)
@@ -95,8 +95,14 @@ final class GrantBook: Subsystem {
 
     func index(_ key: GrantKey) -> Int? { pending.firstIndex { $0.key == key } }
 
-    func markCompleted(_ key: GrantKey) { completed.insert(key) }
+    /// Grants whose deadline passed in the foreground: a late completion is ignored.
+    private var lapsed: Set<GrantKey> = []
+
+    func markCompleted(_ key: GrantKey, lapsed: Bool = false) {
+        if lapsed { self.lapsed.insert(key) } else { completed.insert(key) }
+    }
     func wasCompleted(_ key: GrantKey) -> Bool { completed.contains(key) }
+    func hasLapsed(_ key: GrantKey) -> Bool { lapsed.contains(key) }
 
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
         let key = GrantKey(kind: GrantKind(rawValue: UInt8(event.a))!, serial: event.b)
@@ -197,6 +203,10 @@ extension World {
     /// terminated the app.
     public func completeGrant(_ key: GrantKey, with value: CompletionValue, at location: SourceLocation?) -> Bool {
         guard let index = grants.index(key) else {
+            if grants.hasLapsed(key) {
+                grants.markCompleted(key)  // late: ignored, but a second call is still a second call
+                return true
+            }
             if grants.wasCompleted(key) {
                 let info = key.kind.info
                 crash(info.doubleCompletion, at: location,
@@ -217,10 +227,20 @@ extension World {
         return true
     }
 
-    /// The completion was not called in time: the watchdog ends the app.
+    /// The completion was not called in time: the watchdog ends the app, unless the app is in
+    /// the foreground (SPEC 12.3): then it is reported and the grant no longer keeps the app running.
     func missGrant(_ key: GrantKey) {
         guard let index = grants.index(key) else { return }
         let g = grants.pending[index]
-        crash(key.kind.info.noCompletion, at: g.location, behaviour(of: key.kind).missed(g, in: self))
+        let what = behaviour(of: key.kind).missed(g, in: self)
+        guard isForeground else {
+            crash(key.kind.info.noCompletion, at: g.location, what + "; the watchdog terminated the app")
+            return
+        }
+        violate(key.kind.info.noCompletion, at: g.location,
+                what + "; the app is in the foreground, so iOS does not terminate it, but the completion no longer keeps the app running")
+        grants.pending.remove(at: index)
+        grants.markCompleted(key, lapsed: true)
+        behaviour(of: key.kind).abandoned(g, in: self)
     }
 }

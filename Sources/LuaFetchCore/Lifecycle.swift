@@ -174,7 +174,6 @@ extension World {
         }
         setState(.background)
         beginEpisode(budget: budgets.backgroundTask)
-        warnHeldTasksOnEnteringBackground()
         guard delegate(.didEnterBackground, limit: budgets.didEnterBackground) else { return }
     }
 

@@ -13,6 +13,8 @@ public struct Budgets: Equatable, Sendable {
     public var fetchFloor: Millis?
     public var taskHeldWarning: Millis?
     public var maxTasks: Int?
+    /// How long a transition waits for a blocked main thread before `main-thread-hang` (SPEC 12.2).
+    public var mainThreadHang: Millis = 10 * Time.second
 
     /// Every number `scenario{ budgets = {...} }` can set, in SPEC order: its name and how it is
     /// set (from milliseconds, or from the plain number for the count `maxTasks`). One table.
@@ -28,6 +30,7 @@ public struct Budgets: Equatable, Sendable {
         ("fetchFloor", { (b: inout Budgets, ms: Millis, _: Double) in b.fetchFloor = ms }),
         ("taskHeldWarning", { (b: inout Budgets, ms: Millis, _: Double) in b.taskHeldWarning = ms }),
         ("maxTasks", { (b: inout Budgets, _: Millis, n: Double) in b.maxTasks = Int(n) }),
+        ("mainThreadHang", { (b: inout Budgets, ms: Millis, _: Double) in b.mainThreadHang = ms }),
     ]
 
     /// The names `scenario{ budgets = {...} }` accepts, in SPEC order.
@@ -43,9 +46,10 @@ public struct Budgets: Equatable, Sendable {
     }
 }
 
-/// An OS profile: `ios6`, `ios7` (iOS 7–12) or `ios13` (13 and later).
+/// An OS profile: `ios6`, `ios7` (iOS 7–12), `ios13` (13 and later) or `ios26` (Part II: the
+/// numbers of `ios13` for everything of Part I).
 public enum OSProfile: String, CaseIterable, Sendable {
-    case ios6, ios7, ios13
+    case ios6, ios7, ios13, ios26
 
     public var hasFetchAPI: Bool { self != .ios6 }
 
@@ -60,7 +64,7 @@ public enum OSProfile: String, CaseIterable, Sendable {
             return Budgets(backgroundTask: 180 * s, backgroundTaskLaunched: 30 * s, expirationWarning: 5 * s,
                            fetch: 30 * s, didEnterBackground: 5 * s, willTerminate: 5 * s, launch: 20 * s,
                            fetchFloor: 600 * s, taskHeldWarning: nil, maxTasks: 1000)
-        case .ios13:
+        case .ios13, .ios26:
             return Budgets(backgroundTask: 30 * s, backgroundTaskLaunched: 30 * s, expirationWarning: 5 * s,
                            fetch: 30 * s, didEnterBackground: 5 * s, willTerminate: 5 * s, launch: 20 * s,
                            fetchFloor: 900 * s, taskHeldWarning: 30 * s, maxTasks: 1000)

@@ -38,7 +38,7 @@ public enum ViolationCode: String, CaseIterable, Sendable {
         case .taskExpired: return .init(.error, "task", "0x8badf00d", "a task open at the deadline")
         case .taskNotEndedInHandler: return .init(.warning, "task", nil, "an expiration handler returned without ending its task")
         case .taskUnknown: return .init(.warning, "task", nil, "endBackgroundTask with an unknown or ended id")
-        case .taskHeldTooLong: return .init(.warning, "task", nil, "a task open past `taskHeldWarning` in the background")
+        case .taskHeldTooLong: return .init(.warning, "task", nil, "a task open `taskHeldWarning` seconds, in any state")
         case .tooManyTasks: return .init(.error, "task", "0xbada5e47", "more than `maxTasks` open")
         case .fetchNoCompletion: return .init(.error, "fetch", "0x8badf00d", "no completion within `fetch` seconds")
         case .fetchDoubleCompletion: return .init(.error, "fetch", "NSInternalInconsistencyException", "a second completion")

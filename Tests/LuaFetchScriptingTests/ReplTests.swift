@@ -133,7 +133,7 @@ func scenarioFile(_ source: String) throws -> String {
         let path = try scenarioFile(replScenario)
         let saved = path + ".saved.lua"
         let (session, out) = try repl(path, [".advance 5s", "user.home()", "app.state", ".advance 10s", "user.open()",
-                                              ".advance 20s", "system.memoryPressure()", ".save \(saved)"])
+                                              ".advance 19s", "system.memoryPressure()", ".save \(saved)"])
         #expect(out.last?.hasPrefix("saved 4 typed chunks to \(saved)") == true)
         let replTimeline = session.runtime.world.timeline.map { "\($0.time) \($0.actor) \($0.message)" }
         let run = ScenarioRuntime(path: saved, options: RunOptions(until: session.runtime.world.now))
