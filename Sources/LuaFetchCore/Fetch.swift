@@ -85,7 +85,7 @@ extension World {
     /// The gap to the next scheduled fetch (SPEC 6.3).
     func nextGap() -> Millis {
         guard config.fetchPolicy == .adaptive else { return baseGap }
-        let u = schedulerRandom.unit() * 0.2 - 0.1
+        let u = schedulerRandom.unit() * 0.2  // [0, 0.2]: never sooner than the interval (SPEC 12.3)
         return max(1, Millis((Double(baseGap) * fetch.factor * (1 + u)).rounded()))
     }
 

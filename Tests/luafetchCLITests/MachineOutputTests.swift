@@ -122,7 +122,7 @@ func same(_ a: Any, _ b: Any) -> Bool {
             #expect(events.filter { $0["cat"] as? String == "task" }.count == 2)
         }
         if name == "twitter.lua" {
-            #expect(events.filter { $0["cat"] as? String == "fetch" }.count == 115)
+            #expect(events.filter { $0["cat"] as? String == "fetch" }.count == 100)
             #expect(events.contains { $0["cat"] as? String == "request" })
         }
     }
