@@ -385,6 +385,10 @@ static int trampoline(lua_State *L) {
     int r = h->dispatch(L, slot ? *slot : NULL);
     h->enforce = saved;
     if (r >= 0 && h->killed == CLUA_KILL_NONE) return r;
+    if (r == CLUA_STATUS_PARK && h->killed == CLUA_KILL_NONE && L == h->top && lua_isyieldable(L)) {
+        h->parked = 1;
+        return lua_yield(L, 0);
+    }
     if (r == CLUA_STATUS_ERROR) return lua_error(L);
     decide(L, h, h->memoryHit ? CLUA_KILL_MEMORY : CLUA_KILL_HOST);
     return clua_kill_here(L, h);

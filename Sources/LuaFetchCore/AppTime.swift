@@ -67,10 +67,16 @@ struct TimerBook {
 final class AppTimeBook: Subsystem {
     enum Kind: UInt8 { case after, timer }
     var timers = TimerBook()
+    /// `after(0)` / `dispatch.main` blocks submitted for this instant and not run yet: they hold
+    /// off suspension (SPEC 12.2).
+    var immediate = (time: Millis(-1), count: 0)
+
+    func keepsAppRunning(_ world: World) -> Bool { immediate.count > 0 && immediate.time == world.now }
 
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
         switch event.kind(Kind.self) {
         case .after:
+            if event.b == 1 && immediate.time == time { immediate.count -= 1 }
             let ref = ScriptRef(id: event.a)
             world.callApp(ref)
             world.host.release(ref)
@@ -81,6 +87,7 @@ final class AppTimeBook: Subsystem {
     }
 
     func processEnding(_ pid: Int, in world: World) {
+        immediate = (-1, 0)
         world.dropTimers()
         // The process's pending `after` blocks die with it (they must not keep an idle run going).
         for e in world.queue.cancelAll(where: { $0.appPid == pid }) + world.parked.map(\.event)
@@ -112,12 +119,22 @@ final class AppTimeBook: Subsystem {
 extension World {
     /// `after(seconds, fn)`.
     public func after(_ delay: Millis, _ fn: ScriptRef) {
-        schedule(Event(.appTime, AppTimeBook.Kind.after, pid: pid, a: fn.id), at: now + max(0, delay))
+        let immediate = delay <= 0
+        if immediate {
+            appTime.immediate = appTime.immediate.time == now ? (now, appTime.immediate.count + 1) : (now, 1)
+        }
+        schedule(Event(.appTime, AppTimeBook.Kind.after, pid: pid, a: fn.id, b: immediate ? 1 : 0), at: now + max(0, delay))
     }
 
-    /// `timer.every` / `timer.after`: returns the timer's handle.
-    public func makeTimer(interval: Millis, repeats: Bool, _ fn: ScriptRef) -> Int {
+    /// `timer.every` / `timer.after`: returns the timer's handle. A timer made on a background
+    /// thread joins that thread's run loop, which never runs: it never fires (SPEC 12.2).
+    public func makeTimer(interval: Millis, repeats: Bool, _ fn: ScriptRef, at location: SourceLocation? = nil) -> Int {
         let handle = timers.add { AppTimer(serial: $0, fn: fn, interval: interval, repeats: repeats, anchor: now) }
+        if threads.current != 0 {
+            violate(.timerOnBackgroundThread, at: location,
+                    "timer #\(timers[handle]!.serial) was created on a background thread; its run loop never runs, so it never fires: create timers on the main thread (dispatch.main) or use after()")
+            return handle
+        }
         timers[handle]!.event = schedule(Event(.appTime, AppTimeBook.Kind.timer, pid: pid, a: handle), at: now + interval, recurring: repeats)
         return handle
     }
@@ -155,33 +172,5 @@ extension World {
             host.timerEnded(handle)
         }
         timers.removeAll()
-    }
-
-    /// `work(seconds)`: the app computes; returns false when a watchdog limit ended the app.
-    public func work(_ duration: Millis, at location: SourceLocation?) -> Bool {
-        guard duration > 0 else { return true }
-        let target = now + duration
-        var limit: (time: Millis, kill: () -> Void)?
-        func consider(_ time: Millis, _ kill: @escaping () -> Void) {
-            if target > time, limit == nil || time < limit!.time { limit = (time, kill) }
-        }
-        if let cb = callbackLimit {
-            let who = observing.map { "an observer of \($0) computed past \(cb.method.rawValue)'s" } ?? "\(cb.method.rawValue) computed past its"
-            consider(cb.deadline) { [unowned self] in
-                crash(.callbackOverrun, at: location,
-                      "\(who) \(Time.human(cb.allowed)) limit; the watchdog terminated the app")
-            }
-        }
-        for s in subsystems {
-            for d in s.deadlines(in: self) { consider(d.time, d.expire) }
-        }
-        stats.busyTime += (limit?.time ?? target) - now
-        if let limit {
-            now = max(now, limit.time)
-            limit.kill()
-            return false
-        }
-        now = target
-        return true
     }
 }

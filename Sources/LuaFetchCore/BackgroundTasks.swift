@@ -46,10 +46,8 @@ final class TaskBook: Subsystem {
         world.dropTasks()
     }
 
-    func deadlines(in world: World) -> [(time: Millis, expire: () -> Void)] {
-        guard world.state == .background, !open.isEmpty, let deadline = episode?.deadline else { return [] }
-        return [(deadline, { [unowned world] in world.expireTasks() })]
-    }
+    /// Expiration handlers run on the main thread; the deadline does not wait for it.
+    func needsMainThread(_ event: Event) -> Bool { event.kind(Kind.self) == .expirationWarning }
 
     func pendingLines(in world: World) -> [String] {
         var out = open.map { t in

@@ -1,12 +1,13 @@
 // The virtual clock's queue: events ordered by (time, phase, sequence). Phase orders work inside
-// one millisecond: ordinary events first, then deadline checks (SPEC 4.3: deadlines are
+// one millisecond: ordinary events first, then background threads' blocks, then deadline checks (SPEC 4.3: deadlines are
 // inclusive), then late warnings. The heap (a 4-ary min-heap) holds only small plain entries;
 // payloads live in a slab of reusable slots, so sifting moves 24 bytes and cancelling is a
 // flag on the slot (no hashing). The queue counts the events that keep a run alive, so "until idle"
 // ignores recurring ones.
 /// Where an event sorts within its millisecond.
 public enum Phase: Int, Comparable, Sendable {
-    case normal = 0, deadline = 1, late = 2
+    /// `background`: background threads' blocks, after the main thread's of the same instant (SPEC 12.2).
+    case normal = 0, background = 1, deadline = 2, late = 3
     public static func < (a: Phase, b: Phase) -> Bool { a.rawValue < b.rawValue }
 }
 

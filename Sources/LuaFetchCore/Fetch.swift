@@ -141,7 +141,7 @@ extension World {
                          log("fetch", .fetch, "#\(key.serial) \(scheduled ? "scheduled" : "simulated") background fetch",
                              detail: .fetchStarted(id: key.serial, scheduled: scheduled))
                      },
-                     unhandled: { key in
+                     unhandled: { [unowned self] key in
                          log("fetch", .fetch, "the app does not implement performFetch")
                          _ = completeGrant(key, with: .string(FetchResult.noData.rawValue), at: nil)
                      })
@@ -182,6 +182,10 @@ extension World {
     func debugFetch(_ label: String) {
         log("system", .action, label)
         guard debugFetchPossible() else { return }
+        if isForeground, waitForMain(.hang("the fetch's move to the background (willResignActive)"), note: "the fetch", { [unowned self] in
+            if isForeground { enterBackground(); settle() }
+            startFetch(scheduled: false)
+        }) { return }
         if isForeground {
             enterBackground()
             settle()

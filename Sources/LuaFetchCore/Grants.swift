@@ -121,9 +121,7 @@ final class GrantBook: Subsystem {
         }
     }
 
-    func deadlines(in world: World) -> [(time: Millis, expire: () -> Void)] {
-        pending.map { g in (g.deadline, { [unowned world] in world.missGrant(g.key) }) }
-    }
+    func needsMainThread(_ event: Event) -> Bool { false }  // a deadline does not wait for the main thread
 
     func pendingLines(in world: World) -> [String] {
         pending.map { g in
@@ -168,7 +166,7 @@ extension World {
     /// `unhandled` when the app has none), then delivers what waited and lets the app settle.
     @discardableResult
     func deliverGrant(_ kind: GrantKind, allowed: Millis, launch: LaunchReason?, wakeNote: String, detail: Int = 0,
-                      announce: (GrantKey) -> Void, unhandled: (GrantKey) -> Void) -> Bool {
+                      announce: (GrantKey) -> Void, unhandled: @escaping (GrantKey) -> Void) -> Bool {
         var launching = false
         switch state {
         case .notRunning:
@@ -177,13 +175,27 @@ extension World {
             launching = true
         case .suspended:
             stats.wakes += 1
-            setState(.background, wakeNote)
+            if mainBlock != nil { resumeFrozenProcess(wakeNote) } else { setState(.background, wakeNote) }
             beginEpisode(budget: budgets.backgroundTaskLaunched ?? budgets.backgroundTask)
         case .background, .active, .inactive:
             break
         }
         let key = beginGrant(kind, allowed: allowed, at: grantHandler(kind).flatMap(host.location(of:)) ?? app.location, detail: detail)
         announce(key)
+        if mainBlock != nil, !launching {
+            // The call waits for the main thread; the completion limit counts from now (SPEC 12.2).
+            _ = waitForMain(nil, note: "the \(kind.info.handler ?? kind.info.name) call") { [unowned self] in
+                guard grants.index(key) != nil, isRunning else { return }
+                if let fn = grantHandler(kind) {
+                    guard callApp(fn, Invocation(.app, .completion(key))) else { return }
+                } else {
+                    unhandled(key)
+                }
+                deliverAfterResume()
+                settle()
+            }
+            return true
+        }
         if launching, let launch {
             guard delegate(.didFinishLaunching, launch: launch, limit: budgets.launch) else { return true }
             // A delegate made at launch (SPEC 12.1) names the handler only now.

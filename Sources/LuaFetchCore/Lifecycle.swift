@@ -19,6 +19,8 @@ extension DelegateMethod {
 /// The lifecycle's own events.
 final class LifecycleEvents: Subsystem {
     enum Kind: UInt8 { case interruptionEnds }
+    func needsMainThread(_ event: Event) -> Bool { true }
+    func mainWaitLimit(_ event: Event) -> MainWaiter.Limit? { .hang("the end of the call (didBecomeActive)") }
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
         world.interruptionEnds(pid: event.a, token: event.b)
     }
@@ -46,7 +48,10 @@ extension World {
     @discardableResult
     func delegate(_ method: DelegateMethod, launch: LaunchReason? = nil, limit: Millis? = nil) -> Bool {
         let saved = callbackLimit
-        if let limit { callbackLimit = (now + limit, method, limit) }
+        if let limit {
+            callbackLimit = ((transitionStart ?? now) + limit, method, limit)
+            transitionStart = nil
+        }
         defer { callbackLimit = saved }
         if method == .didFinishLaunching, let factory = app.factory {
             guard makeProcessDelegate(factory) else { return false }
@@ -133,6 +138,15 @@ extension World {
             setState(.active)
             guard delegate(.didBecomeActive) else { return }
         case .background, .suspended:
+            if mainBlock != nil {
+                // The process runs code again at once (the main thread's work goes on); the
+                // transition's calls wait for the main thread (SPEC 12.2).
+                if state == .suspended { resumeFrozenProcess("resumed") }
+                _ = waitForMain(.hang("the return to the foreground (willEnterForeground)"), note: "the return to the foreground") { [unowned self] in
+                    if state == .background { comeToForeground() }
+                }
+                return
+            }
             comeToForeground()
         case .active, .inactive:
             log("user", .info, "(the app is already in the foreground)")
@@ -156,8 +170,19 @@ extension World {
             log("user", .info, "(the app is not in the foreground)")
             return
         }
+        if waitForMain(.hang("Home (willResignActive)"), note: "Home", { [unowned self] in
+            guard isForeground else { return }
+            enterBackground()
+            settle()
+        }) { return }
         enterBackground()
         settle()
+    }
+
+    /// A suspended process whose main thread was frozen in the middle of its work runs code again.
+    func resumeFrozenProcess(_ note: String) {
+        setState(.background, note)
+        threads.appResumed(self)
     }
 
     /// active → background (SPEC 4.1), or termination without multitasking.
@@ -182,6 +207,16 @@ extension World {
         log("user", .action, "force-quits the app in the app switcher")
         defer { forceQuitBlocked = true }
         guard state != .notRunning else { return }
+        if mainBlock != nil && state != .suspended {
+            let limit: MainWaiter.Limit = isForeground ? .hang("the force quit (willResignActive)") : .own(.willTerminate, budgets.willTerminate)
+            _ = waitForMain(limit, note: "the force quit") { [unowned self] in forceQuitNow() }
+            return
+        }
+        forceQuitNow()
+    }
+
+    func forceQuitNow() {
+        guard state != .notRunning else { return }
         if isForeground {
             enterBackground()
             guard isRunning else { return }
@@ -196,6 +231,14 @@ extension World {
             log("user", .info, "(the app is not active: nothing to interrupt)")
             return
         }
+        if waitForMain(.hang("the call (willResignActive)"), note: "the call", { [unowned self] in
+            guard state == .active else { return }
+            interrupt(for: duration)
+        }) { return }
+        interrupt(for: duration)
+    }
+
+    func interrupt(for duration: Millis) {
         interruption = (interruption.token + 1, true)
         setState(.inactive, "interrupted")
         guard delegate(.willResignActive) else { return }
@@ -236,7 +279,10 @@ extension World {
 
     /// Suspends a background app that nothing keeps running (SPEC 4.3): called when handlers return.
     func settle() {
-        guard appDepth == 0, state == .background, fatal == nil else { return }
+        // Code on the main thread holds off suspension, unless it is blocked outside a callback
+        // with its own limit (SPEC 12.2).
+        guard appDepth == 0 || (mainBlock != nil && callbackLimit == nil && threads.current == 0),
+              state == .background, fatal == nil else { return }
         for s in subsystems where s.keepsAppRunning(self) { return }
         for s in subsystems {
             s.appSuspending(self)
@@ -269,6 +315,9 @@ extension World {
         }
         if appDepth > 0 { stopRequested = true }
         interruption.active = false
+        // The process's main-thread work that waited dies with it (with what was parked).
+        for w in mainWaiting where w.event.pid != 0 { parked.append(QueuedEvent(time: w.due, event: w.event)) }
+        mainWaiting.removeAll { $0.event.pid != 0 }
         for s in subsystems { s.processEnding(pid, in: self) }
         parked.removeAll()
         observers.removeAll { $0.pid == pid }

@@ -62,6 +62,8 @@ final class NetworkState: Subsystem {
         }
     }
 
+    /// A response reaches the app's callback on the main thread; the server answers at its time.
+    func needsMainThread(_ event: Event) -> Bool { event.kind(Kind.self) == .done }
     func appSuspending(_ world: World) { world.loseInFlightRequests() }
     func appResumed(_ world: World) { world.deliverLostRequests() }
     func processEnding(_ pid: Int, in world: World) { world.dropRequests() }

@@ -76,6 +76,13 @@ public enum Outcome: Sendable {
     case failed(ScriptFailure)
 }
 
+/// How a background thread's run stopped.
+public enum ThreadRun: Sendable {
+    case finished(Outcome)
+    /// It waits (`work`, a held lock, `q:sync`): the host keeps it as `parked` to resume later.
+    case parked(Int)
+}
+
 /// A fake server's answer, kept by the host: its status for the World, the value for the app.
 public struct ServedResponse: Sendable {
     public var status: Int
@@ -94,6 +101,12 @@ public protocol ScriptHost: AnyObject {
     func release(_ ref: ScriptRef)
     /// A timer was invalidated or its process ended.
     func timerEnded(_ id: Int)
+    /// Runs a background thread's block as a thread that may park (wait); see `ThreadRun`.
+    func runThread(_ fn: ScriptRef) -> ThreadRun
+    /// Continues a parked thread.
+    func resumeThread(_ parked: Int) -> ThreadRun
+    /// Forgets a parked thread that will never continue.
+    func dropThread(_ parked: Int)
     /// Calls `app{ delegate = function(app) ... end }` and reads the delegate table it returns.
     func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure>
     /// Where a function was defined (or, for a built-in action, where it was handed over).
@@ -102,6 +115,9 @@ public protocol ScriptHost: AnyObject {
 
 extension ScriptHost {
     public func timerEnded(_ id: Int) {}
+    public func runThread(_ fn: ScriptRef) -> ThreadRun { .finished(invoke(fn, .none)) }
+    public func resumeThread(_ parked: Int) -> ThreadRun { .finished(.returned(truthy: false)) }
+    public func dropThread(_ parked: Int) {}
     public func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure> { .success(ProcessDelegate()) }
     public func location(of ref: ScriptRef) -> SourceLocation? { nil }
 }

@@ -2,14 +2,14 @@
 // schedule, the network, app timers, expectations, the scenario's timeline) keeps its own state
 // and answers the World's cross-cutting questions: does it keep a background app running, what
 // happens when the app is suspended, resumed or its process ends, which deadlines cut `work`
-// short, what `.pending` and `pending-at-end` list, and how to run its own events. The World
+// short, which of its events need the main thread, what `.pending` and `pending-at-end` list, and how to run its own events. The World
 // loops over `World.subsystems` in a fixed order (the order of `SubsystemID`) and never names
 // them in that code. Events are plain values (a subsystem, a kind, numbers), so the queue holds
 // no closures. Used by World and every Core file that adds a subsystem.
 
 /// Who an event belongs to; also the order in which the World asks subsystems.
 enum SubsystemID: UInt8, CaseIterable {
-    case timeline, lifecycle, container, tasks, grants, network, appTime, fetch, expectations
+    case timeline, lifecycle, container, tasks, grants, network, appTime, threads, fetch, expectations
 }
 
 /// A scheduled happening: the subsystem it belongs to, a kind that subsystem defines, and plain
@@ -55,8 +55,11 @@ protocol Subsystem: AnyObject {
     func processEnding(_ pid: Int, in world: World)
     /// The app just stopped running code: it was suspended or its process ended.
     func appStopped(_ world: World)
-    /// Deadlines that end the app if its `work` reaches them: the time and what happens then.
-    func deadlines(in world: World) -> [(time: Millis, expire: () -> Void)]
+    /// Whether running `event` needs the main thread (app code on it): while the main thread is
+    /// blocked such events wait for it (SPEC 12.2). By default, the process's own events do.
+    func needsMainThread(_ event: Event) -> Bool
+    /// How long `event` may wait for a blocked main thread (a transition); nil: as long as it takes.
+    func mainWaitLimit(_ event: Event) -> MainWaiter.Limit?
     /// Lines for the REPL's `.pending`.
     func pendingLines(in world: World) -> [String]
     /// What is left at the end of a run, for `pending-at-end`: phrases and the first location.
@@ -71,7 +74,8 @@ extension Subsystem {
     func appResumed(_ world: World) {}
     func processEnding(_ pid: Int, in world: World) {}
     func appStopped(_ world: World) {}
-    func deadlines(in world: World) -> [(time: Millis, expire: () -> Void)] { [] }
+    func needsMainThread(_ event: Event) -> Bool { event.pid != 0 }
+    func mainWaitLimit(_ event: Event) -> MainWaiter.Limit? { nil }
     func pendingLines(in world: World) -> [String] { [] }
     func pendingAtEnd(in world: World) -> (parts: [String], location: SourceLocation?) { ([], nil) }
     func location(of event: Event, in world: World) -> SourceLocation? { nil }

@@ -29,6 +29,9 @@ public enum ViolationCode: String, CaseIterable, Sendable {
     case unmatchedRequest = "unmatched-request"
     case pendingAtEnd = "pending-at-end"
     case lockHeldAtSuspension = "lock-held-at-suspension"
+    case mainThreadHang = "main-thread-hang"
+    case deadlock = "deadlock"
+    case timerOnBackgroundThread = "timer-on-background-thread"
 
     /// Everything luafetch says about a code, in one table (severity, timeline actor, the exception
     /// code of the termination it causes if iOS reports one, and the line docs/RULES.md shows;
@@ -51,6 +54,9 @@ public enum ViolationCode: String, CaseIterable, Sendable {
         case .unmatchedRequest: return .init(.warning, "net", nil, "no route or no host")
         case .pendingAtEnd: return .init(.warning, "app", nil, "the run ended with tasks open or completions uncalled")
         case .lockHeldAtSuspension: return .init(.error, "app", "0xdead10cc", "suspended while holding a shared-container lock")
+        case .mainThreadHang: return .init(.error, "app", "0x8badf00d", "a transition waited `mainThreadHang` seconds for a blocked main thread")
+        case .deadlock: return .init(.warning, "app", nil, "threads wait for each other forever (locks, `q:sync`)")
+        case .timerOnBackgroundThread: return .init(.warning, "app", nil, "a timer created on a background thread never fires")
         }
     }
 

@@ -77,6 +77,14 @@ public final class World {
     var callbackLimit: (deadline: Millis, method: DelegateMethod, allowed: Millis)?
     /// The system notification whose observers are running now (for messages).
     var observing: String?
+    /// The main thread blocked in `work`, a lock or `q:sync` (SPEC 12.2), and what it waits for.
+    public internal(set) var mainBlock: MainBlock?
+    var mainWait: (what: ThreadWait, location: SourceLocation?)?
+    /// Main-thread work that fell due while the main thread was blocked, in order.
+    var mainWaiting: [MainWaiter] = []
+    /// When the transition running now fell due, if it waited for the main thread (its limit
+    /// counts from then).
+    var transitionStart: Millis?
     /// A world-code error: the run ends with exit 2.
     public internal(set) var fatal: ScenarioError?
 
@@ -101,12 +109,13 @@ public final class World {
     let grants = GrantBook()
     let net = NetworkState()
     let appTime = AppTimeBook()
+    let threads = ThreadBook()
     let fetch = FetchSchedule()
     let expectations = ExpectationBook()
     /// Every subsystem, in `SubsystemID` order (the order the World asks them in).
     private(set) lazy var subsystems: [Subsystem] = {
         let all: [(SubsystemID, Subsystem)] = [(.timeline, timelineEvents), (.lifecycle, lifecycle), (.container, container), (.tasks, tasks),
-            (.grants, grants), (.network, net), (.appTime, appTime), (.fetch, fetch), (.expectations, expectations)]
+            (.grants, grants), (.network, net), (.appTime, appTime), (.threads, threads), (.fetch, fetch), (.expectations, expectations)]
         precondition(all.map(\.0) == SubsystemID.allCases, "subsystems must be listed in SubsystemID order")
         return all.map(\.1)
     }()
@@ -157,7 +166,7 @@ public final class World {
 
     /// Host-side memory this run keeps for the scenario (pending events, the recorded timeline):
     /// counted against the memory cap with the scenario's Lua memory (SPEC 11).
-    public var hostBytes: Int { (queue.count + parked.count) * World.bytesPerEvent + timelineBytes }
+    public var hostBytes: Int { (queue.count + parked.count + mainWaiting.count) * World.bytesPerEvent + timelineBytes }
     static let bytesPerEvent = 160
 
     public init(file: String, options: RunOptions = RunOptions()) {
@@ -223,7 +232,9 @@ public final class World {
     /// run is idle: only recurring events are left and no duration was set).
     @discardableResult
     public func step(limit: Millis, stopWhenIdle: Bool? = nil) -> Bool {
-        guard fatal == nil, let t = queue.peekTime(), t <= limit else { return false }
+        guard fatal == nil else { return false }
+        if runMainWaiter() { return true }
+        guard let t = queue.peekTime(), t <= limit else { return false }
         guard stats.events < config.eventLimit else {
             let culprit = queue.peek().flatMap { location(of: $0.event) }.map { "\($0)" } ?? file
             fatal = ScenarioError("\(culprit): the run passed its limit of \(config.eventLimit) events at \(Time.stamp(now)) (an every() or timer with a tiny interval, scheduled here?); use a longer interval or a shorter duration, or raise the limit with scenario{ limits = { events = N } } or --limit-events")
@@ -259,7 +270,12 @@ public final class World {
             guard Int(event.pid) == pid, state != .notRunning else { return }  // the process is gone
             if state == .suspended { parked.append(qe); return }
         }
-        subsystems[Int(event.owner.rawValue)].handle(event, at: qe.time, .due, in: self)
+        let s = subsystems[Int(event.owner.rawValue)]
+        if mainBlock != nil, s.needsMainThread(event) {
+            mainWaiting.append(MainWaiter(due: qe.time, event: event, limit: s.mainWaitLimit(event)))
+            return
+        }
+        s.handle(event, at: qe.time, .due, in: self)
     }
 
     // MARK: - Calling scenario code

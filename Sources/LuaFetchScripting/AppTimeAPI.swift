@@ -14,15 +14,14 @@ extension ScenarioRuntime {
         setGlobal("work") { [unowned self] c throws(LuaFailure) in
             try requireApp(c, "; world code takes no virtual time")
             let d = try c.duration(1)
-            if !world.work(d, at: c.location) { throw .stop }
-            return 0
+            return try waited(world.work(d, at: c.location, canPark: lua.canPark(c.L)), c)
         }
         func make(_ repeats: Bool) -> HostBody {
             { [unowned self] c throws(LuaFailure) in
                 try requireApp(c, "; the world uses \(repeats ? "every(interval, fn)" : "at(time, fn)")")
                 let d = try c.duration(1, allowZero: false)
                 try c.function(2)
-                let id = world.makeTimer(interval: d, repeats: repeats, c.ref(2))
+                let id = world.makeTimer(interval: d, repeats: repeats, c.ref(2), at: c.location)
                 return c.returns(.ref(timerObject(id)))
             }
         }

@@ -220,6 +220,14 @@ extension LuaCall {
         return clua_tointeger(L, -1)
     }
 
+    /// ScriptValue `i`'s field `key` (raw) when it is a string.
+    func stringField(_ i: Int32, _ key: String) -> String? {
+        guard type(i) == LUA_TTABLE else { return nil }
+        defer { clua_pop(L, 1) }
+        guard lua_getfield_raw(L, i, key) == LUA_TSTRING else { return nil }
+        return LuaCall.text(L, -1)
+    }
+
     /// Whether argument `i` is a table with a metatable (the API's objects are).
     func isObject(_ i: Int32) -> Bool {
         guard type(i) == LUA_TTABLE, lua_getmetatable(L, i) != 0 else { return false }

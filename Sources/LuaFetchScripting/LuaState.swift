@@ -24,14 +24,19 @@ enum LuaFailure: Error {
     case error(String)
     /// Stop the running handler (the simulator decided: watchdog, crash).
     case stop
+    /// Park the handler thread (a background thread waits: `work`, a held lock, `q:sync`); the
+    /// host resumes it later. Only where `LuaState.canPark` said yes.
+    case park
 }
 
 /// The result of running a chunk or handler. A success carries no strings (copying it is free); a
 /// failure's details sit behind one reference.
 struct LuaRunResult {
-    enum Status { case ok, error, budget, memory, stopped, interrupted, runLimit, restart }
+    enum Status { case ok, error, budget, memory, stopped, interrupted, runLimit, restart, parked }
     var status: Status
     var truthy = false
+    /// For `parked`: the registry reference of the parked thread (`LuaState.resume(parked:)`).
+    var parkedThread: Int32 = 0
     var detail: Detail?
 
     init(status: Status) { self.status = status }
@@ -138,6 +143,8 @@ final class LuaState {
                 return CLUA_STATUS_ERROR
             case .stop:
                 return CLUA_STATUS_KILL
+            case .park:
+                return state.mustStop() ? CLUA_STATUS_KILL : CLUA_STATUS_PARK
             }
         }
     }
@@ -243,8 +250,6 @@ final class LuaState {
             r.message = "handlers nested more than \(LuaState.maxNesting) deep (does an observer post the notification it observes?)"
             return r
         }
-        let h = hostRecord
-        let saved = (h.pointee.top, h.pointee.current, h.pointee.spent, h.pointee.enforce)
         let (co, coRef): (OpaquePointer, Int32)
         if let idle = idleThreads.popLast() {
             (co, coRef) = idle
@@ -253,7 +258,39 @@ final class LuaState {
             coRef = luaL_ref(L, clua_registryindex())
         }
         lua_xmove(L, co, nargs + 1)       // function and args to the thread
+        return drive(co, coRef, nargs: nargs, keepResult: keepResult, collect: collect)
+    }
+
+    /// Whether a host function called on `L` may park its handler thread: `L` is the handler
+    /// thread itself (not a coroutine it resumed, nor a handler nested in a host call) and can yield.
+    func canPark(_ L: OpaquePointer) -> Bool {
+        L == hostRecord.pointee.top && lua_isyieldable(L) != 0
+    }
+
+    /// Continues a parked handler thread where it waited (a fresh instruction budget, as a new call).
+    func resume(parked ref: Int32) -> LuaRunResult {
+        guard nesting < LuaState.maxNesting else {
+            var r = LuaRunResult(status: .error)
+            r.message = "handlers nested more than \(LuaState.maxNesting) deep"
+            return r
+        }
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(ref))
+        let co = lua_tothread(L, -1)!
+        clua_pop(L, 1)
+        return drive(co, ref, nargs: 0, keepResult: false, collect: nil)
+    }
+
+    /// Forgets a parked thread that will never continue (its process ended).
+    func dropParked(_ ref: Int32) { luaL_unref(L, clua_registryindex(), ref) }
+
+    /// Resumes `co` (with `nargs` arguments on its stack, or none when it continues a park) under
+    /// the budgets, and turns how it stopped into a result.
+    private func drive(_ co: OpaquePointer, _ coRef: Int32, nargs: Int32, keepResult: Bool,
+                       collect: ((OpaquePointer, Int32) -> Void)?) -> LuaRunResult {
+        let h = hostRecord
+        let saved = (h.pointee.top, h.pointee.current, h.pointee.spent, h.pointee.enforce)
         clua_arm(co, h)
+        h.pointee.parked = 0
         h.pointee.enforce = 1
         var nres: Int32 = 0
         let caller = running
@@ -286,6 +323,10 @@ final class LuaState {
         } else if status == LUA_OK {
             result.truthy = nres > 0 && lua_toboolean(co, -nres) != 0
             collect?(co, nres)
+        } else if status == LUA_YIELD && h.pointee.parked != 0 {
+            h.pointee.parked = 0
+            result.status = .parked
+            result.parkedThread = coRef
         } else if status == LUA_YIELD {
             result.status = .error
             result.location = LuaState.scenarioLocation(co, from: 0)
@@ -311,6 +352,8 @@ final class LuaState {
         if status == LUA_OK && killed == CLUA_KILL_NONE {
             lua_settop(co, 0)
             idleThreads.append((co, coRef))
+        } else if result.status == .parked {
+            // kept until resumed or dropped
         } else {
             luaL_unref(L, clua_registryindex(), coRef)  // a dead or suspended thread: let it go
         }
@@ -576,7 +619,8 @@ extension LuaState {
     /// `metatableFor`: also return a metatable whose `__index` is the table (for objects such as
     /// timers, with `__tostring` from `label`).
     func strictTable(_ name: String, methods: [(String, HostBody)], fields: [String: () -> LuaValue] = [:],
-                     call: HostBody? = nil, methodSeparator: String = ".", completes: Bool = true) -> ScriptRef {
+                     call: HostBody? = nil, methodSeparator: String = ".", completes: Bool = true,
+                     luaMethods: [(String, ScriptRef)] = []) -> ScriptRef {
         lua_checkstack(L, 8)
         lua_createtable(L, 0, 0)  // the proxy: always empty, so every write reaches __newindex
         lua_createtable(L, 0, Int32(methods.count))  // the methods, found by the VM's fast path
@@ -584,7 +628,11 @@ extension LuaState {
             LuaState.push(HostFunction("\(name)\(methodSeparator)\(method)", body), on: L)
             lua_setfield(L, -2, method)
         }
-        let known = (methods.map(\.0) + fields.keys).sorted()
+        for (method, fn) in luaMethods {  // methods written in Lua (the prelude's)
+            lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
+            lua_setfield(L, -2, method)
+        }
+        let known = (methods.map(\.0) + luaMethods.map(\.0) + fields.keys).sorted()
         if completes {
             declaredNames += fields.keys.sorted().map { "\(name).\($0)" } + methods.map { "\(name)\(methodSeparator)\($0.0)" }
         }

@@ -259,6 +259,20 @@ function exports.show(f, ...)
   return unpack(r, 1, r.n)
 end
 
+-- q:sync(fn) of a serial queue: `begin` makes the queue the caller's (the calling thread may wait
+-- there, parked, until it is), fn runs on the calling thread, and `finish` hands the queue on even
+-- when fn raised; the error then goes on as fn's.
+function exports.makeSync(begin, finish)
+  local pcall, error = pcall, error
+  return function(q, fn)
+    begin(q, fn)
+    local r = pack(pcall(fn))
+    finish(q)
+    if not r[1] then error(r[2], 0) end
+    return unpack(r, 2, r.n)
+  end
+end
+
 -- strict(miss): a global never assigned is an error (miss raises it); assigning a global, even
 -- nil, declares it; the metatable of _G is locked so strictness cannot be taken away.
 function exports.strict(miss)

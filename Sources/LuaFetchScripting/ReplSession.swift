@@ -137,7 +137,7 @@ public final class ReplSession {
             output("stdin: the line passed the memory cap")
         case .interrupted:
             output("interrupted!")
-        case .stopped, .restart:
+        case .stopped, .restart, .parked:
             output("stopped")
         case .runLimit:
             output("stdin: the session passed its limit of \(world.config.instructionLimit) Lua instructions; .reset starts over")

@@ -57,6 +57,7 @@ extension ScenarioRuntime {
         installWorldActions()
         installAppTimeAPI()
         installProcessAPI()
+        installDispatchAPI()
         installHTTPAPI()
         installServerAPI()
         installExpectAPI()

@@ -13,8 +13,10 @@ public final class ScenarioRuntime: ScriptHost {
     var appObject = ScriptRef(id: -1)
     /// The metatable of timer objects.
     var timerMeta = ScriptRef(id: -1)
-    /// The metatable of shared-container locks.
+    /// The metatable of shared-container locks, serial queues and mutexes.
     var lockMeta = ScriptRef(id: -1)
+    var queueMeta = ScriptRef(id: -1)
+    var mutexMeta = ScriptRef(id: -1)
     /// `defaults`: the app's UserDefaults, a table of property lists (SPEC 12.1).
     var defaultsStore = ScriptRef(id: -1)
     /// The Lua object of each live timer (`t` in `t:invalidate()`), made once per timer; by slot.
@@ -170,6 +172,7 @@ public final class ScenarioRuntime: ScriptHost {
         case .stopped, .interrupted: return .failed(ScriptFailure(kind: .stopped, message: "", location: loc))
         case .runLimit: return .failed(ScriptFailure(kind: .runLimit, message: "", traceback: r.traceback, location: loc))
         case .restart: return .failed(ScriptFailure(kind: .abandoned, message: ""))
+        case .parked: return .failed(ScriptFailure(kind: .stopped, message: "", location: loc))  // threads only (runThread)
         }
     }
 

@@ -39,7 +39,7 @@ struct Explore: ParsableCommand {
     @Option(help: "The first seed.")
     var seedFrom: Int64 = 1
 
-    @Option(name: .customLong("os"), help: "The OS profile: ios6, ios7 or ios13.")
+    @Option(name: .customLong("os"), help: "The OS profile: ios6, ios7, ios13 or ios26.")
     var osProfile: String?
 
     @Option(help: "Output format: text or jsonl.")
@@ -61,7 +61,7 @@ struct Explore: ParsableCommand {
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if let osProfile, OSProfile(rawValue: osProfile) == nil {
-            throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7 or ios13")
+            throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
         }
     }
 

@@ -34,7 +34,7 @@ struct Repl: ParsableCommand {
     @Option(help: "The seed (overrides the scenario's).")
     var seed: Int64?
 
-    @Option(name: .customLong("os"), help: "The OS profile: ios6, ios7 or ios13.")
+    @Option(name: .customLong("os"), help: "The OS profile: ios6, ios7, ios13 or ios26.")
     var osProfile: String?
 
     @Flag(help: "No colour.")
@@ -44,7 +44,7 @@ struct Repl: ParsableCommand {
 
     func validate() throws {
         if let osProfile, OSProfile(rawValue: osProfile) == nil {
-            throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7 or ios13")
+            throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
         }
     }
 

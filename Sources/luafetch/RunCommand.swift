@@ -30,7 +30,7 @@ struct Run: ParsableCommand {
     @Option(help: "The seed (overrides the scenario's).")
     var seed: Int64?
 
-    @Option(name: .customLong("os"), help: "The OS profile: ios6, ios7 or ios13 (overrides the scenario's).")
+    @Option(name: .customLong("os"), help: "The OS profile: ios6, ios7, ios13 or ios26 (overrides the scenario's).")
     var osProfile: String?
 
     @Option(help: "Stop the run at this virtual time: 90, 90s, 15m, 2h, 3d, 1h30m.")
@@ -59,7 +59,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if let osProfile, OSProfile(rawValue: osProfile) == nil {
-            throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7 or ios13")
+            throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
         }
         if let until, Time.parseDuration(until) == nil {
             throw ValidationError("bad --until '\(until)': use a duration like 90, 90s, 15m, 2h, 3d or 1h30m")

@@ -14,6 +14,7 @@
 /* Statuses a Swift host function returns through the trampoline (>= 0 is a result count). */
 #define CLUA_STATUS_ERROR (-1) /* the error value is on the top of the stack: raise it */
 #define CLUA_STATUS_KILL  (-3) /* the host ended the handler: sticky kill, then yield */
+#define CLUA_STATUS_PARK  (-4) /* the host parks the handler thread (a background thread waits): yield it */
 
 /* Why a handler was killed (the sticky flag). */
 #define CLUA_KILL_NONE      0
@@ -40,6 +41,7 @@ typedef struct clua_Host {
     long long total;        /* units spent by the whole run */
     int step;               /* count-hook granularity (instructions) */
     int killed;             /* CLUA_KILL_*: sticky until the host clears it */
+    int parked;             /* the last yield of the handler thread was a park the host asked for */
     lua_State *volatile top;     /* the handler thread the host resumed */
     lua_State *volatile current; /* the innermost coroutine running now (top or a nested resume) */
     const char *killSource; /* where the kill happened (a chunk name owned by its function) */
