@@ -105,6 +105,9 @@ final class ThreadBook: Subsystem {
         if delivery == .due { world.settle() }
     }
 
+    /// Background threads run while the main thread is blocked.
+    func needsMainThread(_ event: Event) -> Bool { false }
+
     /// Blocks runnable now hold off suspension (SPEC 12.2); waits for later, locks or work do not.
     func keepsAppRunning(_ world: World) -> Bool {
         threads.values.contains { $0.due.map { $0 <= world.now } ?? false }
