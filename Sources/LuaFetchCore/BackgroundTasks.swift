@@ -23,7 +23,7 @@ struct Episode {
 }
 
 final class TaskBook: Subsystem {
-    enum Kind: UInt8 { case expirationWarning, deadline, held }
+    enum Kind: UInt8 { case expirationWarning, deadline, held, racedExpiration, racedDeadline }
     var open: [BackgroundTask] = []  // in begin order
     var nextID = 1
     var episode: Episode?
@@ -34,6 +34,8 @@ final class TaskBook: Subsystem {
         case .expirationWarning: world.expirationWarning(event.a)
         case .deadline: world.taskDeadline(event.a)
         case .held: world.taskHeldCheck(event.a)
+        case .racedExpiration: world.racedExpiration(event.a)
+        case .racedDeadline: world.racedDeadline(event.a)
         }
     }
 
@@ -47,7 +49,10 @@ final class TaskBook: Subsystem {
     }
 
     /// Expiration handlers run on the main thread; the deadline does not wait for it.
-    func needsMainThread(_ event: Event) -> Bool { event.kind(Kind.self) == .expirationWarning }
+    func needsMainThread(_ event: Event) -> Bool {
+        let kind = event.kind(Kind.self)
+        return kind == .expirationWarning || kind == .racedExpiration
+    }
 
     func pendingLines(in world: World) -> [String] {
         var out = open.map { t in
@@ -95,6 +100,13 @@ extension World {
         log("task", .task, "begin #\(id)\(name.map { " \"\($0)\"" } ?? "")\(location.map { " at \($0)" } ?? "")",
             detail: .taskBegan(id: id, name: name))
         if state == .background, tasks.episode?.deadline == nil { startBudgetClock() }
+        if inRacedBlock && state == .background {
+            // SPEC 12.4, the other order: begun in a block that ran after the suspension it raced,
+            // the task's expiration handler is called at once and it alone must end within
+            // expirationWarning.
+            schedule(Event(.tasks, TaskBook.Kind.racedExpiration, pid: pid, a: id), at: now)
+            schedule(Event(.tasks, TaskBook.Kind.racedDeadline, pid: pid, a: id), at: now + budgets.expirationWarning, phase: .deadline)
+        }
         return id
     }
 
@@ -162,6 +174,23 @@ extension World {
         settle()
     }
 
+    func racedExpiration(_ id: Int) {
+        guard let task = tasks.open.first(where: { $0.id == id }), state == .background else { return }
+        log("task", .task, "task #\(id) was begun after the suspension it raced: its expiration handler is called at once")
+        guard let handler = task.handler, callApp(handler) else { return }
+        if tasks.open.contains(where: { $0.id == id }) {
+            violate(.taskNotEndedInHandler, at: task.location,
+                    "the expiration handler of task #\(id) returned without ending it: call endBackgroundTask in the handler")
+        }
+        settle()
+    }
+
+    func racedDeadline(_ id: Int) {
+        guard let task = tasks.open.first(where: { $0.id == id }), state == .background else { return }
+        watchdogTerminate(.taskExpired, at: task.location,
+                          "background task #\(id)\(task.name.map { " \"\($0)\"" } ?? "") was begun after the app had been suspended (the race of beginBackgroundTask shortly before suspension) and was still open \(Time.human(budgets.expirationWarning)) later; the watchdog terminated the app: begin the task before the work is dispatched")
+    }
+
     func taskDeadline(_ episode: Int) {
         guard tasks.episode?.id == episode, state == .background, !tasks.open.isEmpty else { return }
         expireTasks()
@@ -172,7 +201,7 @@ extension World {
         guard let first = tasks.open.first else { return }
         let budget = tasks.episode?.budget ?? budgets.backgroundTask
         let others = tasks.open.count > 1 ? " (and \(tasks.open.count - 1) more)" : ""
-        crash(.taskExpired, at: first.location,
+        watchdogTerminate(.taskExpired, at: first.location,
               "background task #\(first.id)\(first.name.map { " \"\($0)\"" } ?? "")\(others) was still open when the \(Time.human(budget)) of background time ran out; the watchdog terminated the app")
     }
 

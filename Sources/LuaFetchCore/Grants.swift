@@ -168,6 +168,7 @@ extension World {
     func deliverGrant(_ kind: GrantKind, allowed: Millis, launch: LaunchReason?, wakeNote: String, detail: Int = 0,
                       announce: (GrantKey) -> Void, unhandled: @escaping (GrantKey) -> Void) -> Bool {
         var launching = false
+        let woken = state == .suspended
         switch state {
         case .notRunning:
             guard let launch else { return false }
@@ -200,6 +201,11 @@ extension World {
             guard delegate(.didFinishLaunching, launch: launch, limit: budgets.launch) else { return true }
             // A delegate made at launch (SPEC 12.1) names the handler only now.
             if let fn = grantHandler(kind), let i = grants.index(key) { grants.pending[i].location = host.location(of: fn) ?? app.location }
+        }
+        // SPEC 12.4: the wake's delegate call, or first what fell due while the app was suspended.
+        if woken, !parked.isEmpty, chooseOther("what fell due while suspended runs before \(kind.info.handler ?? kind.info.name)") {
+            deliverAfterResume()
+            guard isRunning, grants.index(key) != nil else { settle(); return true }
         }
         if let fn = grantHandler(kind) {
             guard callApp(fn, Invocation(.app, .completion(key))) else { return true }
@@ -245,8 +251,15 @@ extension World {
         guard let index = grants.index(key) else { return }
         let g = grants.pending[index]
         let what = behaviour(of: key.kind).missed(g, in: self)
-        guard isForeground else {
-            crash(key.kind.info.noCompletion, at: g.location, what + "; the watchdog terminated the app")
+        guard isForeground || debugger else {
+            watchdogTerminate(key.kind.info.noCompletion, at: g.location, what + "; the watchdog terminated the app")
+            return
+        }
+        if debugger && !isForeground {
+            watchdogTerminate(key.kind.info.noCompletion, at: g.location, what)
+            grants.pending.remove(at: index)
+            grants.markCompleted(key, lapsed: true)
+            behaviour(of: key.kind).abandoned(g, in: self)
             return
         }
         violate(key.kind.info.noCompletion, at: g.location,

@@ -36,7 +36,7 @@ extension World {
             stats.backgroundTime += now - since
             stats.backgroundSince = nil
         }
-        if new == .background { stats.backgroundSince = now }
+        if new == .background { stats.backgroundSince = now } else { debuggerHeldSuspension = false }
         state = new
         log("app", .state, "● \(new.rawValue)" + (note.isEmpty ? "" : " (\(note))"), detail: .state(new))
     }
@@ -283,7 +283,26 @@ extension World {
         // with its own limit (SPEC 12.2).
         guard appDepth == 0 || (mainBlock != nil && callbackLimit == nil && threads.current == 0),
               state == .background, fatal == nil else { return }
-        for s in subsystems where s.keepsAppRunning(self) { return }
+        var keptBy: [SubsystemID] = []
+        for (i, s) in subsystems.enumerated() where s.keepsAppRunning(self) { keptBy.append(SubsystemID(rawValue: UInt8(i))!) }
+        if !keptBy.isEmpty {
+            // SPEC 12.4: only blocks submitted for this instant keep it: they run first, or (the
+            // other order) the process is suspended first and they run when it next runs code.
+            guard keptBy.allSatisfy({ $0 == .appTime || $0 == .threads }), !debugger,
+                  chooseOther("the app is suspended before the blocks its last handler submitted for now") else {
+                debuggerHeldSuspension = false
+                return
+            }
+            racedSuspension = now
+        }
+        if debugger {
+            // Never suspended; what suspension would have caused is still reported, once (SPEC 12.5).
+            guard !debuggerHeldSuspension else { return }
+            debuggerHeldSuspension = true
+            log("app", .info, "(not suspended: the debugger is attached)")
+            container.appSuspending(self)
+            return
+        }
         for s in subsystems {
             s.appSuspending(self)
             guard state == .background else { return }  // a subsystem ended the process instead
@@ -299,9 +318,13 @@ extension World {
         for s in subsystems { s.appResumed(self) }
         let due = parked
         parked.removeAll()
+        let raced = racedSuspension
+        racedSuspension = nil
         for qe in due {
             guard isRunning else { return }
+            inRacedBlock = qe.time == raced
             subsystems[Int(qe.event.owner.rawValue)].handle(qe.event, at: qe.time, .afterResume, in: self)
+            inRacedBlock = false
         }
     }
 
@@ -315,6 +338,7 @@ extension World {
         }
         if appDepth > 0 { stopRequested = true }
         interruption.active = false
+        racedSuspension = nil
         // The process's main-thread work that waited dies with it (with what was parked).
         for w in mainWaiting where w.event.pid != 0 { parked.append(QueuedEvent(time: w.due, event: w.event)) }
         mainWaiting.removeAll { $0.event.pid != 0 }

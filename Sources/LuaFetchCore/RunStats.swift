@@ -3,6 +3,8 @@
 
 public struct RunStats: Sendable {
     public var userLaunches = 0
+    /// Choice points met (SPEC 12.4): instants where iOS leaves an order open.
+    public var choicePoints = 0
     public var backgroundLaunches = 0
     public var wakes = 0
     public var suspensions = 0

@@ -25,6 +25,8 @@ public struct ScenarioConfig: Sendable {
     public var eventLimit = 100_000_000
     /// Units (Lua VM instructions plus counted C work) the whole run may spend (SPEC 11).
     public var instructionLimit: Int64 = 10_000_000_000
+    /// `debugger = true`: as if Xcode's debugger were attached (SPEC 12.5).
+    public var debugger = false
 
     public init(name: String) { self.name = name }
 }
@@ -43,11 +45,16 @@ public struct RunOptions: Sendable {
     public var os: OSProfile?
     public var until: Millis?
     public var strict = false
+    /// `--debugger` (SPEC 12.5).
+    public var debugger = false
+    /// `--order N` (SPEC 12.4): bit i takes the other alternative at the i-th choice point.
+    public var order: UInt64 = 0
     /// `--limit-instructions`, `--limit-events`, `--limit-memory` (override `scenario{ limits }`).
     public var limits = RunLimits()
     public init(seed: Int64? = nil, os: OSProfile? = nil, until: Millis? = nil, strict: Bool = false,
-                limits: RunLimits = RunLimits()) {
+                limits: RunLimits = RunLimits(), debugger: Bool = false, order: UInt64 = 0) {
         self.seed = seed; self.os = os; self.until = until; self.strict = strict; self.limits = limits
+        self.debugger = debugger; self.order = order
     }
 }
 

@@ -29,7 +29,7 @@ final class SharedContainer: Subsystem {
     /// A process suspended with a lock held is terminated (the World checks the state after).
     func appSuspending(_ world: World) {
         guard let oldest = held.first(where: { $0.pid == world.pid }) else { return }
-        world.crash(.lockHeldAtSuspension, at: oldest.location,
+        world.watchdogTerminate(.lockHeldAtSuspension, at: oldest.location,
                     "the app was suspended while holding the shared-container lock on \"\(oldest.name)\" (lock #\(oldest.id), taken here); iOS terminates it. Unlock before the app can be suspended: before ending the last background task or calling the completion handler")
     }
 

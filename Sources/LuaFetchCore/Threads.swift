@@ -84,8 +84,27 @@ final class ThreadBook: Subsystem {
     /// Threads already reported in a deadlock.
     var deadlocked: Set<Int> = []
 
+    /// The instant whose order of runnable background blocks was decided (SPEC 12.4).
+    var decidedInstant: Millis = -1
+
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
         guard var t = threads[event.a] else { return }
+        if delivery == .due && decidedInstant != time {
+            let others = threads.keys.sorted().filter { $0 != event.a && threads[$0]!.due == time && threads[$0]!.event != nil }
+            if !others.isEmpty {
+                decidedInstant = time
+                // SPEC 12.4: blocks of different queues runnable at one instant run in submission
+                // order, or (the other order) in reverse.
+                if world.chooseOther("\(others.count + 1) background blocks runnable at this instant run in reverse order") {
+                    let order = others.sorted { threads[$0]!.event!.seq < threads[$1]!.event!.seq }
+                    for id in order.reversed() + [event.a] {
+                        let kind: Kind = threads[id]!.parked != nil ? .wake : .start
+                        world.scheduleThread(id, kind, at: time)
+                    }
+                    return
+                }
+            }
+        }
         t.event = nil
         t.due = nil
         threads[event.a] = t
@@ -450,6 +469,7 @@ extension World {
         mainBlock = MainBlock(location: location, what: what)
         defer { mainBlock = outer }
         var remaining = duration
+        var maskedLimits = 0  // limits the debugger masked: they no longer cut the wait short
         settle()  // waiting does not hold off suspension (except inside a callback with a limit)
         enum Stop { case done, overrun(DelegateMethod, Millis), waited(MainWaiter.Limit), end }
         while true {
@@ -459,8 +479,8 @@ extension World {
             var stop: (time: Millis, what: Stop) = (endTime, .end)
             func consider(_ t: Millis, _ w: Stop) { if t < stop.time || (t == stop.time && { if case .end = stop.what { return true } else { return false } }()) { stop = (t, w) } }
             if running, let r = remaining { consider(now + r, .done) }
-            if let cb = callbackLimit { consider(cb.deadline, .overrun(cb.method, cb.allowed)) }
-            if let first = mainWaiting.first, let limit = first.limit {
+            if let cb = callbackLimit, maskedLimits & 1 == 0 { consider(cb.deadline, .overrun(cb.method, cb.allowed)) }
+            if let first = mainWaiting.first, let limit = first.limit, maskedLimits & 2 == 0 {
                 switch limit {
                 case .hang: consider(first.due + budgets.mainThreadHang, .waited(limit))
                 case .own(_, let allowed): consider(first.due + allowed, .waited(limit))
@@ -498,16 +518,16 @@ extension World {
                 return false
             case .overrun(let method, let allowed):
                 let who = observing.map { "an observer of \($0) computed past \(method.rawValue)'s" } ?? "\(method.rawValue) computed past its"
-                crash(.callbackOverrun, at: location, "\(who) \(Time.human(allowed)) limit (the main thread was \(what) here); the watchdog terminated the app")
-                return false
+                if watchdogTerminate(.callbackOverrun, at: location, "\(who) \(Time.human(allowed)) limit (the main thread was \(what) here); the watchdog terminated the app") { return false }
+                maskedLimits |= 1
             case .waited(.hang(let transition)):
-                crash(.mainThreadHang, at: location,
-                      "\(transition) waited \(Time.human(budgets.mainThreadHang)) for the main thread, which was \(what) here; the watchdog terminated the app: keep the main thread free (move work to a background queue)")
-                return false
+                if watchdogTerminate(.mainThreadHang, at: location,
+                                     "\(transition) waited \(Time.human(budgets.mainThreadHang)) for the main thread, which was \(what) here; the watchdog terminated the app: keep the main thread free (move work to a background queue)") { return false }
+                maskedLimits |= 2
             case .waited(.own(let method, let allowed)):
-                crash(.callbackOverrun, at: location,
-                      "\(method.rawValue) waited past its \(Time.human(allowed)) limit for the main thread, which was \(what) here; the watchdog terminated the app")
-                return false
+                if watchdogTerminate(.callbackOverrun, at: location,
+                                     "\(method.rawValue) waited past its \(Time.human(allowed)) limit for the main thread, which was \(what) here; the watchdog terminated the app") { return false }
+                maskedLimits |= 2
             }
         }
     }

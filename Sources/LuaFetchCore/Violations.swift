@@ -32,6 +32,7 @@ public enum ViolationCode: String, CaseIterable, Sendable {
     case mainThreadHang = "main-thread-hang"
     case deadlock = "deadlock"
     case timerOnBackgroundThread = "timer-on-background-thread"
+    case maskedByDebugger = "masked-by-debugger"
 
     /// Everything luafetch says about a code, in one table (severity, timeline actor, the exception
     /// code of the termination it causes if iOS reports one, and the line docs/RULES.md shows;
@@ -57,6 +58,7 @@ public enum ViolationCode: String, CaseIterable, Sendable {
         case .mainThreadHang: return .init(.error, "app", "0x8badf00d", "a transition waited `mainThreadHang` seconds for a blocked main thread")
         case .deadlock: return .init(.warning, "app", nil, "threads wait for each other forever (locks, `q:sync`)")
         case .timerOnBackgroundThread: return .init(.warning, "app", nil, "a timer created on a background thread never fires")
+        case .maskedByDebugger: return .init(.warning, "app", nil, "with the debugger attached, a termination that did not happen")
         }
     }
 

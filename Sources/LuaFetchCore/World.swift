@@ -85,6 +85,12 @@ public final class World {
     /// When the transition running now fell due, if it waited for the main thread (its limit
     /// counts from then).
     var transitionStart: Millis?
+    /// With the debugger attached: the app would be suspended now (reported once).
+    var debuggerHeldSuspension = false
+    /// The instant the process was suspended before its same-instant blocks ran (the other order
+    /// of SPEC 12.4's third choice point), and whether one of those blocks is running now.
+    var racedSuspension: Millis?
+    var inRacedBlock = false
     /// A world-code error: the run ends with exit 2.
     public internal(set) var fatal: ScenarioError?
 
@@ -417,6 +423,36 @@ public final class World {
         if let location, message.hasPrefix("\(location): ") { message.removeFirst("\(location): ".count) }
         violations.append(Violation(code: code, time: now, location: location, message: message, traceback: traceback))
         log(code.actor, .violation, message, violation: violations.count - 1)
+    }
+
+    /// Whether the run is as with Xcode's debugger attached (SPEC 12.5).
+    public var debugger: Bool { options.debugger || config.debugger }
+
+    /// A termination by the watchdog (`0x8badf00d`) or for a lock held at suspension
+    /// (`0xdead10cc`). With the debugger attached it does not happen: it is reported as
+    /// `masked-by-debugger` and the run goes on as if it had not (SPEC 12.5). Returns whether the
+    /// app was terminated.
+    @discardableResult
+    func watchdogTerminate(_ code: ViolationCode, at location: SourceLocation?, _ message: String) -> Bool {
+        guard debugger else {
+            crash(code, at: location, message)
+            return true
+        }
+        var text = message
+        if let location, text.hasPrefix("\(location): ") { text.removeFirst("\(location): ".count) }
+        violate(.maskedByDebugger, at: location,
+                "the debugger kept the app alive; on a device this is \(code.rawValue) (\(code.exceptionCode ?? "terminated")): \(text)")
+        return false
+    }
+
+    /// A choice point of SPEC 12.4 (an order iOS leaves open): the first alternative unless bit i
+    /// of `--order` is set for the i-th choice point met. The other order is marked on the timeline.
+    func chooseOther(_ what: String) -> Bool {
+        let i = stats.choicePoints
+        stats.choicePoints += 1
+        guard i < 64, (options.order >> UInt64(i)) & 1 == 1 else { return false }
+        log("system", .info, "(choice point #\(i): \(what), in the other order (--order))")
+        return true
     }
 
     /// An error-level violation that terminates the app.

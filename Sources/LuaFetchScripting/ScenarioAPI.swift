@@ -153,6 +153,7 @@ extension ScenarioRuntime {
                              valid: { $0.isFinite && $0.rounded() == $0 && $0 >= Double(range.lowerBound) && $0 <= Double(range.upperBound) })
             })), must: "must be a table like { instructions = 1e9, events = 1e6, memory = 64 * 1024 * 1024 }"),
         Field("defaults", .table, must: "must be a table of UserDefaults keys and values, like { onboarded = true }"),
+        Field("debugger", .boolean, must: "must be true or false"),
     ])
 
     func readScenario(_ c: LuaCall) throws(LuaFailure) {
@@ -167,6 +168,7 @@ extension ScenarioRuntime {
             guard ms <= Time.maxRun else { throw .error("scenario{}: duration is at most 30 days") }
             world.config.duration = ms
         }
+        if let on = o.boolean("debugger") { world.config.debugger = on }
         if let p = o.string("fetchPolicy").flatMap(FetchPolicy.init(rawValue:)) { world.config.fetchPolicy = p }
         if let device = o.options("device") {
             if let on = device.boolean("multitasking") { world.config.device.multitasking = on }

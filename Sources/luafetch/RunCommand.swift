@@ -55,6 +55,12 @@ struct Run: ParsableCommand {
     @Flag(help: "Warnings fail the run too.")
     var strict = false
 
+    @Flag(help: "Run as with Xcode's debugger attached: never suspended, no watchdog; each termination it hides is the warning masked-by-debugger.")
+    var debugger = false
+
+    @Option(help: ArgumentHelp("Take the other order at choice points iOS leaves open: bit i of N for the i-th (SPEC 12.4).", valueName: "N"))
+    var order: UInt64?
+
     @OptionGroup var limitOptions: LimitOptions
 
     func validate() throws {
@@ -68,7 +74,8 @@ struct Run: ParsableCommand {
 
     func run() throws {
         try RunSpec(file: file, seed: seed, osProfile: osProfile, until: until, format: format, trace: trace,
-                    inject: inject, quiet: quiet, noColor: noColor, strict: strict, limits: limitOptions.limits).execute()
+                    inject: inject, quiet: quiet, noColor: noColor, strict: strict, limits: limitOptions.limits,
+                    debugger: debugger, order: order).execute()
     }
 }
 
@@ -112,6 +119,8 @@ struct RunSpec {
     var noColor = false
     var strict = false
     var limits = RunLimits()
+    var debugger = false
+    var order: UInt64?
 
     /// Parses the plain forms of `luafetch [run] FILE [options]` without ArgumentParser's reflection
     /// (most of start-up time). Anything else (help, a bad or unknown option, a repeated argument)
@@ -136,6 +145,8 @@ struct RunSpec {
             case "--quiet": spec.quiet = true
             case "--no-color": spec.noColor = true
             case "--strict": spec.strict = true
+            case "--debugger": spec.debugger = true
+            case "--order": guard let v = value(), let n = UInt64(v), spec.order == nil else { return nil }; spec.order = n
             case "--limit-instructions":
                 guard let v = value(), let n = RunLimits.parse(v, for: "instructions"), spec.limits.instructions == nil else { return nil }
                 spec.limits.instructions = n
@@ -158,7 +169,8 @@ struct RunSpec {
 
     var options: RunOptions {
         RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)),
-                   until: until.flatMap(Time.parseDuration), strict: strict, limits: limits)
+                   until: until.flatMap(Time.parseDuration), strict: strict, limits: limits,
+                   debugger: debugger, order: order ?? 0)
     }
 
     /// Runs the scenario: first with the lazy budget (fast), and when its watchdog doubted the run,
@@ -256,6 +268,8 @@ struct RunSpec {
         if let inject { parts += ["--inject", shellQuote(inject)] }
         if format == .jsonl { parts += ["--format", "jsonl"] }
         if strict { parts.append("--strict") }
+        if debugger { parts.append("--debugger") }
+        if let order, order != 0 { parts += ["--order", String(order)] }
         if let n = limits.instructions { parts += ["--limit-instructions", String(n)] }
         if let n = limits.events { parts += ["--limit-events", String(n)] }
         if let n = limits.memory { parts += ["--limit-memory", String(n)] }

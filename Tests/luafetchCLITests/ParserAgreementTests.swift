@@ -14,6 +14,8 @@ import Testing
         ["s.lua", "--limit-instructions", "1e9", "--limit-events", "1000", "--limit-memory", "64M"],
         ["s.lua", "--limit-memory", "2G", "--seed", "0", "--quiet"],
         ["s.lua", "--os", "ios26"],
+        ["s.lua", "--debugger", "--order", "5"],
+        ["s.lua", "--order", "-1"],
         ["s.lua", "--seed", "x"],
         ["s.lua", "--limit-events", "0"],
         ["s.lua", "--bogus"],
@@ -36,12 +38,14 @@ import Testing
         #expect(fast.noColor == r.noColor)
         #expect(fast.strict == r.strict)
         #expect(fast.limits == r.limitOptions.limits)
+        #expect(fast.debugger == r.debugger)
+        #expect(fast.order == r.order)
     }
 
     @Test func theFastParserTakesEveryOptionOfRun() {
         // Every option Run declares is one the fast path knows (else it would silently decline it).
         let known = ["--seed", "--os", "--until", "--format", "--trace", "--inject", "--quiet", "--no-color", "--strict",
-                     "--limit-instructions", "--limit-events", "--limit-memory"]
+                     "--debugger", "--order", "--limit-instructions", "--limit-events", "--limit-memory"]
         let help = Run.helpMessage(columns: 200)
         for option in known { #expect(help.contains(option), "\(option)") }
         let declared = help.split(separator: "\n").compactMap { line -> String? in
