@@ -52,6 +52,9 @@ CALLS = [
     'print(pcall(string.rep, {v}, {v}))', 'print(pcall(string.find, {v}, {v}))', 'print(pcall(table.concat, {v}, {v}))',
     'print(pcall(load, {v}))', 'print(pcall(require, {v}))', 'print(tostring({v}))', 'print(pcall(setmetatable, {v}, {v}))',
     'print(pcall(coroutine.wrap(function(...) coroutine.yield(...) end), {v}))', '{g} = {v}', 'print({g})',
+    'scenario {{ defaults = {v} }}', 'scenario {{ debugger = {v} }}', 'at({t}, function() defaults.set({v}, {v}) end)',
+    'at({t}, function() print(defaults.get({v})) end)', 'app {{ delegate = {fn} }}',
+    'app {{ delegate = function(app) return {{ {d} = {fn} }} end }}',
 ]
 
 APP_CALLS = [
@@ -64,6 +67,14 @@ APP_CALLS = [
     'print(pcall(function() while true do end end))', 'local t = {{}} for i = 1, 1e7 do t[i] = string.rep("y", 100) end',
     'coroutine.yield()', 'error({v})', 'print(pcall(error, {v}))', 'app.state = {v}', 'print(app.beginBackgroudTask)',
     'local co = coroutine.wrap(function() http.get("https://api.test/x", function() end) coroutine.yield() end) co()',
+    'dispatch.global({fn})', 'dispatch.main({fn})', 'dispatch.global(function() work({t}) end)',
+    'local q = dispatch.queue({v}) q:async({fn}) q:async(function() work({t}) end) print(q:sync({fn}))',
+    'local q = dispatch.queue("q") q:async(function() q:sync({fn}) end)', 'local m = dispatch.lock() m:lock() dispatch.global(function() m:lock() end)',
+    'local m = dispatch.lock() print(m:tryLock(), m:tryLock()) m:unlock() m:unlock()', 'dispatch.lock():unlock()',
+    'local m = dispatch.lock() dispatch.global(function() m:lock() work({t}) m:unlock() end) after({t}, function() m:lock() end)',
+    'dispatch.global(function() timer.every({t}, {fn}) end)', 'dispatch.global(function() coroutine.wrap(function() work(1) end)() end)',
+    'local l = sharedContainer.lock({v}) after({t}, function() l:unlock() end)', 'sharedContainer.lock({v})',
+    'defaults.set({v}, {v})', 'print(defaults.get({v}))', 'dispatch.queue({v}):sync({v})', 'dispatch.global({v})',
 ]
 
 DELEGATES = ['didFinishLaunching', 'didBecomeActive', 'willResignActive', 'didEnterBackground', 'willEnterForeground',
@@ -102,6 +113,7 @@ def fill(r, template):
     out = out.replace('{lf}', r.choice(['instructions', 'events', 'memory', 'bogus']))
     out = out.replace('{df}', r.choice(['isMultitaskingSupported', 'backgroundRefresh', 'lowPowerMode', 'nothing']))
     out = out.replace('{g}', r.choice(['g1', 'g2', '_G.x', 'string.x', 'app']))
+    out = out.replace('{d}', r.choice(DELEGATES + ['didBecomeActiv', 'delegate']))
     return out.replace('{{', '{').replace('}}', '}')
 
 
@@ -157,7 +169,8 @@ def option_args(r, path):
             '--until', '5m12s', '--until', 'x', '--format', 'xml', '--format', 'jsonl', '--trace', '/nonexistent/dir/t.json',
             '--inject', '12.5:home,30:interrupt=20', '--inject', 'garbage', '--inject', '1e300:home', '--quiet', '--strict',
             '--no-color', '--limit-events', '0', '--limit-events', '100', '--limit-memory', '1M', '--limit-memory', '-5',
-            '--limit-instructions', '1e3', '--bogus', '', '-', '--', path, path]
+            '--limit-instructions', '1e3', '--bogus', '', '-', '--', path, path, '--debugger', '--order', '5', '--order', '-1',
+            '--order', '18446744073709551615', '--os', 'ios26']
     cmd = r.choice([['run', path], [path], ['explore', path, '--runs', r.choice(['1', '3', '0', '-1', '1e9', '10'])], []])
     if cmd and cmd[0] == 'explore':
         cmd += r.choice([[], ['--jobs', r.choice(['1', '2', '0', '64'])], ['--seed-from', r.choice(['9223372036854775807', '-3', 'x'])]])
