@@ -5,17 +5,20 @@
 -- willEnterForeground, or keep one id per task.
 scenario { name = "Leaked background task" }
 
-local taskId = UIBackgroundTaskInvalid
-
 app {
-  didEnterBackground = function(app)
-    taskId = app:beginBackgroundTask("upload", function()   -- the leaked task begins here
-      app:endBackgroundTask(taskId)    -- BUG: ends whichever task the variable names now
-      taskId = UIBackgroundTaskInvalid
-    end)
-  end,
-  willEnterForeground = function(app)
-    -- BUG: the task is not ended when the app returns to the foreground
+  delegate = function(app)
+    local taskId = UIBackgroundTaskInvalid   -- this process's memory
+    return {
+      didEnterBackground = function(app)
+        taskId = app:beginBackgroundTask("upload", function()   -- the leaked task begins here
+          app:endBackgroundTask(taskId)    -- BUG: ends whichever task the variable names now
+          taskId = UIBackgroundTaskInvalid
+        end)
+      end,
+      willEnterForeground = function(app)
+        -- BUG: the task is not ended when the app returns to the foreground
+      end,
+    }
   end,
 }
 

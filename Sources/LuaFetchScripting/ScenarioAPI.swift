@@ -113,6 +113,7 @@ extension ScenarioRuntime {
             "isMultitaskingSupported": { [unowned self] in .boolean(world.device.multitasking) },
             "backgroundRefresh": { [unowned self] in .boolean(world.device.backgroundRefresh) },
             "lowPowerMode": { [unowned self] in .boolean(world.device.lowPowerMode) },
+            "debuggerAttached": { [unowned self] in .boolean(world.debugger) },
         ])
         installTable("notifications", methods: [
             ("observe", { [unowned self] c throws(LuaFailure) in
