@@ -359,13 +359,32 @@ extension World {
         observers.append((name, fn, context == .app ? pid : nil))
     }
 
-    /// `notifications.post(name, info)` from scenario code. Returns false if the app died.
+    /// `notifications.post(name, info)` from scenario code. Returns false if the app died. Takes
+    /// ownership of `info` (released once every observer saw it). App observers run on the
+    /// posting thread; when world code posts while the main thread is blocked, they wait for it.
     @discardableResult
     public func post(_ name: String, info: ScriptRef?) -> Bool {
         let before = pid
+        var waiting: [ScriptRef] = []
+        defer {
+            if waiting.isEmpty {
+                if let info { host.release(info) }
+            } else {
+                let myPid = pid
+                let deliver = { [unowned self] in
+                    for fn in waiting {
+                        guard pid == myPid, isRunning else { break }
+                        callApp(fn, Invocation(.string(name), info.map(ScriptValue.ref) ?? .null))
+                    }
+                    if let info { host.release(info) }
+                }
+                if !waitForMain(nil, deliver) { deliver() }
+            }
+        }
         for o in observers where o.name == name {
             if let owner = o.pid {
                 guard owner == pid, isRunning else { continue }
+                if mainBlock != nil && context != .app { waiting.append(o.fn); continue }
                 guard callApp(o.fn, Invocation(.string(name), info.map(ScriptValue.ref) ?? .null)) else { continue }
             } else {
                 callWorld(o.fn, Invocation(.string(name), info.map(ScriptValue.ref) ?? .null))

@@ -124,8 +124,7 @@ extension ScenarioRuntime {
             ("post", { [unowned self] c throws(LuaFailure) in
                 let name = try c.string(1)
                 let info = c.isNil(2) ? nil : c.ref(2)
-                world.post(name, info: info)
-                if let info { release(info) }
+                world.post(name, info: info)  // the World releases info
                 return 0 }),
         ])
     }

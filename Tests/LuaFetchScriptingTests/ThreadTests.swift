@@ -263,4 +263,47 @@ import LuaFetchCore
         """)
         #expect(s.printed.isEmpty)
     }
+
+    @Test func anAnalyticsObserverBlockingElevenSecondsIsKilledAtFive() {
+        let s = simulate("""
+        app { didFinishLaunching = function()
+          notifications.observe(UIApplicationDidEnterBackgroundNotification, function() work(11) end)
+        end }
+        at(0, user.launch)
+        at(10, user.home)
+        """)
+        #expect(s.codes == ["callback-overrun"])
+        #expect(s.world.violations[0].time == 15_000)
+        #expect(s.world.violations[0].location?.line == 2)
+    }
+
+    @Test func appObserversOfAWorldPostWaitForABlockedMainThread() {
+        let s = simulate("""
+        app { didBecomeActive = function()
+          notifications.observe("ping", function(name, info) print("observed", info.n, now()) end)
+          after(1, function() work(5) end)
+        end }
+        at(0, user.launch)
+        at(2, function() notifications.post("ping", { n = 7 }) print("posted", now()) end)
+        """)
+        #expect(s.printed == ["posted\t2", "observed\t7\t6"])
+    }
+
+    @Test func pendingListsWaitingThreads() {
+        let s = simulate("""
+        scenario { duration = 60 }
+        app { didFinishLaunching = function()
+          local m = dispatch.lock()
+          m:lock()
+          dispatch.global(function() m:lock() end)
+          dispatch.global(function() work(100) end)
+        end }
+        at(0, user.launch)
+        """)
+        let lines = s.world.pendingReport
+        #expect(lines.contains { $0.hasPrefix("thread     #1 (global) waiting for lock #1 at test.lua:5") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("thread     #2 (global) in work until") }, "\(lines)")
+        let end = s.world.violations.first { $0.code == .pendingAtEnd }
+        #expect(end?.message.contains("2 background threads waiting") == true, "\(end?.message ?? "")")
+    }
 }
