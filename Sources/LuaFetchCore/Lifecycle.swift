@@ -281,14 +281,17 @@ extension World {
     func settle() {
         // Code on the main thread holds off suspension, unless it is blocked outside a callback
         // with its own limit (SPEC 12.2).
-        guard appDepth == 0 || (mainBlock != nil && callbackLimit == nil && threads.current == 0),
-              state == .background, fatal == nil else { return }
-        var keptBy: [SubsystemID] = []
-        for (i, s) in subsystems.enumerated() where s.keepsAppRunning(self) { keptBy.append(SubsystemID(rawValue: UInt8(i))!) }
-        if !keptBy.isEmpty {
+        guard state == .background, appDepth == 0 || (mainBlock != nil && callbackLimit == nil && threads.current == 0),
+              fatal == nil else { return }
+        var kept = false, onlyBlocks = true
+        for s in subsystems where s.keepsAppRunning(self) {
+            kept = true
+            if s !== appTime && s !== threads { onlyBlocks = false; break }
+        }
+        if kept {
             // SPEC 12.4: only blocks submitted for this instant keep it: they run first, or (the
             // other order) the process is suspended first and they run when it next runs code.
-            guard keptBy.allSatisfy({ $0 == .appTime || $0 == .threads }), !debugger,
+            guard onlyBlocks, !debugger,
                   chooseOther("the app is suspended before the blocks its last handler submitted for now") else {
                 debuggerHeldSuspension = false
                 return

@@ -239,7 +239,7 @@ public final class World {
     @discardableResult
     public func step(limit: Millis, stopWhenIdle: Bool? = nil) -> Bool {
         guard fatal == nil else { return false }
-        if runMainWaiter() { return true }
+        if !mainWaiting.isEmpty && runMainWaiter() { return true }
         guard let t = queue.peekTime(), t <= limit else { return false }
         guard stats.events < config.eventLimit else {
             let culprit = queue.peek().flatMap { location(of: $0.event) }.map { "\($0)" } ?? file
@@ -276,12 +276,14 @@ public final class World {
             guard Int(event.pid) == pid, state != .notRunning else { return }  // the process is gone
             if state == .suspended { parked.append(qe); return }
         }
-        let s = subsystems[Int(event.owner.rawValue)]
-        if mainBlock != nil, s.needsMainThread(event) {
-            mainWaiting.append(MainWaiter(due: qe.time, event: event, limit: s.mainWaitLimit(event)))
-            return
+        if mainBlock != nil {
+            let s = subsystems[Int(event.owner.rawValue)]
+            if s.needsMainThread(event) {
+                mainWaiting.append(MainWaiter(due: qe.time, event: event, limit: s.mainWaitLimit(event)))
+                return
+            }
         }
-        s.handle(event, at: qe.time, .due, in: self)
+        subsystems[Int(event.owner.rawValue)].handle(event, at: qe.time, .due, in: self)
     }
 
     // MARK: - Calling scenario code
@@ -297,6 +299,7 @@ public final class World {
 
     /// Runs app code through `body` (which calls the host) as the app; a failure is the app's
     /// (`app-crash`, `app-hang`, `out-of-memory`). Returns false when the app did not survive.
+    @inline(__always)
     func runApp(_ body: () -> Outcome) -> Bool {
         guard isRunning, fatal == nil else { return false }
         let myPid = pid
