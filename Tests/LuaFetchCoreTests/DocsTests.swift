@@ -20,4 +20,15 @@ import Testing
             #expect(cells[4] == code.info.summary, "\(code.rawValue): when")
         }
     }
+
+    @Test func theJSONLSchemaListsEveryViolationCode() throws {
+        let url = Self.rules.deletingLastPathComponent().appendingPathComponent("jsonl.schema.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        guard let start = text.range(of: "\"code\": { \"enum\": ["), let end = text[start.upperBound...].firstIndex(of: "]") else {
+            Issue.record("docs/jsonl.schema.json has no enum of violation codes")
+            return
+        }
+        let codes = text[start.upperBound..<end].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        #expect(codes == ViolationCode.allCases.map(\.rawValue))
+    }
 }
