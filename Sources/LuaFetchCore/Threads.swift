@@ -491,7 +491,9 @@ extension World {
                     fatal = ScenarioError("\(location.map { "\($0)" } ?? file): the run passed its limit of \(config.eventLimit) events at \(Time.stamp(now)) while the main thread was blocked here; raise it with scenario{ limits = { events = N } } or --limit-events")
                     return false
                 }
-                let idle = done != nil && remaining == nil && config.duration == nil && queue.liveNonRecurring == 0
+                // Only recurring events left and no duration: the run is idle (as `step` decides),
+                // unless this wait ends by itself (`work` while the process runs).
+                let idle = (remaining == nil || !running) && config.duration == nil && queue.liveNonRecurring == 0
                 if !idle {
                     let ev = queue.pop()!
                     if running, remaining != nil { remaining! -= ev.time - now; stats.busyTime += ev.time - now }
