@@ -324,6 +324,7 @@ extension World {
         let me = threads.current
         if me == 0 { return blockMain(for: duration, what: "in work", at: location) ? .proceed : .stopped }
         guard canPark else { return .cannotWait }
+        guard threads.threads[me] != nil else { return .stopped }  // its process ended
         threads.threads[me]!.wait = .work
         threads.threads[me]!.waitingAt = location
         stats.busyTime += duration
@@ -403,6 +404,7 @@ extension World {
     private func wait(_ what: ThreadWait, at location: SourceLocation?, canPark: Bool, granted: @escaping () -> Bool) -> WaitOutcome {
         let me = threads.current
         if me != 0 {
+            guard threads.threads[me] != nil else { return .stopped }
             threads.threads[me]!.wait = what
             threads.threads[me]!.waitingAt = location
         } else {
