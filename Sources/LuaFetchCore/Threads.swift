@@ -184,7 +184,7 @@ final class ThreadBook: Subsystem {
             switch t.wait {
             case .none: what = t.due != nil ? "runnable" : "idle"
             case .work: what = t.frozen.map { "in work, \(Time.human($0)) left (frozen: app suspended)" } ?? "in work until \(Time.stamp(t.due ?? world.now))"
-            case .lock(let m): what = "waiting for lock #\(m + 1)"
+            case .lock(let m): what = "waiting for mutex #\(m + 1)"
             case .queue(let q): what = "waiting for queue \"\(queues[q].label)\""
             }
             guard t.wait != .none || t.due != nil else { continue }
@@ -415,7 +415,7 @@ extension World {
         defer { mainWait = nil }
         let label: String
         switch what {
-        case .lock(let m): label = "waiting for lock #\(m + 1)"
+        case .lock(let m): label = "waiting for mutex #\(m + 1)"
         case .queue(let q): label = "waiting in sync for queue \"\(threads.queues[q].label)\""
         default: label = "waiting"
         }

@@ -71,7 +71,7 @@ extension ScenarioRuntime {
                 let m = try mutexSelf(c, "tryLock")
                 return c.returns(.boolean(world.mutexTryLock(m))) }),
         ], methodSeparator: ":", completes: false)
-        mutexMeta = lua.objectMetatable(methods: mutexMethods) { c in "lock #\((c.integerField(1, "mutex") ?? 0) + 1)" }
+        mutexMeta = lua.objectMetatable(methods: mutexMethods) { c in "mutex #\((c.integerField(1, "mutex") ?? 0) + 1)" }
         lua.release(mutexMethods)
     }
 

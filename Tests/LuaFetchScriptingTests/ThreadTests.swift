@@ -301,7 +301,7 @@ import LuaFetchCore
         at(0, user.launch)
         """)
         let lines = s.world.pendingReport
-        #expect(lines.contains { $0.hasPrefix("thread     #1 (global) waiting for lock #1 at test.lua:5") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("thread     #1 (global) waiting for mutex #1 at test.lua:5") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("thread     #2 (global) in work until") }, "\(lines)")
         let end = s.world.violations.first { $0.code == .pendingAtEnd }
         #expect(end?.message.contains("2 background threads waiting") == true, "\(end?.message ?? "")")
