@@ -11,11 +11,15 @@ public enum ActionArgument: Equatable, Sendable {
     case duration(Millis)
     /// On or off (`system.setLowPowerMode(true)`).
     case flag(Bool)
+    /// On, off, or nil: back to the default (`system.setCharging(nil)`).
+    case optionalFlag(Bool?)
+    /// A BGTask identifier (`system.launchTask("com.example.refresh")`).
+    case identifier(String)
 }
 
 /// One row of the action table.
 public struct ActionSpec: Sendable {
-    public enum Takes: Sendable { case nothing, duration, flag }
+    public enum Takes: Sendable { case nothing, duration, flag, optionalFlag, identifier }
     /// The Lua table it lives in (`user`, `system`) and its name there.
     public let table: String
     public let name: String
@@ -28,6 +32,8 @@ public struct ActionSpec: Sendable {
     let draw: @Sendable (inout SeededStream) -> ActionArgument
     /// Does it.
     let perform: @Sendable (World, ActionArgument) -> Void
+    /// Why it cannot be done now (an error in world code), or nil.
+    let check: @Sendable (World, ActionArgument) -> String?
 
     /// `user.home`.
     public var qualifiedName: String { "\(table).\(name)" }
@@ -38,10 +44,14 @@ public struct ActionSpec: Sendable {
 extension ActionSpec {
     init(_ table: String, _ name: String, _ takes: Takes = .nothing, inject: String? = nil, weight: Int = 0,
          draw: @escaping @Sendable (inout SeededStream) -> ActionArgument = { _ in .none },
+         check: @escaping @Sendable (World, ActionArgument) -> String? = { _, _ in nil },
          _ perform: @escaping @Sendable (World, ActionArgument) -> Void) {
         self.table = table; self.name = name; self.takes = takes; self.injectName = inject
-        self.exploreWeight = weight; self.draw = draw; self.perform = perform
+        self.exploreWeight = weight; self.draw = draw; self.check = check; self.perform = perform
     }
+
+    /// Why the action cannot be done now, as world code is told (nil: it can).
+    public func refusal(_ argument: ActionArgument, in world: World) -> String? { check(world, argument) }
 
     /// Every action, in the order explore's weights are laid out.
     public static let all: [ActionSpec] = [
@@ -62,6 +72,27 @@ extension ActionSpec {
         },
         ActionSpec("system", "setBackgroundRefresh", .flag) { w, a in
             if case .flag(let on) = a { w.systemSetBackgroundRefresh(on) }
+        },
+        ActionSpec("system", "setNetwork", .flag) { w, a in
+            if case .flag(let on) = a { w.systemSetNetwork(on) }
+        },
+        ActionSpec("system", "setCharging", .optionalFlag) { w, a in
+            if case .optionalFlag(let on) = a { w.systemSetCharging(on) }
+        },
+        ActionSpec("system", "setDeviceIdle", .optionalFlag) { w, a in
+            if case .optionalFlag(let on) = a { w.systemSetDeviceIdle(on) }
+        },
+        ActionSpec("system", "launchTask", .identifier, check: { w, a in
+            guard case .identifier(let id) = a, !w.hasPendingBGRequest(id) else { return nil }
+            return "system.launchTask(\"\(id)\"): no request with that identifier is pending (submit one with BGTaskScheduler.submit first)"
+        }) { w, a in
+            if case .identifier(let id) = a { w.systemLaunchTask(id) }
+        },
+        ActionSpec("system", "expireTask", .identifier, check: { w, a in
+            guard case .identifier(let id) = a, !w.hasRunningBGTask(id) else { return nil }
+            return "system.expireTask(\"\(id)\"): no task with that identifier is running"
+        }) { w, a in
+            if case .identifier(let id) = a { w.systemExpireTask(id) }
         },
     ]
 

@@ -37,6 +37,8 @@ public struct InjectedAction: Equatable, Sendable {
         case .none: return "\(t):\(kind.name)"
         case .duration(let d): return "\(t):\(kind.name)=\(Time.secondsText(d))"
         case .flag(let on): return "\(t):\(kind.name)=\(on ? "on" : "off")"
+        case .optionalFlag(let on): return "\(t):\(kind.name)=\(on.map { $0 ? "on" : "off" } ?? "default")"
+        case .identifier(let id): return "\(t):\(kind.name)=\(id)"
         }
     }
 
@@ -48,6 +50,8 @@ public struct InjectedAction: Equatable, Sendable {
         case .none: return "at(\(t), \(fn))"
         case .duration(let d): return "at(\(t), function() \(fn)(\(Time.secondsText(d))) end)"
         case .flag(let on): return "at(\(t), function() \(fn)(\(on)) end)"
+        case .optionalFlag(let on): return "at(\(t), function() \(fn)(\(on.map { "\($0)" } ?? "nil")) end)"
+        case .identifier(let id): return "at(\(t), function() \(fn)(\"\(id)\") end)"
         }
     }
 
@@ -69,8 +73,10 @@ public struct InjectedAction: Equatable, Sendable {
                     return .failure(InjectError(item: String(item), why: "\(action[0]) needs a duration in seconds, like \(action[0])=20"))
                 }
                 argument = .duration(ms)
-            case (.flag?, "on"): argument = .flag(true)
-            case (.flag?, "off"): argument = .flag(false)
+            case (.flag?, "on"), (.optionalFlag?, "on"): argument = ActionSpec.injected(action[0])?.takes == .flag ? .flag(true) : .optionalFlag(true)
+            case (.flag?, "off"), (.optionalFlag?, "off"): argument = ActionSpec.injected(action[0])?.takes == .flag ? .flag(false) : .optionalFlag(false)
+            case (.optionalFlag?, "default"): argument = .optionalFlag(nil)
+            case (.identifier?, let a?) where !a.isEmpty: argument = .identifier(a)
             default: argument = nil
             }
             guard let argument else {
@@ -89,6 +95,8 @@ public struct InjectedAction: Equatable, Sendable {
                 case .nothing: return name
                 case .duration: return "\(name)=SECONDS"
                 case .flag: return "\(name)=on|off"
+                case .optionalFlag: return "\(name)=on|off|default"
+                case .identifier: return "\(name)=IDENTIFIER"
                 }
             }
         }.joined(separator: ", ")

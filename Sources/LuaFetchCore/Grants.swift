@@ -8,7 +8,7 @@
 /// The kinds of grant. Adding one: a case, its row in `info`, its behaviour in `World.behaviour(of:)`
 /// (docs/DEVELOPING.md walks through it).
 public enum GrantKind: UInt8, CaseIterable, Sendable {
-    case fetch
+    case fetch, bgTask
 
     /// Everything generic code says about a kind.
     public var info: GrantKindInfo {
@@ -16,6 +16,9 @@ public enum GrantKind: UInt8, CaseIterable, Sendable {
         case .fetch:
             return GrantKindInfo(name: "fetch", handler: "performFetch", noun: "fetch completion",
                                  noCompletion: .fetchNoCompletion, doubleCompletion: .fetchDoubleCompletion)
+        case .bgTask:
+            return GrantKindInfo(name: "bgtask", handler: nil, noun: "BGTask not completed", nounPlural: "BGTasks not completed",
+                                 noCompletion: .bgtaskNoCompletion, doubleCompletion: .bgtaskDoubleCompletion)
         }
     }
 }
@@ -29,6 +32,8 @@ public struct GrantKindInfo: Sendable {
     public let handler: String?
     /// What `pending-at-end` counts ("2 fetch completions not called").
     public let noun: String
+    /// Its plural, when it is not `noun` + "s" + " not called".
+    public var nounPlural: String? = nil
     /// The violation when the deadline passes without a completion.
     public let noCompletion: ViolationCode
     /// The violation when the completion is called a second time.
@@ -39,6 +44,7 @@ public struct GrantKindInfo: Sendable {
 public struct GrantKey: Hashable, Sendable {
     public let kind: GrantKind
     public let serial: Int
+    public init(kind: GrantKind, serial: Int) { self.kind = kind; self.serial = serial }
 }
 
 /// What app code passed to a completion: a string, or anything else shown as Lua shows it
@@ -61,7 +67,7 @@ struct Grant {
     let key: GrantKey
     let pid: Int
     let began: Millis
-    let deadline: Millis
+    var deadline: Millis
     var location: SourceLocation?
     /// Kind-specific (fetch: whether it was scheduled, as 1).
     let detail: Int
@@ -135,7 +141,7 @@ final class GrantBook: Subsystem {
         for kind in GrantKind.allCases {
             let n = pending.filter { $0.key.kind == kind }.count
             guard n > 0 else { continue }
-            parts.append("\(n) \(kind.info.noun)\(n == 1 ? "" : "s") not called")
+            parts.append(kind.info.nounPlural.map { n == 1 ? "1 \(kind.info.noun)" : "\(n) \($0)" } ?? "\(n) \(kind.info.noun)\(n == 1 ? "" : "s") not called")
         }
         return (parts, pending.first?.location)
     }
@@ -146,6 +152,7 @@ extension World {
     func behaviour(of kind: GrantKind) -> GrantBehaviour {
         switch kind {
         case .fetch: return fetch
+        case .bgTask: return bgTasks
         }
     }
 
@@ -166,7 +173,8 @@ extension World {
     /// `unhandled` when the app has none), then delivers what waited and lets the app settle.
     @discardableResult
     func deliverGrant(_ kind: GrantKind, allowed: Millis, launch: LaunchReason?, wakeNote: String, detail: Int = 0,
-                      announce: (GrantKey) -> Void, unhandled: @escaping (GrantKey) -> Void) -> Bool {
+                      announce: (GrantKey) -> Void, unhandled: @escaping (GrantKey) -> Void,
+                      call: ((GrantKey) -> Bool)? = nil) -> Bool {
         var launching = false
         let woken = state == .suspended
         switch state {
@@ -187,11 +195,7 @@ extension World {
             // The call waits for the main thread; the completion limit counts from now (SPEC 12.2).
             _ = waitForMain(nil, note: "the \(kind.info.handler ?? kind.info.name) call") { [unowned self] in
                 guard grants.index(key) != nil, isRunning else { return }
-                if let fn = grantHandler(kind) {
-                    guard callApp(fn, Invocation(.app, .completion(key))) else { return }
-                } else {
-                    unhandled(key)
-                }
+                guard handOver(kind, key, unhandled: unhandled, call: call) else { return }
                 deliverAfterResume()
                 settle()
             }
@@ -207,14 +211,28 @@ extension World {
             deliverAfterResume()
             guard isRunning, grants.index(key) != nil else { settle(); return true }
         }
-        if let fn = grantHandler(kind) {
-            guard callApp(fn, Invocation(.app, .completion(key))) else { return true }
-        } else {
-            unhandled(key)
-        }
+        guard handOver(kind, key, unhandled: unhandled, call: call) else { return true }
         deliverAfterResume()
         settle()
         return true
+    }
+
+    /// Gives the app its grant: `call` (BGTasks), or the kind's delegate method with
+    /// `(app, completionHandler)`, or `unhandled`. False when the app did not survive.
+    private func handOver(_ kind: GrantKind, _ key: GrantKey, unhandled: (GrantKey) -> Void, call: ((GrantKey) -> Bool)?) -> Bool {
+        if let call { return call(key) }
+        if let fn = grantHandler(kind) { return callApp(fn, Invocation(.app, .completion(key))) }
+        unhandled(key)
+        return isRunning
+    }
+
+    /// Moves a grant's deadline (an early expiry).
+    func moveGrantDeadline(_ key: GrantKey, to time: Millis) {
+        guard let i = grants.index(key) else { return }
+        queue.cancel(grants.pending[i].deadlineEvent)
+        grants.pending[i].deadline = time
+        grants.pending[i].deadlineEvent = schedule(Event(.grants, GrantBook.Kind.deadline, a: Int(key.kind.rawValue), b: key.serial),
+                                                   at: time, phase: .deadline)
     }
 
     /// The app called the completion of `key` with `value`. Returns false when the call
@@ -227,6 +245,10 @@ extension World {
             }
             if grants.wasCompleted(key) {
                 let info = key.kind.info
+                if info.doubleCompletion.severity == .warning {
+                    violate(info.doubleCompletion, at: location, "the \(info.name) #\(key.serial) was completed a second time: complete it exactly once")
+                    return true
+                }
                 crash(info.doubleCompletion, at: location,
                       "the completionHandler of \(info.name) #\(key.serial) was called a second time (NSInternalInconsistencyException): call it exactly once")
                 return false

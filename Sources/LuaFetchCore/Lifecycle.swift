@@ -65,6 +65,7 @@ extension World {
         observing = method.notificationName
         postSystem(method.notificationName)
         observing = before
+        if method == .didFinishLaunching { bgTasks.launchFinished = true }  // registration closes (SPEC 13)
         return isRunning
     }
 
@@ -131,6 +132,7 @@ extension World {
     /// `user.launch()` / `user.open()`: launch, or bring the app to the foreground.
     public func userLaunch() {
         log("user", .action, "taps the app icon")
+        expireProcessingTasksForUserActivity()
         switch state {
         case .notRunning:
             startProcess(.user)
@@ -174,9 +176,11 @@ extension World {
             guard isForeground else { return }
             enterBackground()
             settle()
+            evaluateBGRequests()
         }) { return }
         enterBackground()
         settle()
+        evaluateBGRequests()
     }
 
     /// A suspended process whose main thread was frozen in the middle of its work runs code again.
@@ -268,11 +272,33 @@ extension World {
     public func systemSetLowPowerMode(_ on: Bool) {
         changeDevice { $0.lowPowerMode = on }
         log("system", .action, "Low Power Mode \(on ? "on" : "off")")
+        evaluateBGRequests()
     }
 
     public func systemSetBackgroundRefresh(_ on: Bool) {
         changeDevice { $0.backgroundRefresh = on }
         log("system", .action, "Background App Refresh \(on ? "on" : "off")")
+        evaluateBGRequests()
+    }
+
+    /// `system.setNetwork(on)`: airplane mode off or on (SPEC 13).
+    public func systemSetNetwork(_ on: Bool) {
+        changeDevice { $0.network = on }
+        log("system", .action, "network \(on ? "on" : "off (airplane mode)")")
+        evaluateBGRequests()
+    }
+
+    /// `system.setCharging(on)` / `system.setDeviceIdle(on)`: nil follows the idle windows again.
+    public func systemSetCharging(_ on: Bool?) {
+        changeDevice { $0.charging = on }
+        log("system", .action, "charging \(on.map { $0 ? "on" : "off" } ?? "as the idle windows say")")
+        evaluateBGRequests()
+    }
+
+    public func systemSetDeviceIdle(_ on: Bool?) {
+        changeDevice { $0.idle = on }
+        log("system", .action, "device idle \(on.map { $0 ? "on" : "off" } ?? "as the idle windows say")")
+        evaluateBGRequests()
     }
 
     // MARK: - Suspension and termination

@@ -150,7 +150,7 @@ extension World {
             net.requests[id] = r
             return id
         }
-        if server.outages.contains(where: { $0.from <= now && now <= $0.to }) {
+        if !device.network || server.outages.contains(where: { $0.from <= now && now <= $0.to }) {
             r.error = .notConnected
             r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: now)
             net.requests[id] = r

@@ -15,6 +15,13 @@ public struct Budgets: Equatable, Sendable {
     public var maxTasks: Int?
     /// How long a transition waits for a blocked main thread before `main-thread-hang` (SPEC 12.2).
     public var mainThreadHang: Millis = 10 * Time.second
+    /// SPEC 17 (nil: the profile has no such API).
+    public var refreshTask: Millis?
+    public var processingTask: Millis?
+    public var refreshDelay: Millis?
+    public var continuedNoProgress: Millis?
+    public var pushCompletion: Millis?
+    public var sessionEvents: Millis?
 
     /// Every number `scenario{ budgets = {...} }` can set, in SPEC order: its name and how it is
     /// set (from milliseconds, or from the plain number for the count `maxTasks`). One table.
@@ -31,6 +38,12 @@ public struct Budgets: Equatable, Sendable {
         ("taskHeldWarning", { (b: inout Budgets, ms: Millis, _: Double) in b.taskHeldWarning = ms }),
         ("maxTasks", { (b: inout Budgets, _: Millis, n: Double) in b.maxTasks = Int(n) }),
         ("mainThreadHang", { (b: inout Budgets, ms: Millis, _: Double) in b.mainThreadHang = ms }),
+        ("refreshTask", { (b: inout Budgets, ms: Millis, _: Double) in b.refreshTask = ms }),
+        ("processingTask", { (b: inout Budgets, ms: Millis, _: Double) in b.processingTask = ms }),
+        ("refreshDelay", { (b: inout Budgets, ms: Millis, _: Double) in b.refreshDelay = ms }),
+        ("continuedNoProgress", { (b: inout Budgets, ms: Millis, _: Double) in b.continuedNoProgress = ms }),
+        ("pushCompletion", { (b: inout Budgets, ms: Millis, _: Double) in b.pushCompletion = ms }),
+        ("sessionEvents", { (b: inout Budgets, ms: Millis, _: Double) in b.sessionEvents = ms }),
     ]
 
     /// The names `scenario{ budgets = {...} }` accepts, in SPEC order.
@@ -52,8 +65,19 @@ public enum OSProfile: String, CaseIterable, Sendable {
     case ios6, ios7, ios13, ios26
 
     public var hasFetchAPI: Bool { self != .ios6 }
+    /// BackgroundTasks (BGTaskScheduler) exists from iOS 13.
+    public var hasBackgroundTasks: Bool { self == .ios13 || self == .ios26 }
 
     public var budgets: Budgets {
+        var b = partOneBudgets
+        let s = Time.second
+        if self != .ios6 { b.pushCompletion = 30 * s; b.sessionEvents = 30 * s }
+        if hasBackgroundTasks { b.refreshTask = 30 * s; b.processingTask = 300 * s; b.refreshDelay = 1800 * s }
+        if self == .ios26 { b.continuedNoProgress = 60 * s }
+        return b
+    }
+
+    private var partOneBudgets: Budgets {
         let s = Time.second
         switch self {
         case .ios6:

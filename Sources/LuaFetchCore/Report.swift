@@ -73,6 +73,10 @@ public struct TextReport {
             let results = FetchResult.allCases.map { "\(s.fetchResults[$0] ?? 0) \($0.rawValue)" }.joined(separator: " · ")
             out.append("fetches    \(s.fetches): \(results) · \(s.fetchesMissed) missed · \(s.fetchesSkipped) skipped")
         }
+        if s.bgTasksLaunched > 0 || !world.app.permittedIdentifiers.isEmpty {
+            let launched = world.bgTasksLaunched
+            out.append("bgtasks    \(s.bgTasksLaunched) launched\(launched.isEmpty ? "" : ": " + launched.map { "\($0.identifier) ×\($0.count)" }.joined(separator: " · "))")
+        }
         if s.requests > 0 {
             let statuses = s.responses.keys.sorted().map { "\($0) ×\(s.responses[$0]!)" }
             let errors = s.networkErrors.keys.sorted().map { "\($0) ×\(s.networkErrors[$0]!)" }

@@ -10,6 +10,8 @@ public struct RunStats: Sendable {
     public var suspensions = 0
     public var terminations = 0
     public var tasksBegun = 0
+    /// BGTasks launched (SPEC 13).
+    public var bgTasksLaunched = 0
     public var fetches = 0
     public var fetchesSkipped = 0
     public var fetchesMissed = 0

@@ -36,6 +36,14 @@ public struct DeviceSettings: Sendable, Equatable {
     public var multitasking = true
     public var backgroundRefresh = true
     public var lowPowerMode = false
+    /// Connectivity (airplane mode off): `system.setNetwork(on)` (SPEC 13).
+    public var network = true
+    /// Daily windows [from, to) in milliseconds after midnight in which the device is idle and
+    /// charging (SPEC 13; default 01:00–05:00).
+    public var idleWindows: [Range<Millis>] = [3_600_000..<18_000_000]
+    /// `system.setCharging(on)` / `system.setDeviceIdle(on)`: nil follows the windows.
+    public var charging: Bool?
+    public var idle: Bool?
     public init() {}
 }
 
@@ -102,6 +110,8 @@ public struct AppDeclaration: Sendable {
     /// `delegate = function(app) ... return { ... } end` (SPEC 12.1): called at the start of every
     /// process; what it returns is that process's delegate.
     public var factory: ScriptRef?
+    /// `BGTaskSchedulerPermittedIdentifiers` (SPEC 13).
+    public var permittedIdentifiers: [String] = []
     public var location: SourceLocation?
     public init() {}
     public var hasFetchMode: Bool { backgroundModes.contains("fetch") }

@@ -102,7 +102,12 @@ public protocol ScriptHost: AnyObject {
     /// A timer was invalidated or its process ended.
     func timerEnded(_ id: Int)
     /// Runs a background thread's block as a thread that may park (wait); see `ThreadRun`.
-    func runThread(_ fn: ScriptRef) -> ThreadRun
+    func runThread(_ fn: ScriptRef, _ invocation: Invocation) -> ThreadRun
+    /// A BGTask object for a launch handler (`task.identifier`, `task.expirationHandler`,
+    /// `task:setTaskCompleted`), kept until released.
+    func makeTaskObject(identifier: String, key: GrantKey) -> ScriptRef
+    /// Takes (and clears) the `expirationHandler` the app set on a task object.
+    func takeExpirationHandler(of task: ScriptRef) -> ScriptRef?
     /// Continues a parked thread.
     func resumeThread(_ parked: Int) -> ThreadRun
     /// Forgets a parked thread that will never continue.
@@ -115,7 +120,9 @@ public protocol ScriptHost: AnyObject {
 
 extension ScriptHost {
     public func timerEnded(_ id: Int) {}
-    public func runThread(_ fn: ScriptRef) -> ThreadRun { .finished(invoke(fn, .none)) }
+    public func runThread(_ fn: ScriptRef, _ invocation: Invocation) -> ThreadRun { .finished(invoke(fn, invocation)) }
+    public func makeTaskObject(identifier: String, key: GrantKey) -> ScriptRef { ScriptRef(id: -1) }
+    public func takeExpirationHandler(of task: ScriptRef) -> ScriptRef? { nil }
     public func resumeThread(_ parked: Int) -> ThreadRun { .finished(.returned(truthy: false)) }
     public func dropThread(_ parked: Int) {}
     public func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure> { .success(ProcessDelegate()) }

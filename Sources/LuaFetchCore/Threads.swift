@@ -18,13 +18,21 @@ enum ThreadWait: Equatable {
     case queue(Int)
 }
 
+/// A block for a background thread: a function, its arguments, and whether the thread releases
+/// the function once it ran (a registered BGTask launch handler is kept).
+struct ThreadBlock {
+    let fn: ScriptRef
+    var invocation = Invocation.none
+    var release = true
+}
+
 /// A background thread of the process (the main thread is 0 and has no record).
 struct AppThread {
     let id: Int
     /// The serial queue it serves (nil: the thread of one `dispatch.global` block).
     let queue: Int?
     /// The block to start (a global thread's, or the queue's block handed to it).
-    var block: ScriptRef?
+    var block: ThreadBlock?
     /// The host's parked coroutine while it waits.
     var parked: Int?
     var wait = ThreadWait.none
@@ -39,7 +47,7 @@ struct AppThread {
 
 /// A serial queue (`dispatch.queue(label)`): its waiting items and who holds it now.
 struct SerialQueue {
-    enum Item { case block(ScriptRef), sync(Int) }
+    enum Item { case block(ThreadBlock), sync(Int) }
     let label: String
     var thread: Int?
     var items: [Item] = []
@@ -113,7 +121,7 @@ final class ThreadBook: Subsystem {
             guard let block = t.block else { return }
             threads[event.a]!.block = nil
             world.runThread(t.id, block: block)
-            world.host.release(block)
+            if block.release { world.host.release(block.fn) }
         case .wake:
             guard let parked = t.parked else { return }
             threads[event.a]!.parked = nil
@@ -158,11 +166,11 @@ final class ThreadBook: Subsystem {
             let t = threads[id]!
             world.queue.cancel(t.event)
             if let p = t.parked { world.host.dropThread(p) }
-            if let b = t.block { world.host.release(b) }
+            if let b = t.block, b.release { world.host.release(b.fn) }
         }
         threads.removeAll()
         for i in queues.indices {
-            for case .block(let b) in queues[i].items { world.host.release(b) }
+            for case .block(let b) in queues[i].items where b.release { world.host.release(b.fn) }
             queues[i].items.removeAll()
             queues[i].owner = nil
             queues[i].thread = nil
@@ -231,7 +239,7 @@ extension World {
     /// `dispatch.global(fn)`: a new background thread runs `fn`.
     public func dispatchGlobal(_ fn: ScriptRef) {
         let id = newThread(queue: nil)
-        threads.threads[id]!.block = fn
+        threads.threads[id]!.block = ThreadBlock(fn: fn)
         scheduleThread(id, .start, at: now)
     }
 
@@ -241,9 +249,9 @@ extension World {
         return threads.queues.count - 1
     }
 
-    /// `q:async(fn)`.
-    public func queueAsync(_ q: Int, _ fn: ScriptRef) {
-        threads.queues[q].items.append(.block(fn))
+    /// `q:async(fn)` (with arguments, for the system's own queues).
+    public func queueAsync(_ q: Int, _ fn: ScriptRef, _ invocation: Invocation = .none, release: Bool = true) {
+        threads.queues[q].items.append(.block(ThreadBlock(fn: fn, invocation: invocation, release: release)))
         advanceQueue(q)
     }
 
@@ -367,7 +375,7 @@ extension World {
         }
     }
 
-    func runThread(_ id: Int, block: ScriptRef) { runThread(id) { host.runThread(block) } }
+    func runThread(_ id: Int, block: ThreadBlock) { runThread(id) { host.runThread(block.fn, block.invocation) } }
     func runThread(_ id: Int, parked: Int) { runThread(id) { host.resumeThread(parked) } }
 
     /// Runs a background thread until its block returns or it parks; a failure is the app's.

@@ -33,6 +33,10 @@ public enum ViolationCode: String, CaseIterable, Sendable {
     case deadlock = "deadlock"
     case timerOnBackgroundThread = "timer-on-background-thread"
     case maskedByDebugger = "masked-by-debugger"
+    case bgtaskRegistration = "bgtask-registration"
+    case bgtaskUnregistered = "bgtask-unregistered"
+    case bgtaskNoCompletion = "bgtask-no-completion"
+    case bgtaskDoubleCompletion = "bgtask-double-completion"
 
     /// Everything luafetch says about a code, in one table (severity, timeline actor, the exception
     /// code of the termination it causes if iOS reports one, and the line docs/RULES.md shows;
@@ -59,6 +63,10 @@ public enum ViolationCode: String, CaseIterable, Sendable {
         case .deadlock: return .init(.warning, "app", nil, "threads wait for each other forever (locks, `q:sync`)")
         case .timerOnBackgroundThread: return .init(.warning, "app", nil, "a timer created on a background thread never fires")
         case .maskedByDebugger: return .init(.warning, "app", nil, "with the debugger attached, a termination that did not happen")
+        case .bgtaskRegistration: return .init(.error, "bgtask", "NSInternalInconsistencyException", "a launch handler registered late, twice or for an identifier not permitted")
+        case .bgtaskUnregistered: return .init(.error, "bgtask", "NSInternalInconsistencyException", "a task launched with no handler registered in the process")
+        case .bgtaskNoCompletion: return .init(.error, "bgtask", "0x8badf00d", "a task not completed by its end")
+        case .bgtaskDoubleCompletion: return .init(.warning, "bgtask", nil, "setTaskCompleted a second time")
         }
     }
 

@@ -117,11 +117,12 @@ public final class World {
     let appTime = AppTimeBook()
     let threads = ThreadBook()
     let fetch = FetchSchedule()
+    let bgTasks = BGScheduler()
     let expectations = ExpectationBook()
     /// Every subsystem, in `SubsystemID` order (the order the World asks them in).
     private(set) lazy var subsystems: [Subsystem] = {
         let all: [(SubsystemID, Subsystem)] = [(.timeline, timelineEvents), (.lifecycle, lifecycle), (.container, container), (.tasks, tasks),
-            (.grants, grants), (.network, net), (.appTime, appTime), (.threads, threads), (.fetch, fetch), (.expectations, expectations)]
+            (.grants, grants), (.network, net), (.appTime, appTime), (.threads, threads), (.fetch, fetch), (.bgTasks, bgTasks), (.expectations, expectations)]
         precondition(all.map(\.0) == SubsystemID.allCases, "subsystems must be listed in SubsystemID order")
         return all.map(\.1)
     }()
@@ -141,6 +142,7 @@ public final class World {
     var worldRandom: SeededStream
     var schedulerRandom: SeededStream
     var networkRandom: SeededStream
+    var bgRandom: SeededStream
 
     // MARK: - Output
     public internal(set) var timeline: [TimelineEntry] = []
@@ -185,6 +187,7 @@ public final class World {
         worldRandom = SeededStream(seed: 1, stream: "world")
         schedulerRandom = SeededStream(seed: 1, stream: "scheduler")
         networkRandom = SeededStream(seed: 1, stream: "network")
+        bgRandom = SeededStream(seed: 1, stream: "bgtasks")
     }
 
     // MARK: - Scheduling
@@ -220,6 +223,7 @@ public final class World {
         worldRandom = SeededStream(seed: seed, stream: "world")
         schedulerRandom = SeededStream(seed: seed, stream: "scheduler")
         networkRandom = SeededStream(seed: seed, stream: "network")
+        bgRandom = SeededStream(seed: seed, stream: "bgtasks")
         endTime = min(config.duration ?? Time.maxRun, options.until ?? Time.maxRun, Time.maxRun)
         checkFetchConfigured(app.grantHandlers[.fetch])
         expectations.scheduleChecks(in: self)
@@ -456,6 +460,11 @@ public final class World {
         guard i < 64, (options.order >> UInt64(i)) & 1 == 1 else { return false }
         log("system", .info, "(choice point #\(i): \(what), in the other order (--order))")
         return true
+    }
+
+    /// The app crashes for a violation its API call caused (the caller then stops the handler).
+    public func crashApp(_ code: ViolationCode, at location: SourceLocation?, _ message: String) {
+        crash(code, at: location, message)
     }
 
     /// An error-level violation that terminates the app.

@@ -17,6 +17,7 @@ extension ScenarioRuntime {
     static let staticFields = [
         Field("backgroundModes", .list(.choice(knownModes, noun: "background mode", listed: false)), must: "must be a list of strings, like { \"fetch\" }"),
         Field("delegate", .function, must: "must be a function(app) that returns the delegate's methods", showType: true),
+        Field("permittedIdentifiers", .list(.string), must: "must be a list of strings (BGTaskSchedulerPermittedIdentifiers)"),
     ]
 
     /// `app{...}` (SPEC 4, 12.1).
@@ -89,6 +90,7 @@ extension ScenarioRuntime {
         decl.location = c.location
         for case .string(let mode) in o.list("backgroundModes") ?? [] { decl.backgroundModes.append(mode) }
         decl.factory = o.ref("delegate")
+        for case .string(let id) in o.list("permittedIdentifiers") ?? [] { decl.permittedIdentifiers.append(id) }
         if decl.factory != nil, let given = Self.delegateFields.first(where: { o[$0.name] != nil }) {
             for r in refs { release(r) }
             throw .error("app{}: give either delegate = function(app) ... return { ... } end or delegate fields such as \(given.name), not both (move \(given.name) into the table delegate returns)")

@@ -106,8 +106,8 @@ extension ScenarioRuntime {
 
     // MARK: - ScriptHost: threads
 
-    public func runThread(_ fn: ScriptRef) -> ThreadRun {
-        thread(lua.call(fn, count: 0) { _ in .null }, fallback: fn)
+    public func runThread(_ fn: ScriptRef, _ invocation: Invocation) -> ThreadRun {
+        thread(lua.call(fn, count: invocation.count) { value(invocation[$0]) }, fallback: fn)
     }
 
     public func resumeThread(_ parked: Int) -> ThreadRun {

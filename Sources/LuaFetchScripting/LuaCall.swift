@@ -153,6 +153,8 @@ enum LuaValue {
     case ref(ScriptRef)
     /// A new table with these fields, in this order.
     case table([(String, LuaValue)])
+    /// A new sequence of these values.
+    case list([LuaValue])
     /// A Swift function.
     case function(HostFunction)
 
@@ -178,6 +180,10 @@ enum LuaValue {
             lua_checkstack(L, 4)
             lua_createtable(L, 0, Int32(fields.count))
             for (k, v) in fields { v.push(L); lua_setfield(L, -2, k) }
+        case .list(let items):
+            lua_checkstack(L, 4)
+            lua_createtable(L, Int32(items.count), 0)
+            for (i, v) in items.enumerated() { v.push(L); lua_rawseti(L, -2, lua_Integer(i + 1)) }
         case .function(let fn): LuaState.push(fn, on: L)
         }
     }

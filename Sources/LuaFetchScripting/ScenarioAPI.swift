@@ -58,6 +58,7 @@ extension ScenarioRuntime {
         installAppTimeAPI()
         installProcessAPI()
         installDispatchAPI()
+        installBGTasksAPI()
         installHTTPAPI()
         installServerAPI()
         installExpectAPI()
@@ -138,7 +139,8 @@ extension ScenarioRuntime {
               valid: { Time.millis(fromSeconds: $0).map { $0 >= 0 } ?? false }),
         Field("fetchPolicy", .choice(FetchPolicy.allCases.map(\.rawValue), noun: "fetchPolicy", listed: true), must: "must be a string"),
         Field("device", .options(OptionSpec(what: "scenario{}", unknownIn: "scenario{ device = ... }", fields:
-            ["multitasking", "backgroundRefresh", "lowPowerMode"].map { Field($0, .boolean, must: "must be true or false") })),
+            ["multitasking", "backgroundRefresh", "lowPowerMode"].map { Field($0, .boolean, must: "must be true or false") }
+            + [Field("idleWindows", .list(.list(.number)), must: "must be a list of daily windows in seconds after midnight, like { { hours(1), hours(5) } }")])),
               must: "must be a table"),
         Field("budgets", .options(OptionSpec(what: "scenario{}", unknownIn: "scenario{ budgets = ... }", fields:
             Budgets.names.map { key in
@@ -174,6 +176,17 @@ extension ScenarioRuntime {
             if let on = device.boolean("multitasking") { world.config.device.multitasking = on }
             if let on = device.boolean("backgroundRefresh") { world.config.device.backgroundRefresh = on }
             if let on = device.boolean("lowPowerMode") { world.config.device.lowPowerMode = on }
+            if let windows = device.list("idleWindows") {
+                var ranges: [Range<Millis>] = []
+                for (i, w) in windows.enumerated() {
+                    guard case .list(let pair) = w, pair.count == 2, case .number(let from) = pair[0], case .number(let to) = pair[1],
+                          let a = Time.millis(fromSeconds: from), let b = Time.millis(fromSeconds: to), a >= 0, a < b, b <= Time.day else {
+                        throw .error("scenario{}: device.idleWindows[\(i + 1)] must be { from, to } with 0 ≤ from < to ≤ 86400 seconds after midnight")
+                    }
+                    ranges.append(a..<b)
+                }
+                world.config.device.idleWindows = ranges
+            }
         }
         if let limits = o.options("limits") {
             applyLimits(instructions: limits.number("instructions").map { Int64($0) },

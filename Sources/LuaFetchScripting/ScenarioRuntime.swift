@@ -17,6 +17,8 @@ public final class ScenarioRuntime: ScriptHost {
     var lockMeta = ScriptRef(id: -1)
     var queueMeta = ScriptRef(id: -1)
     var mutexMeta = ScriptRef(id: -1)
+    /// The metatable of BGTask objects.
+    var taskMeta = ScriptRef(id: -1)
     /// `defaults`: the app's UserDefaults, a table of property lists (SPEC 12.1).
     var defaultsStore = ScriptRef(id: -1)
     /// The Lua object of each live timer (`t` in `t:invalidate()`), made once per timer; by slot.

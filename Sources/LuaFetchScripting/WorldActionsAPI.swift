@@ -16,7 +16,10 @@ extension ScenarioRuntime {
                     case .nothing: argument = .none
                     case .duration: argument = .duration(try c.duration(1, allowZero: false))
                     case .flag: argument = .flag(try c.boolean(1))
+                    case .optionalFlag: argument = .optionalFlag(c.isNil(1) ? nil : try c.boolean(1))
+                    case .identifier: argument = .identifier(try c.string(1))
                     }
+                    if world.context != .topLevel, let why = spec.refusal(argument, in: world) { throw .error(why) }
                     if world.context == .topLevel {
                         world.at(0) { [unowned world] in spec.perform(argument, in: world) }  // after loading, in order
                     } else {

@@ -53,7 +53,8 @@ import Testing
             switch a.takes {
             case .nothing: arg = ""
             case .duration: arg = "=7"
-            case .flag: arg = "=off"
+            case .flag, .optionalFlag: arg = "=off"
+            case .identifier: arg = "=com.example.refresh"
             }
             let parsed = try InjectedAction.parse("3:\(a.injectName!)\(arg)").get()
             #expect(parsed.count == 1 && parsed[0].spec == "3:\(a.injectName!)\(arg)")

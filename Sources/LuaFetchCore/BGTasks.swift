@@ -1,0 +1,354 @@
+// The BackgroundTasks framework (SPEC 13): `BGTaskScheduler.register/submit/cancel/cancelAll/
+// pendingTaskRequests`, app-refresh and processing requests, when iOS launches them (earliest
+// date, eligibility, idle windows and charging, the fixed / adaptive / manual policies), and the
+// running task (`expirationHandler`, `setTaskCompleted`, its time limit, early expiry when the
+// person uses the device, the case without an expiration handler). A running task is a grant
+// (Grants.swift) of kind `.bgTask`: this file says what its completion means. Launch and
+// expiration handlers run on the scheduler's serial background queue (Threads.swift). Pending
+// requests survive termination; registrations belong to the process. A subsystem of World.
+
+/// The kinds of BGTask request.
+public enum BGTaskKind: String, Sendable {
+    case appRefresh, processing
+    /// The background mode a kind needs.
+    var mode: String { self == .appRefresh ? "fetch" : "processing" }
+    var requestName: String { self == .appRefresh ? "BGAppRefreshTaskRequest" : "BGProcessingTaskRequest" }
+}
+
+/// A request as the app submitted it.
+public struct BGTaskRequest: Sendable {
+    public var identifier: String
+    public var kind: BGTaskKind
+    /// Absolute virtual time (nil: as soon as possible).
+    public var earliestBeginDate: Millis?
+    public var requiresNetworkConnectivity = false
+    public var requiresExternalPower = false
+    public init(identifier: String, kind: BGTaskKind) { self.identifier = identifier; self.kind = kind }
+}
+
+/// Why `BGTaskScheduler.submit` refused a request (`BGTaskSchedulerErrorCode`).
+public enum BGSubmitError: String, Sendable { case unavailable, notPermitted, tooManyPendingTaskRequests }
+
+/// A pending request and, under the adaptive policy, when it was given to launch.
+struct PendingBGRequest {
+    var request: BGTaskRequest
+    /// The adaptive policy's launch time, drawn once when it first became due and eligible.
+    var launchAt: Millis?
+}
+
+/// A launched task.
+struct RunningBGTask {
+    let key: GrantKey
+    let identifier: String
+    let kind: BGTaskKind
+    /// The task object handed to the launch handler (the host keeps it).
+    let object: ScriptRef
+    let pid: Int
+    /// When it ends (expiration handler `expirationWarning` before), and its expiration event.
+    var end: Millis
+    var expiration: EventID?
+    var expired = false
+}
+
+final class BGScheduler: Subsystem, GrantBehaviour {
+    enum Kind: UInt8 { case evaluate, expire }
+    /// Pending requests in submission order (they survive termination).
+    var pending: [PendingBGRequest] = []
+    /// This process's launch handlers by identifier.
+    var registered: [String: ScriptRef] = [:]
+    var running: [RunningBGTask] = []
+    /// Whether this process's didFinishLaunching returned (registration closes then).
+    var launchFinished = false
+    /// The scheduler's serial queue in this process (launch and expiration handlers run on it).
+    var queueIndex: Int?
+    /// The next evaluation event.
+    var evaluation: (time: Millis, id: EventID)?
+    /// Tasks launched, by identifier (the summary).
+    var launched: [String: Int] = [:]
+
+    func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
+        switch event.kind(Kind.self) {
+        case .evaluate:
+            evaluation = nil
+            world.evaluateBGRequests()
+        case .expire:
+            world.expireBGTask(serial: event.a, early: false)
+        }
+    }
+
+    /// The expiration handler runs on the scheduler's queue, not the main thread.
+    func needsMainThread(_ event: Event) -> Bool { false }
+
+    func appStopped(_ world: World) { world.evaluateBGRequests() }
+
+    func processEnding(_ pid: Int, in world: World) {
+        for fn in registered.values { world.host.release(fn) }
+        registered.removeAll()
+        for t in running where t.pid == pid {
+            world.queue.cancel(t.expiration)
+            world.host.release(t.object)
+        }
+        running.removeAll { $0.pid == pid }
+        launchFinished = false
+        queueIndex = nil
+    }
+
+    func pendingLines(in world: World) -> [String] {
+        pending.map { p in
+            let r = p.request
+            return "bgtask     \(r.identifier) (\(r.kind.rawValue)) pending\(r.earliestBeginDate.map { ", not before \(Time.stamp($0))" } ?? "")\(p.launchAt.map { ", launches at \(Time.stamp($0))" } ?? "")"
+        } + running.map { "bgtask     \($0.identifier) running, ends \(Time.stamp($0.end))" }
+    }
+
+    // MARK: - The task grant
+
+    func invalid(_ value: CompletionValue, of grant: Grant, in world: World) -> (ViolationCode, String)? { nil }
+
+    func completed(_ grant: Grant, with value: CompletionValue, in world: World) {
+        guard let i = running.firstIndex(where: { $0.key == grant.key }) else { return }
+        let t = running.remove(at: i)
+        world.queue.cancel(t.expiration)
+        world.host.release(t.object)
+        let success: Bool
+        if case .string(let s) = value { success = s == "true" } else { success = false }
+        world.log("bgtask", .task, "\(t.identifier) completed (\(success ? "success" : "failure")) after \(Time.human(world.now - grant.began))")
+    }
+
+    func missed(_ grant: Grant, in world: World) -> String {
+        let t = running.first { $0.key == grant.key }
+        return "the BGTask \(t?.identifier ?? "#\(grant.key.serial)") was not completed (setTaskCompleted) by its end, \(Time.human(world.now - grant.began)) after it launched"
+    }
+
+    func abandoned(_ grant: Grant, in world: World) {
+        guard let i = running.firstIndex(where: { $0.key == grant.key }) else { return }
+        let t = running.remove(at: i)
+        world.queue.cancel(t.expiration)
+        world.host.release(t.object)
+        world.log("bgtask", .task, "\(t.identifier) ended without completion")
+    }
+}
+
+extension World {
+    // MARK: - API
+
+    /// Whether the profile has the BackgroundTasks framework; the message of the crash otherwise.
+    public func backgroundTasksMissing(_ what: String) -> String? {
+        os.hasBackgroundTasks ? nil : "\(what): the \(os.rawValue) profile has no BackgroundTasks framework (iOS 13 and later): the app crashes (unrecognized selector)"
+    }
+
+    /// `BGTaskScheduler.register(identifier, launchHandler)`: nil, or the crash it causes.
+    public func registerBGTask(_ identifier: String, _ handler: ScriptRef) -> (ViolationCode, String)? {
+        if bgTasks.launchFinished {
+            return (.bgtaskRegistration, "All launch handlers must be registered before application finishes launching (NSInternalInconsistencyException; BGTaskScheduler.register(\"\(identifier)\") was called after didFinishLaunching returned)")
+        }
+        if !app.permittedIdentifiers.contains(identifier) {
+            return (.bgtaskRegistration, "No task with identifier \(identifier) is permitted (NSInternalInconsistencyException): add it to app{ permittedIdentifiers = { ... } } (BGTaskSchedulerPermittedIdentifiers)")
+        }
+        if bgTasks.registered[identifier] != nil {
+            return (.bgtaskRegistration, "Launch handler for task with identifier \(identifier) has already been registered (NSInternalInconsistencyException)")
+        }
+        bgTasks.registered[identifier] = handler
+        return nil
+    }
+
+    /// `BGTaskScheduler.submit(request)`: nil, or why it was refused.
+    public func submitBGTask(_ request: BGTaskRequest) -> BGSubmitError? {
+        guard device.backgroundRefresh else { return .unavailable }
+        guard app.permittedIdentifiers.contains(request.identifier), app.backgroundModes.contains(request.kind.mode) else {
+            return .notPermitted
+        }
+        let others = bgTasks.pending.filter { $0.request.kind == request.kind && $0.request.identifier != request.identifier }.count
+        guard others < (request.kind == .appRefresh ? 1 : 10) else { return .tooManyPendingTaskRequests }
+        bgTasks.pending.removeAll { $0.request.identifier == request.identifier }  // a resubmit replaces it
+        bgTasks.pending.append(PendingBGRequest(request: request))
+        log("bgtask", .task, "submitted \(request.kind.requestName) \(request.identifier)\(request.earliestBeginDate.map { ", not before \(Time.stamp($0))" } ?? "")")
+        evaluateBGRequests()
+        return nil
+    }
+
+    /// `BGTaskScheduler.cancel(identifier)`.
+    public func cancelBGTask(_ identifier: String) {
+        bgTasks.pending.removeAll { $0.request.identifier == identifier }
+    }
+
+    /// `BGTaskScheduler.cancelAll()`.
+    public func cancelAllBGTasks() { bgTasks.pending.removeAll() }
+
+    /// Tasks launched by identifier, in identifier order (the summary).
+    public var bgTasksLaunched: [(identifier: String, count: Int)] {
+        bgTasks.launched.keys.sorted().map { ($0, bgTasks.launched[$0]!) }
+    }
+
+    /// `BGTaskScheduler.pendingTaskRequests()`.
+    public var pendingBGRequests: [BGTaskRequest] { bgTasks.pending.map(\.request) }
+
+    /// Whether a request with this identifier is pending / a task with it runs (the debug actions).
+    public func hasPendingBGRequest(_ identifier: String) -> Bool { bgTasks.pending.contains { $0.request.identifier == identifier } }
+    public func hasRunningBGTask(_ identifier: String) -> Bool { bgTasks.running.contains { $0.identifier == identifier } }
+
+    /// `task:setTaskCompleted(success)`: false when the call ended the app.
+    public func completeBGTask(_ key: GrantKey, success: Bool, at location: SourceLocation?) -> Bool {
+        completeGrant(key, with: .string(success ? "true" : "false"), at: location)
+    }
+
+    // MARK: - The device
+
+    /// The device is idle (and charging) in its daily windows, never while the app is in the
+    /// foreground; `system.setDeviceIdle` / `setCharging` override the windows.
+    public var deviceIdle: Bool { device.idle ?? (!isForeground && inIdleWindow) }
+    public var deviceCharging: Bool { device.charging ?? inIdleWindow }
+    var inIdleWindow: Bool {
+        let t = now % Time.day
+        return device.idleWindows.contains { $0.contains(t) }
+    }
+
+    /// The next start or end of an idle window after now.
+    var nextIdleBoundary: Millis? {
+        let dayStart = now - now % Time.day
+        var best: Millis?
+        for day in [dayStart, dayStart + Time.day] {
+            for w in device.idleWindows {
+                for t in [day + w.lowerBound, day + w.upperBound] where t > now {
+                    if best == nil || t < best! { best = t }
+                }
+            }
+        }
+        return best
+    }
+
+    // MARK: - Launching
+
+    /// Why a pending request cannot launch now (nil: it can).
+    func bgIneligibility(_ r: BGTaskRequest) -> String? {
+        if isForeground { return "the app is in the foreground" }
+        if !app.backgroundModes.contains(r.kind.mode) { return "\"\(r.kind.mode)\" is not in backgroundModes" }
+        if forceQuitBlocked && !(r.kind == .processing && os == .ios26) { return "the app was force-quit" }
+        switch r.kind {
+        case .appRefresh:
+            if !device.backgroundRefresh { return "Background App Refresh is off" }
+            if device.lowPowerMode { return "Low Power Mode is on" }
+        case .processing:
+            if !deviceIdle { return "the device is not idle" }
+            if r.requiresExternalPower && !deviceCharging { return "the device is not charging" }
+            if r.requiresNetworkConnectivity && !device.network { return "there is no network" }
+        }
+        return nil
+    }
+
+    /// Launches what is due and eligible, and schedules the next look.
+    func evaluateBGRequests() {
+        guard started, fatal == nil, config.fetchPolicy != .manual else { return }
+        var next: Millis?
+        func want(_ t: Millis) { if t > now, next == nil || t < next! { next = t } }
+        var i = 0
+        while i < bgTasks.pending.count {
+            let p = bgTasks.pending[i]
+            if let begin = p.request.earliestBeginDate, begin > now { want(begin); i += 1; continue }
+            if bgIneligibility(p.request) != nil {
+                if p.request.kind == .processing, device.idle == nil, let b = nextIdleBoundary { want(b) }
+                i += 1
+                continue
+            }
+            if config.fetchPolicy == .adaptive {
+                if p.launchAt == nil {
+                    let delay = Millis((Double(budgets.refreshDelay ?? 0) * bgRandom.unit()).rounded())
+                    bgTasks.pending[i].launchAt = now + delay
+                }
+                if let at = bgTasks.pending[i].launchAt, at > now { want(at); i += 1; continue }
+            }
+            launchBGRequest(at: i)
+        }
+        if let next, bgTasks.evaluation?.time != next {
+            if let old = bgTasks.evaluation { queue.cancel(old.id) }
+            bgTasks.evaluation = (next, schedule(Event(.bgTasks, BGScheduler.Kind.evaluate), at: next))
+        }
+    }
+
+    /// `system.launchTask(identifier)`: LLDB's private launch command, ignoring every condition.
+    public func systemLaunchTask(_ identifier: String) {
+        log("system", .action, "launches the BGTask \(identifier) (debugger command)")
+        guard let i = bgTasks.pending.firstIndex(where: { $0.request.identifier == identifier }) else {
+            log("system", .info, "(no pending request \(identifier))")
+            return
+        }
+        launchBGRequest(at: i)
+    }
+
+    /// `system.expireTask(identifier)`: expires the running task now.
+    public func systemExpireTask(_ identifier: String) {
+        log("system", .action, "expires the BGTask \(identifier) (debugger command)")
+        guard let t = bgTasks.running.first(where: { $0.identifier == identifier }) else {
+            log("system", .info, "(no BGTask \(identifier) is running)")
+            return
+        }
+        expireBGTask(serial: t.key.serial, early: true)
+    }
+
+    /// Takes the request off the pending list and launches it (at most once).
+    func launchBGRequest(at index: Int) {
+        let request = bgTasks.pending.remove(at: index).request
+        bgTasks.launched[request.identifier, default: 0] += 1
+        stats.bgTasksLaunched += 1
+        let allowed = (request.kind == .appRefresh ? budgets.refreshTask : budgets.processingTask) ?? 30 * Time.second
+        deliverGrant(.bgTask, allowed: allowed, launch: .backgroundTask, wakeNote: "woken for the BGTask \(request.identifier)",
+                     announce: { [unowned self] key in
+                         log("bgtask", .task, "launches \(request.identifier) (\(request.kind.rawValue), \(Time.human(allowed)))")
+                         _ = key
+                     },
+                     unhandled: { _ in },
+                     call: { [unowned self] key in startBGTask(request, key: key, allowed: allowed) })
+    }
+
+    /// Calls the registered launch handler with the task, on the scheduler's queue.
+    private func startBGTask(_ request: BGTaskRequest, key: GrantKey, allowed: Millis) -> Bool {
+        guard let handler = bgTasks.registered[request.identifier] else {
+            crash(.bgtaskUnregistered, at: app.location,
+                  "No launch handler registered for task with identifier \(request.identifier) (NSInternalInconsistencyException): register it with BGTaskScheduler.register before didFinishLaunching returns")
+            return false
+        }
+        let object = host.makeTaskObject(identifier: request.identifier, key: key)
+        let end = grants.pending.first { $0.key == key }?.deadline ?? now + allowed
+        let warning = schedule(Event(.bgTasks, BGScheduler.Kind.expire, pid: 0, a: key.serial), at: max(now, end - budgets.expirationWarning))
+        bgTasks.running.append(RunningBGTask(key: key, identifier: request.identifier, kind: request.kind, object: object, pid: pid,
+                                             end: end, expiration: warning))
+        runOnSchedulerQueue(handler, Invocation(.ref(object)), release: false)
+        return true
+    }
+
+    /// The scheduler's serial queue of this process.
+    func runOnSchedulerQueue(_ fn: ScriptRef, _ invocation: Invocation, release: Bool) {
+        let q = bgTasks.queueIndex ?? makeQueue(label: "com.apple.BGTaskScheduler")
+        bgTasks.queueIndex = q
+        queueAsync(q, fn, invocation, release: release)
+    }
+
+    /// The task's expiration: at its time, or early (the person uses the device, `expireTask`).
+    /// The expiration handler runs (and is cleared); without one, the task is marked complete
+    /// and unsuccessful now. An early expiry ends the task `expirationWarning` later.
+    func expireBGTask(serial: Int, early: Bool) {
+        guard let i = bgTasks.running.firstIndex(where: { $0.key.serial == serial }), !bgTasks.running[i].expired else { return }
+        bgTasks.running[i].expired = true
+        queue.cancel(bgTasks.running[i].expiration)
+        let t = bgTasks.running[i]
+        if early {
+            let end = now + budgets.expirationWarning
+            bgTasks.running[i].end = end
+            moveGrantDeadline(t.key, to: end)
+        }
+        log("bgtask", .task, "\(t.identifier) expires\(early ? " early" : ""): calling its expiration handler (the task ends \(Time.stamp(bgTasks.running[i].end)))")
+        if let handler = host.takeExpirationHandler(of: t.object) {
+            runOnSchedulerQueue(handler, .none, release: true)
+        } else {
+            log("bgtask", .task, "\(t.identifier) has no expiration handler: marked complete (unsuccessful)")
+            _ = completeGrant(t.key, with: .string("false"), at: nil)
+            settle()
+        }
+    }
+
+    /// A processing task is expired as soon as the person uses the device.
+    func expireProcessingTasksForUserActivity() {
+        for t in bgTasks.running where t.kind == .processing && !t.expired {
+            expireBGTask(serial: t.key.serial, early: true)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+// The BackgroundTasks framework in Lua (SPEC 13): `BGTaskScheduler.register/submit/cancel/
+// cancelAll/pendingTaskRequests`, the request constructors `BGAppRefreshTaskRequest(identifier)`
+// and `BGProcessingTaskRequest(identifier)` (plain tables the app fills in, read back with an
+// option spec at submit), and the task object a launch handler gets (`task.identifier`,
+// `task.expirationHandler = fn`, `task:setTaskCompleted(success)`). App code only; under profiles
+// without the framework every call is the app's crash. Uses the World's scheduler.
+import LuaFetchCore
+
+extension ScenarioRuntime {
+    static let requestTypes = ["BGAppRefreshTaskRequest", "BGProcessingTaskRequest"]
+
+    /// What `submit` reads from a request table.
+    static let bgRequestSpec = OptionSpec(what: "BGTaskScheduler.submit", unknownIn: "the request", fields: [
+        Field("type", .choice(requestTypes, noun: "request type", listed: true), must: "must be a string"),
+        Field("identifier", .string, must: "must be a string"),
+        Field("earliestBeginDate", .number, must: "must be a time in seconds, like now() + hours(1)",
+              valid: { Time.millis(fromSeconds: $0) != nil }),
+        Field("requiresNetworkConnectivity", .boolean, must: "must be true or false"),
+        Field("requiresExternalPower", .boolean, must: "must be true or false"),
+    ])
+
+    func installBGTasksAPI() {
+        for (name, kind) in [("BGAppRefreshTaskRequest", BGTaskKind.appRefresh), ("BGProcessingTaskRequest", .processing)] {
+            setGlobal(name) { [unowned self] c throws(LuaFailure) in
+                try requireApp(c, "")
+                if let crash = world.backgroundTasksMissing(name) { throw .error(crash) }
+                let identifier = try c.string(1)
+                var fields: [(String, LuaValue)] = [("type", .string(name)), ("identifier", .string(identifier))]
+                if kind == .processing {
+                    fields += [("requiresNetworkConnectivity", .boolean(false)), ("requiresExternalPower", .boolean(false))]
+                }
+                return c.returns(.table(fields))
+            }
+        }
+        func available(_ c: LuaCall) throws(LuaFailure) {
+            try requireApp(c, "")
+            if let crash = world.backgroundTasksMissing(c.name) { throw .error(crash) }
+        }
+        installTable("BGTaskScheduler", methods: [
+            ("register", { [unowned self] c throws(LuaFailure) in
+                try available(c)
+                let identifier = try c.string(1)
+                try c.function(2, hint: " (the launch handler, function(task) ... end)")
+                let handler = c.ref(2)
+                if let (code, message) = world.registerBGTask(identifier, handler) {
+                    release(handler)
+                    world.crashApp(code, at: c.location, message)
+                    throw .stop
+                }
+                return c.returns(.boolean(true)) }),
+            ("submit", { [unowned self] c throws(LuaFailure) in
+                try available(c)
+                try c.table(1, hint: " (a request from BGAppRefreshTaskRequest(identifier) or BGProcessingTaskRequest(identifier))")
+                let o = try c.read(1, Self.bgRequestSpec, refs: lua.keepTop(_:located:))
+                guard let type = o.string("type"), let identifier = o.string("identifier") else {
+                    throw .error("BGTaskScheduler.submit: the request needs its type and identifier: make it with BGAppRefreshTaskRequest(identifier)")
+                }
+                var request = BGTaskRequest(identifier: identifier, kind: type == "BGAppRefreshTaskRequest" ? .appRefresh : .processing)
+                request.earliestBeginDate = o.number("earliestBeginDate").flatMap(Time.millis(fromSeconds:))
+                if request.kind == .processing {
+                    request.requiresNetworkConnectivity = o.boolean("requiresNetworkConnectivity") ?? false
+                    request.requiresExternalPower = o.boolean("requiresExternalPower") ?? false
+                }
+                if let error = world.submitBGTask(request) { return c.returns(.null, .string(error.rawValue)) }
+                return c.returns(.boolean(true)) }),
+            ("cancel", { [unowned self] c throws(LuaFailure) in
+                try available(c)
+                world.cancelBGTask(try c.string(1))
+                return 0 }),
+            ("cancelAll", { [unowned self] c throws(LuaFailure) in
+                try available(c)
+                world.cancelAllBGTasks()
+                return 0 }),
+            ("pendingTaskRequests", { [unowned self] c throws(LuaFailure) in
+                try available(c)
+                return c.returns(.list(world.pendingBGRequests.map(Self.requestValue)))
+            }),
+        ])
+        let methods = lua.strictTable("task", methods: [
+            ("setTaskCompleted", { [unowned self] c throws(LuaFailure) in
+                guard let serial = c.integerField(1, "__task") else {
+                    throw .error("task:setTaskCompleted is a method: call it with a colon, task:setTaskCompleted(true)")
+                }
+                try requireApp(c, "")
+                let success = try c.boolean(2)
+                if !world.completeBGTask(GrantKey(kind: .bgTask, serial: Int(serial)), success: success, at: c.location) { throw .stop }
+                return 0 }),
+        ], methodSeparator: ":", completes: false)
+        taskMeta = lua.objectMetatable(methods: methods) { c in "BGTask \(c.stringField(1, "identifier") ?? "")" }
+        lua.release(methods)
+    }
+
+    /// A request as `pendingTaskRequests()` returns it.
+    static func requestValue(_ r: BGTaskRequest) -> LuaValue {
+        var fields: [(String, LuaValue)] = [("type", .string(r.kind == .appRefresh ? "BGAppRefreshTaskRequest" : "BGProcessingTaskRequest")),
+                                            ("identifier", .string(r.identifier))]
+        if let t = r.earliestBeginDate { fields.append(("earliestBeginDate", .seconds(Time.seconds(t)))) }
+        if r.kind == .processing {
+            fields += [("requiresNetworkConnectivity", .boolean(r.requiresNetworkConnectivity)),
+                       ("requiresExternalPower", .boolean(r.requiresExternalPower))]
+        }
+        return .table(fields)
+    }
+
+    // MARK: - ScriptHost: tasks
+
+    public func makeTaskObject(identifier: String, key: GrantKey) -> ScriptRef {
+        lua.object([("identifier", .string(identifier)), ("__task", .integer(Int64(key.serial)))], metatable: taskMeta)
+    }
+
+    public func takeExpirationHandler(of task: ScriptRef) -> ScriptRef? {
+        lua.takeFunction("expirationHandler", of: task)
+    }
+}

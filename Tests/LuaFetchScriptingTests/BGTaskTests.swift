@@ -1,0 +1,230 @@
+// SPEC 13: the BackgroundTasks framework. Registration before launch finishes, submit and its
+// error codes, when iOS launches a request (earliest date, at most once, never in the foreground,
+// eligibility, idle windows, policies), the task's limits and expiration, and the debug actions.
+import Testing
+import LuaFetchCore
+@testable import LuaFetchScripting
+
+/// An app with one refresh identifier and one processing identifier; `register` and `handler` are
+/// spliced into didFinishLaunching and the launch handler.
+func bgApp(modes: String = "\"fetch\", \"processing\"", register: String = "", handler: String = "task:setTaskCompleted(true)",
+           submit: String = "") -> String {
+    """
+    app {
+      backgroundModes = { \(modes) },
+      permittedIdentifiers = { "refresh", "clean" },
+      delegate = function(app)
+        return {
+          didFinishLaunching = function(app, launch)
+            for _, id in ipairs({ "refresh", "clean" }) do
+              BGTaskScheduler.register(id, function(task) print("runs", task.identifier, now()) \(handler) end)
+            end
+            \(register)
+          end,
+          didEnterBackground = function(app) \(submit) end,
+        }
+      end,
+    }
+    """
+}
+
+@Suite struct BGTaskTests {
+    @Test func registrationAfterLaunchCrashesWithApplesMessage() {
+        let late = simulate(bgApp(register: "after(1, function() BGTaskScheduler.register('refresh2', function() end) end)") + "\nat(0, user.launch)")
+        #expect(late.codes == ["bgtask-registration"])
+        #expect(late.world.violations[0].message.hasPrefix("All launch handlers must be registered before application finishes launching"))
+        #expect(late.world.violations[0].exceptionCode == "NSInternalInconsistencyException")
+        let twice = simulate(bgApp(register: "BGTaskScheduler.register('refresh', print)") + "\nat(0, user.launch)")
+        #expect(twice.world.violations.first?.message.hasPrefix("Launch handler for task with identifier refresh has already been registered") == true)
+        let unknown = simulate(bgApp(register: "BGTaskScheduler.register('nope', print)") + "\nat(0, user.launch)")
+        #expect(unknown.world.violations.first?.message.hasPrefix("No task with identifier nope is permitted") == true)
+        #expect(unknown.world.state == .notRunning)
+    }
+
+    @Test func submitReturnsTheErrorCodes() {
+        let s = simulate("""
+        scenario { fetchPolicy = "manual" }
+        app { backgroundModes = { "fetch" }, permittedIdentifiers = { "a", "b", "p" },
+          didFinishLaunching = function()
+            print(BGTaskScheduler.submit(BGAppRefreshTaskRequest("a")))
+            print(BGTaskScheduler.submit(BGAppRefreshTaskRequest("a")))   -- replaces it
+            print(BGTaskScheduler.submit(BGAppRefreshTaskRequest("b")))
+            print(BGTaskScheduler.submit(BGAppRefreshTaskRequest("zzz")))
+            print(BGTaskScheduler.submit(BGProcessingTaskRequest("p")))  -- no "processing" mode
+            print(#BGTaskScheduler.pendingTaskRequests(), BGTaskScheduler.pendingTaskRequests()[1].identifier)
+            BGTaskScheduler.cancel("a")
+            print(#BGTaskScheduler.pendingTaskRequests())
+          end }
+        at(0, user.launch)
+        """)
+        #expect(s.printed == ["true", "true", "nil\ttooManyPendingTaskRequests", "nil\tnotPermitted", "nil\tnotPermitted", "1\ta", "0"])
+        let off = simulate("""
+        scenario { device = { backgroundRefresh = false } }
+        app { backgroundModes = { "fetch" }, permittedIdentifiers = { "a" },
+          didFinishLaunching = function() print(BGTaskScheduler.submit(BGAppRefreshTaskRequest("a"))) end }
+        at(0, user.launch)
+        """)
+        #expect(off.printed == ["nil\tunavailable"])
+    }
+
+    /// Submits the refresh request in didFinishLaunching unless one is pending.
+    static let refreshOnce = """
+    if #BGTaskScheduler.pendingTaskRequests() == 0 then
+      local r = BGAppRefreshTaskRequest("refresh"); r.earliestBeginDate = now() + minutes(15); BGTaskScheduler.submit(r)
+    end
+    """
+
+    static let refresh = """
+    local r = BGAppRefreshTaskRequest("refresh"); r.earliestBeginDate = now() + minutes(15); BGTaskScheduler.submit(r)
+    """
+
+    @Test func aRequestLaunchesOnceNotBeforeItsDateAndNeverInTheForeground() {
+        let s = simulate("scenario { fetchPolicy = \"fixed\", duration = hours(2) }\n" + bgApp(register: Self.refreshOnce) + """
+        at(0, user.launch)
+        at(60, user.home)
+        at(minutes(10), user.open)
+        at(minutes(30), user.home)
+        """)
+        // Due at 15 min while in the foreground: it waits until the app leaves it at 30 min.
+        #expect(s.printed == ["runs\trefresh\t1800"])
+        #expect(s.world.stats.bgTasksLaunched == 1)
+        #expect(s.world.bgTasksLaunched.map { "\($0.identifier) ×\($0.count)" } == ["refresh ×1"])
+    }
+
+    @Test func aTaskNotCompletedByItsEndTerminatesTheApp() {
+        let s = simulate("scenario { fetchPolicy = \"manual\" }\n" + bgApp(handler: "task.expirationHandler = function() print('expiring', now()) end", submit: Self.refresh) + """
+        at(0, user.launch)
+        at(1, user.home)
+        at(100, function() system.launchTask("refresh") end)
+        """)
+        #expect(s.printed == ["runs\trefresh\t100", "expiring\t125"])
+        #expect(s.codes == ["bgtask-no-completion"])
+        #expect(s.world.violations[0].time == 130_000)
+        #expect(s.world.violations[0].exceptionCode == "0x8badf00d")
+    }
+
+    @Test func withoutAnExpirationHandlerTheTaskIsMarkedUnsuccessful() {
+        let s = simulate("scenario { fetchPolicy = \"manual\" }\n" + bgApp(handler: "", submit: Self.refresh) + """
+        at(0, user.launch)
+        at(1, user.home)
+        at(100, function() system.launchTask("refresh") end)
+        """)
+        #expect(s.codes == [])
+        #expect(s.messages.contains { $0.contains("refresh completed (failure)") })
+        #expect(s.world.state == .suspended)
+    }
+
+    @Test func completingTwiceIsAWarning() {
+        let s = simulate("scenario { fetchPolicy = \"manual\" }\n" + bgApp(handler: "task:setTaskCompleted(true) task:setTaskCompleted(true)", submit: Self.refresh) + """
+        at(0, user.launch)
+        at(1, user.home)
+        at(100, function() system.launchTask("refresh") end)
+        """)
+        #expect(s.codes == ["bgtask-double-completion"])
+        #expect(s.world.state == .suspended)
+    }
+
+    @Test func aTaskWithoutAHandlerInTheProcessCrashes() {
+        let s = simulate("""
+        scenario { fetchPolicy = "manual" }
+        app { backgroundModes = { "fetch" }, permittedIdentifiers = { "a" },
+          didEnterBackground = function() BGTaskScheduler.submit(BGAppRefreshTaskRequest("a")) end }
+        at(0, user.launch)
+        at(1, user.home)
+        at(5, function() system.launchTask("a") end)
+        """)
+        #expect(s.codes == ["bgtask-unregistered"])
+    }
+
+    @Test func processingWaitsForTheIdleWindowAndExpiresWhenThePersonUsesTheDevice() {
+        let s = simulate("scenario { fetchPolicy = \"fixed\", duration = hours(3) }\n"
+                         + bgApp(handler: "task.expirationHandler = function() print('expired', now()) task:setTaskCompleted(false) end",
+                                 submit: "BGTaskScheduler.submit(BGProcessingTaskRequest('clean'))") + """
+        at(0, user.launch)
+        at(60, user.home)
+        at(hours(1) + 100, user.open)
+        """)
+        #expect(s.printed == ["runs\tclean\t3600", "expired\t3700"])
+        #expect(s.codes == [])
+    }
+
+    @Test func idleWindowsChargingAndNetworkGateProcessing() {
+        let s = simulate("""
+        scenario { fetchPolicy = "fixed", duration = days(1), device = { idleWindows = { { hours(2), hours(3) } } } }
+        """ + bgApp(submit: "local p = BGProcessingTaskRequest('clean') p.requiresNetworkConnectivity = true BGTaskScheduler.submit(p)") + """
+        at(0, user.launch)
+        at(60, function() system.setNetwork(false) end)
+        at(61, user.home)
+        at(hours(2) + 600, function() system.setNetwork(true) end)
+        """)
+        #expect(s.printed == ["runs\tclean\t7800"])
+        let charging = simulate("scenario { fetchPolicy = \"fixed\", duration = hours(2) }\n"
+                                + bgApp(submit: "local p = BGProcessingTaskRequest('clean') p.requiresExternalPower = true BGTaskScheduler.submit(p)") + """
+        at(0, user.launch)
+        at(60, function() system.setDeviceIdle(true) system.setCharging(false) end)
+        at(61, user.home)
+        at(600, function() system.setCharging(true) end)
+        """)
+        #expect(charging.printed == ["runs\tclean\t600"])
+    }
+
+    @Test func theAdaptivePolicyAddsADelayDrawnOnce() {
+        let s = simulate("scenario { duration = hours(2), seed = 4 }\n" + bgApp(submit: Self.refresh) + "\nat(0, user.launch)\nat(60, user.home)")
+        guard let line = s.printed.first, let t = Double(line.split(separator: "\t").last!) else {
+            Issue.record("the refresh did not run: \(s.printed)")
+            return
+        }
+        #expect(t >= 960 && t <= 960 + 1800)
+        #expect(s.printed.count == 1)
+    }
+
+    @Test func forceQuitMakesTheAppIneligibleUntilTheNextUserLaunch() {
+        let s = simulate("scenario { fetchPolicy = \"fixed\", duration = hours(2) }\n" + bgApp(register: Self.refreshOnce) + """
+        at(0, user.launch)
+        at(60, user.home)
+        at(120, user.forceQuit)
+        at(hours(1), user.launch)
+        at(hours(1) + 60, user.home)
+        """)
+        #expect(s.printed == ["runs\trefresh\t3660"])
+    }
+
+    @Test func pendingRequestsSurviveTermination() {
+        let s = simulate("scenario { fetchPolicy = \"fixed\", duration = hours(1) }\n" + bgApp(submit: Self.refresh) + """
+        at(0, user.launch)
+        at(60, user.home)
+        at(120, system.memoryPressure)
+        """)
+        #expect(s.printed == ["runs\trefresh\t960"])
+        #expect(s.world.stats.backgroundLaunches == 1)
+    }
+
+    @Test func theDebugActionsNeedARequestOrATask() {
+        let s = simulate(bgApp() + "\nat(0, user.launch)\nat(1, function() system.launchTask('refresh') end)")
+        #expect(s.exitCode == 2)
+        #expect(s.error?.message == "test.lua:17: system.launchTask(\"refresh\"): no request with that identifier is pending (submit one with BGTaskScheduler.submit first)",
+                "\(s.error?.message ?? "")")
+        let e = simulate(bgApp() + "\nat(0, user.launch)\nat(1, function() system.expireTask('refresh') end)")
+        #expect(e.error?.message.contains("no task with that identifier is running") == true)
+    }
+
+    @Test func olderProfilesHaveNoFramework() {
+        let s = simulate("scenario { os = \"ios7\" }\n" + bgApp() + "\nat(0, user.launch)")
+        #expect(s.codes == ["app-crash"])
+        #expect(s.world.violations[0].message.contains("no BackgroundTasks framework"))
+    }
+
+    @Test func badArgumentsAreFileLineMessages() {
+        let s = simulate("""
+        app { permittedIdentifiers = { "a" }, didFinishLaunching = function()
+          local r = BGAppRefreshTaskRequest("a") r.earliestBeginData = 5 BGTaskScheduler.submit(r) end }
+        at(0, user.launch)
+        """)
+        #expect(s.codes == ["app-crash"])
+        #expect(s.world.violations[0].message.contains("did you mean earliestBeginDate?"), "\(s.world.violations[0].message)")
+        let t = simulate("app { permittedIdentifiers = { 3 } }")
+        #expect(t.exitCode == 2)
+        let u = simulate("scenario { device = { idleWindows = { { 5, 1 } } } }")
+        #expect(u.error?.message.contains("device.idleWindows[1] must be { from, to }") == true, "\(u.error?.message ?? "")")
+    }
+}
