@@ -15,11 +15,14 @@ public enum ActionArgument: Equatable, Sendable {
     case optionalFlag(Bool?)
     /// A BGTask identifier (`system.launchTask("com.example.refresh")`).
     case identifier(String)
+    /// A push: its userInfo (a copy the host keeps; nil: an empty table) and whether it is
+    /// content-available.
+    case push(ScriptRef?, contentAvailable: Bool)
 }
 
 /// One row of the action table.
 public struct ActionSpec: Sendable {
-    public enum Takes: Sendable { case nothing, duration, flag, optionalFlag, identifier }
+    public enum Takes: Sendable { case nothing, duration, flag, optionalFlag, identifier, push }
     /// The Lua table it lives in (`user`, `system`) and its name there.
     public let table: String
     public let name: String
@@ -72,6 +75,9 @@ extension ActionSpec {
         },
         ActionSpec("system", "setBackgroundRefresh", .flag) { w, a in
             if case .flag(let on) = a { w.systemSetBackgroundRefresh(on) }
+        },
+        ActionSpec("system", "remoteNotification", .push) { w, a in
+            if case .push(let info, let available) = a { w.systemRemoteNotification(info, contentAvailable: available) }
         },
         ActionSpec("system", "setNetwork", .flag) { w, a in
             if case .flag(let on) = a { w.systemSetNetwork(on) }

@@ -39,6 +39,7 @@ public struct InjectedAction: Equatable, Sendable {
         case .flag(let on): return "\(t):\(kind.name)=\(on ? "on" : "off")"
         case .optionalFlag(let on): return "\(t):\(kind.name)=\(on.map { $0 ? "on" : "off" } ?? "default")"
         case .identifier(let id): return "\(t):\(kind.name)=\(id)"
+        case .push(_, let available): return "\(t):\(kind.name)\(available ? "" : "=alert")"
         }
     }
 
@@ -52,6 +53,7 @@ public struct InjectedAction: Equatable, Sendable {
         case .flag(let on): return "at(\(t), function() \(fn)(\(on)) end)"
         case .optionalFlag(let on): return "at(\(t), function() \(fn)(\(on.map { "\($0)" } ?? "nil")) end)"
         case .identifier(let id): return "at(\(t), function() \(fn)(\"\(id)\") end)"
+        case .push(_, let available): return "at(\(t), function() \(fn)({}, { contentAvailable = \(available) }) end)"
         }
     }
 
@@ -77,6 +79,8 @@ public struct InjectedAction: Equatable, Sendable {
             case (.flag?, "off"), (.optionalFlag?, "off"): argument = ActionSpec.injected(action[0])?.takes == .flag ? .flag(false) : .optionalFlag(false)
             case (.optionalFlag?, "default"): argument = .optionalFlag(nil)
             case (.identifier?, let a?) where !a.isEmpty: argument = .identifier(a)
+            case (.push?, nil): argument = .push(nil, contentAvailable: true)
+            case (.push?, "alert"): argument = .push(nil, contentAvailable: false)
             default: argument = nil
             }
             guard let argument else {
@@ -97,6 +101,7 @@ public struct InjectedAction: Equatable, Sendable {
                 case .flag: return "\(name)=on|off"
                 case .optionalFlag: return "\(name)=on|off|default"
                 case .identifier: return "\(name)=IDENTIFIER"
+                case .push: return "\(name)[=alert]"
                 }
             }
         }.joined(separator: ", ")

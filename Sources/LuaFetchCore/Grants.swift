@@ -8,7 +8,7 @@
 /// The kinds of grant. Adding one: a case, its row in `info`, its behaviour in `World.behaviour(of:)`
 /// (docs/DEVELOPING.md walks through it).
 public enum GrantKind: UInt8, CaseIterable, Sendable {
-    case fetch, bgTask
+    case fetch, bgTask, push
 
     /// Everything generic code says about a kind.
     public var info: GrantKindInfo {
@@ -16,6 +16,9 @@ public enum GrantKind: UInt8, CaseIterable, Sendable {
         case .fetch:
             return GrantKindInfo(name: "fetch", handler: "performFetch", noun: "fetch completion",
                                  noCompletion: .fetchNoCompletion, doubleCompletion: .fetchDoubleCompletion)
+        case .push:
+            return GrantKindInfo(name: "push", handler: "didReceiveRemoteNotification", noun: "push completion",
+                                 noCompletion: .pushNoCompletion, doubleCompletion: .pushDoubleCompletion)
         case .bgTask:
             return GrantKindInfo(name: "bgtask", handler: nil, noun: "BGTask not completed", nounPlural: "BGTasks not completed",
                                  noCompletion: .bgtaskNoCompletion, doubleCompletion: .bgtaskDoubleCompletion)
@@ -104,6 +107,18 @@ final class GrantBook: Subsystem {
     /// Grants whose deadline passed in the foreground: a late completion is ignored.
     private var lapsed: Set<GrantKey> = []
 
+    /// Grants nothing waits for (a push handled in the foreground): their completion is checked.
+    private var loose: Set<GrantKey> = []
+
+    func beginLoose(_ kind: GrantKind) -> GrantKey {
+        let key = nextKey(kind)
+        loose.insert(key)
+        return key
+    }
+
+    /// Takes a loose grant (true when `key` was one).
+    func takeLoose(_ key: GrantKey) -> Bool { loose.remove(key) != nil }
+
     func markCompleted(_ key: GrantKey, lapsed: Bool = false) {
         if lapsed { self.lapsed.insert(key) } else { completed.insert(key) }
     }
@@ -153,6 +168,7 @@ extension World {
         switch kind {
         case .fetch: return fetch
         case .bgTask: return bgTasks
+        case .push: return pushBehaviour
         }
     }
 
@@ -239,6 +255,15 @@ extension World {
     /// terminated the app.
     public func completeGrant(_ key: GrantKey, with value: CompletionValue, at location: SourceLocation?) -> Bool {
         guard let index = grants.index(key) else {
+            if grants.takeLoose(key) {
+                if let (code, message) = behaviour(of: key.kind).invalid(value, of: Grant(key: key, pid: pid, began: now, deadline: now, location: location, detail: 0), in: self) {
+                    grants.markCompleted(key)
+                    crash(code, at: location, message)
+                    return false
+                }
+                grants.markCompleted(key)
+                return true
+            }
             if grants.hasLapsed(key) {
                 grants.markCompleted(key)  // late: ignored, but a second call is still a second call
                 return true

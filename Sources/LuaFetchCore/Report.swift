@@ -77,6 +77,9 @@ public struct TextReport {
             let launched = world.bgTasksLaunched
             out.append("bgtasks    \(s.bgTasksLaunched) launched\(launched.isEmpty ? "" : ": " + launched.map { "\($0.identifier) ×\($0.count)" }.joined(separator: " · "))")
         }
+        if s.pushes > 0 {
+            out.append("pushes     \(s.pushes): \(s.pushesDelivered) delivered · \(s.pushesDropped) dropped")
+        }
         if s.requests > 0 {
             let statuses = s.responses.keys.sorted().map { "\($0) ×\(s.responses[$0]!)" }
             let errors = s.networkErrors.keys.sorted().map { "\($0) ×\(s.networkErrors[$0]!)" }

@@ -12,6 +12,10 @@ public struct RunStats: Sendable {
     public var tasksBegun = 0
     /// BGTasks launched (SPEC 13).
     public var bgTasksLaunched = 0
+    /// Remote notifications sent, delivered and dropped (SPEC 14).
+    public var pushes = 0
+    public var pushesDelivered = 0
+    public var pushesDropped = 0
     public var fetches = 0
     public var fetchesSkipped = 0
     public var fetchesMissed = 0

@@ -19,7 +19,7 @@ public enum DelegateMethod: String, CaseIterable, Sendable {
 }
 
 /// Why the app was launched (`launch.reason`).
-public enum LaunchReason: String, Sendable { case user, backgroundFetch, backgroundTask }
+public enum LaunchReason: String, Sendable { case user, backgroundFetch, backgroundTask, remoteNotification, backgroundURLSession }
 
 /// The four ways a request can fail (SPEC 4.5).
 public enum NetworkError: String, Sendable { case timeout, notConnected, connectionLost, cannotFindHost }

@@ -37,6 +37,9 @@ public enum ViolationCode: String, CaseIterable, Sendable {
     case bgtaskUnregistered = "bgtask-unregistered"
     case bgtaskNoCompletion = "bgtask-no-completion"
     case bgtaskDoubleCompletion = "bgtask-double-completion"
+    case pushNoCompletion = "push-no-completion"
+    case pushDoubleCompletion = "push-double-completion"
+    case pushBadResult = "push-bad-result"
 
     /// Everything luafetch says about a code, in one table (severity, timeline actor, the exception
     /// code of the termination it causes if iOS reports one, and the line docs/RULES.md shows;
@@ -67,6 +70,9 @@ public enum ViolationCode: String, CaseIterable, Sendable {
         case .bgtaskUnregistered: return .init(.error, "bgtask", "NSInternalInconsistencyException", "a task launched with no handler registered in the process")
         case .bgtaskNoCompletion: return .init(.error, "bgtask", "0x8badf00d", "a task not completed by its end")
         case .bgtaskDoubleCompletion: return .init(.warning, "bgtask", nil, "setTaskCompleted a second time")
+        case .pushNoCompletion: return .init(.error, "push", "0x8badf00d", "no completion within `pushCompletion` seconds of a background push")
+        case .pushDoubleCompletion: return .init(.error, "push", "NSInternalInconsistencyException", "a second completion")
+        case .pushBadResult: return .init(.error, "push", nil, "a result other than the three")
         }
     }
 

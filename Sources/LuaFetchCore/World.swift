@@ -118,6 +118,7 @@ public final class World {
     let threads = ThreadBook()
     let fetch = FetchSchedule()
     let bgTasks = BGScheduler()
+    let pushBehaviour = PushBehaviour()
     let expectations = ExpectationBook()
     /// Every subsystem, in `SubsystemID` order (the order the World asks them in).
     private(set) lazy var subsystems: [Subsystem] = {

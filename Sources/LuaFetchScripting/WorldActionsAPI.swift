@@ -18,6 +18,7 @@ extension ScenarioRuntime {
                     case .flag: argument = .flag(try c.boolean(1))
                     case .optionalFlag: argument = .optionalFlag(c.isNil(1) ? nil : try c.boolean(1))
                     case .identifier: argument = .identifier(try c.string(1))
+                    case .push: argument = try pushArgument(c)
                     }
                     if world.context != .topLevel, let why = spec.refusal(argument, in: world) { throw .error(why) }
                     if world.context == .topLevel {
@@ -29,6 +30,26 @@ extension ScenarioRuntime {
                 })
             }
             installTable(table, methods: methods)
+        }
+    }
+
+    /// `system.remoteNotification(userInfo [, { contentAvailable = true }])`: a copy of userInfo.
+    static let pushOptions = OptionSpec(what: "system.remoteNotification", unknownIn: "the options", fields: [
+        Field("contentAvailable", .boolean, must: "must be true or false"),
+    ])
+
+    func pushArgument(_ c: LuaCall) throws(LuaFailure) -> ActionArgument {
+        try c.table(1, hint: " (the push's userInfo, like { aps = { [\"content-available\"] = 1 } })")
+        var available = false
+        if !c.isNil(2) {
+            try c.table(2, hint: " (options, like { contentAvailable = true })")
+            available = try c.read(2, Self.pushOptions, refs: lua.keepTop(_:located:)).boolean("contentAvailable") ?? false
+        }
+        let original = c.ref(1)
+        defer { release(original) }
+        switch lua.copy(original, for: c.location) {
+        case .success(let copy): return .push(copy, contentAvailable: available)
+        case .failure(let f): throw .error(f.message)
         }
     }
 }

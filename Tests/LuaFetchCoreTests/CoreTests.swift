@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func severitiesAndExceptionCodes() {
-        #expect(ViolationCode.allCases.count == 24)
+        #expect(ViolationCode.allCases.count == 27)
         let warnings = ViolationCode.allCases.filter { $0.severity == .warning }.map(\.rawValue)
         #expect(warnings == ["task-not-ended-in-handler", "task-unknown", "task-held-too-long", "fetch-not-configured", "unmatched-request", "pending-at-end", "deadlock", "timer-on-background-thread", "masked-by-debugger", "bgtask-double-completion"])
         #expect(ViolationCode.tooManyTasks.exceptionCode == "0xbada5e47")

@@ -55,6 +55,7 @@ import Testing
             case .duration: arg = "=7"
             case .flag, .optionalFlag: arg = "=off"
             case .identifier: arg = "=com.example.refresh"
+            case .push: arg = ""
             }
             let parsed = try InjectedAction.parse("3:\(a.injectName!)\(arg)").get()
             #expect(parsed.count == 1 && parsed[0].spec == "3:\(a.injectName!)\(arg)")
