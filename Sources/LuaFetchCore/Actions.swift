@@ -59,8 +59,8 @@ extension ActionSpec {
     /// Every action, in the order explore's weights are laid out.
     public static let all: [ActionSpec] = [
         ActionSpec("user", "launch") { w, _ in w.userLaunch() },
-        ActionSpec("user", "home", inject: "home", weight: 24) { w, _ in w.userHome() },
-        ActionSpec("user", "open", inject: "open", weight: 24) { w, _ in w.userLaunch() },
+        ActionSpec("user", "home", inject: "home", weight: 20) { w, _ in w.userHome() },
+        ActionSpec("user", "open", inject: "open", weight: 20) { w, _ in w.userLaunch() },
         ActionSpec("user", "forceQuit", inject: "forceQuit", weight: 8) { w, _ in w.userForceQuit() },
         ActionSpec("user", "interrupt", .duration, inject: "interrupt", weight: 12,
                    draw: { .duration(Time.second * Millis(5 + $0.next() % 56)) }) { w, a in
@@ -76,7 +76,8 @@ extension ActionSpec {
         ActionSpec("system", "setBackgroundRefresh", .flag) { w, a in
             if case .flag(let on) = a { w.systemSetBackgroundRefresh(on) }
         },
-        ActionSpec("system", "remoteNotification", .push) { w, a in
+        ActionSpec("system", "remoteNotification", .push, inject: "push", weight: 8,
+                   draw: { .push(nil, contentAvailable: $0.next() % 4 != 0) }) { w, a in
             if case .push(let info, let available) = a { w.systemRemoteNotification(info, contentAvailable: available) }
         },
         ActionSpec("system", "setNetwork", .flag) { w, a in

@@ -22,7 +22,8 @@ let fragileScenario = """
         let path = try CLI.scenario(fragileScenario)
         let r = try CLI.run(["explore", path, "--runs", "20"])
         #expect(r.status == 1)
-        #expect(r.stdout.contains("1 distinct violation found"))
+        // task-expired, and task-held-too-long (logged in the foreground too since SPEC 12.3).
+        #expect(r.stdout.contains("2 distinct violations found"))
         #expect(r.stdout.contains("✗ task-expired [error, 0x8badf00d] \(path):5"))
         #expect(r.stdout.contains("minimal injected actions (1 of "))
         let replay = try #require(r.stdout.split(separator: "\n").first { $0.contains("replay   ") })
