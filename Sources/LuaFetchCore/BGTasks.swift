@@ -111,7 +111,8 @@ final class BGScheduler: Subsystem, GrantBehaviour {
         world.host.release(t.object)
         let success: Bool
         if case .string(let s) = value { success = s == "true" } else { success = false }
-        world.log("bgtask", .task, "\(t.identifier) completed (\(success ? "success" : "failure")) after \(Time.human(world.now - grant.began))")
+        world.log("bgtask", .task, "\(t.identifier) completed (\(success ? "success" : "failure")) after \(Time.human(world.now - grant.began))",
+                  detail: .grantEnded(kind: "bgtask", id: grant.key.serial, outcome: success ? "success" : "failure"))
     }
 
     func missed(_ grant: Grant, in world: World) -> String {
@@ -124,7 +125,8 @@ final class BGScheduler: Subsystem, GrantBehaviour {
         let t = running.remove(at: i)
         world.queue.cancel(t.expiration)
         world.host.release(t.object)
-        world.log("bgtask", .task, "\(t.identifier) ended without completion")
+        world.log("bgtask", .task, "\(t.identifier) ended without completion",
+                  detail: .grantEnded(kind: "bgtask", id: grant.key.serial, outcome: "missed"))
     }
 }
 
@@ -292,8 +294,8 @@ extension World {
         let allowed = (request.kind == .appRefresh ? budgets.refreshTask : budgets.processingTask) ?? 30 * Time.second
         deliverGrant(.bgTask, allowed: allowed, launch: .backgroundTask, wakeNote: "woken for the BGTask \(request.identifier)",
                      announce: { [unowned self] key in
-                         log("bgtask", .task, "launches \(request.identifier) (\(request.kind.rawValue), \(Time.human(allowed)))")
-                         _ = key
+                         log("bgtask", .task, "launches \(request.identifier) (\(request.kind.rawValue), \(Time.human(allowed)))",
+                             detail: .grantBegan(kind: "bgtask", id: key.serial, name: request.identifier))
                      },
                      unhandled: { _ in },
                      call: { [unowned self] key in startBGTask(request, key: key, allowed: allowed) })

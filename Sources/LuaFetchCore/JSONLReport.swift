@@ -32,6 +32,12 @@ public enum JSONLReport {
             fields += [("request", .int(id)), ("phase", .string("end")), ("status", status.map { .int($0) } ?? .null), ("error", .opt(error))]
         case .served(let host, let route, let status)?:
             fields += [("host", .string(host)), ("route", .string(route)), ("status", .int(status))]
+        case .grantBegan(let kind, let id, let name)?:
+            fields += [("grant", .string(kind)), ("id", .int(id)), ("phase", .string("begin")), ("name", .string(name))]
+        case .grantEnded(let kind, let id, let outcome)?:
+            fields += [("grant", .string(kind)), ("id", .int(id)), ("phase", .string("end")), ("outcome", .string(outcome))]
+        case .pushDropped(let id, let reason)?:
+            fields += [("grant", .string("push")), ("id", .int(id)), ("phase", .string("dropped")), ("reason", .string(reason))]
         case nil: break
         }
         return JSON.object(fields).text
@@ -56,6 +62,9 @@ public enum JSONLReport {
             ("backgroundTime", .int(bg)), ("tasksBegun", .int(s.tasksBegun)),
             ("fetches", .object([("total", .int(s.fetches))] + FetchResult.allCases.map { ($0.rawValue, JSON.int(s.fetchResults[$0] ?? 0)) }
                                 + [("missed", .int(s.fetchesMissed)), ("skipped", .int(s.fetchesSkipped))])),
+            ("bgtasks", .object([("launched", .int(s.bgTasksLaunched)),
+                                 ("byIdentifier", .object(world.bgTasksLaunched.map { ($0.identifier, JSON.int($0.count)) }))])),
+            ("pushes", .object([("total", .int(s.pushes)), ("delivered", .int(s.pushesDelivered)), ("dropped", .int(s.pushesDropped))])),
             ("requests", .object([("total", .int(s.requests)),
                                   ("byStatus", .object(s.responses.keys.sorted().map { (String($0), JSON.int(s.responses[$0]!)) })),
                                   ("errors", .object(s.networkErrors.keys.sorted().map { ($0, JSON.int(s.networkErrors[$0]!)) }))])),

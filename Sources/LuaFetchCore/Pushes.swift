@@ -15,7 +15,8 @@ final class PushBehaviour: GrantBehaviour {
 
     func completed(_ grant: Grant, with value: CompletionValue, in world: World) {
         guard case .string(let s) = value else { return }
-        world.log("push", .fetch, "#\(grant.key.serial) completed: \(s) after \(Time.human(world.now - grant.began))")
+        world.log("push", .fetch, "#\(grant.key.serial) completed: \(s) after \(Time.human(world.now - grant.began))",
+                  detail: .grantEnded(kind: "push", id: grant.key.serial, outcome: s))
     }
 
     func missed(_ grant: Grant, in world: World) -> String {
@@ -23,7 +24,8 @@ final class PushBehaviour: GrantBehaviour {
     }
 
     func abandoned(_ grant: Grant, in world: World) {
-        world.log("push", .fetch, "#\(grant.key.serial) ended without completion")
+        world.log("push", .fetch, "#\(grant.key.serial) ended without completion",
+                  detail: .grantEnded(kind: "push", id: grant.key.serial, outcome: "missed"))
     }
 }
 
@@ -66,18 +68,22 @@ extension World {
         }
         guard contentAvailable else {
             stats.pushesDropped += 1
-            log("push", .info, "#\(serial) not delivered: an alert push reaches a background app only when the person taps it")
+            log("push", .info, "#\(serial) not delivered: an alert push reaches a background app only when the person taps it",
+                detail: .pushDropped(id: serial, reason: "not content-available"))
             return
         }
         if let why = pushIneligibility {
             stats.pushesDropped += 1
-            log("push", .info, "#\(serial) dropped: \(why)")
+            log("push", .info, "#\(serial) dropped: \(why)", detail: .pushDropped(id: serial, reason: why))
             return
         }
         stats.pushesDelivered += 1
         deliverGrant(.push, allowed: budgets.pushCompletion ?? 30 * Time.second, launch: .remoteNotification,
                      wakeNote: "woken for a remote notification",
-                     announce: { [unowned self] key in log("push", .fetch, "#\(key.serial) delivered in the background") },
+                     announce: { [unowned self] key in
+                         log("push", .fetch, "#\(key.serial) delivered in the background",
+                             detail: .grantBegan(kind: "push", id: key.serial, name: "remote notification #\(serial)"))
+                     },
                      unhandled: { [unowned self] key in
                          log("push", .fetch, "the app does not implement didReceiveRemoteNotification")
                          _ = completeGrant(key, with: .string(FetchResult.noData.rawValue), at: nil)

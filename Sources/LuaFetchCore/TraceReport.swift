@@ -23,6 +23,7 @@ public enum TraceReport {
         let end = world.now
         var states: [Slice] = []
         var tasks: [Slice] = [], fetches: [Slice] = [], budgets: [Slice] = []
+        var grantSlices: [String: [Slice]] = [:], openGrants: [String: Slice] = [:]
         var requests: [String: [Slice]] = [:]
         var instants: [(Millis, String, [(String, JSON)])] = []
         var openState: (AppState, Millis)?
@@ -32,7 +33,8 @@ public enum TraceReport {
         func closeProcess(at t: Millis) {
             for id in openTasks.keys.sorted() { var s = openTasks[id]!; s.end = t; s.args.append(("ended", .string("terminated"))); tasks.append(s) }
             for id in openFetches.keys.sorted() { var s = openFetches[id]!; s.end = t; fetches.append(s) }
-            openTasks.removeAll(); openFetches.removeAll()
+            for key in openGrants.keys.sorted() { var s = openGrants[key]!; s.end = t; grantSlices[s.category, default: []].append(s) }
+            openTasks.removeAll(); openFetches.removeAll(); openGrants.removeAll()
         }
         for e in world.timeline {
             if let i = e.violation {
@@ -61,6 +63,14 @@ public enum TraceReport {
                                         args: [("scheduled", .bool(scheduled)), ("budget_ms", .int(world.budgets.fetch ?? 0))])
             case .fetchEnded(let id, let result)?:
                 if var s = openFetches.removeValue(forKey: id) { s.end = e.time; s.args.append(("result", .string(result))); fetches.append(s) }
+            case .grantBegan(let kind, let id, let name)?:
+                openGrants["\(kind) \(id)"] = Slice(name: "\(kind) #\(id) \(name)", category: kind, start: e.time, end: e.time, args: [("id", .int(id))])
+            case .grantEnded(let kind, let id, let outcome)?:
+                if var s = openGrants.removeValue(forKey: "\(kind) \(id)") {
+                    s.end = e.time
+                    s.args.append(("outcome", .string(outcome)))
+                    grantSlices[kind, default: []].append(s)
+                }
             case .requestSent(let id, let host, let method, let path)?:
                 openRequests[id] = (host, Slice(name: "\(method) \(path)", category: "request", start: e.time, end: e.time, args: [("id", .int(id))]))
             case .requestDone(let id, let status, let error)?:
@@ -107,6 +117,10 @@ public enum TraceReport {
         for (i, lane) in lanes(tasks).enumerated() { meta(1, tid, "tasks \(i + 1)"); emit(lane, pid: 1, tid: tid); tid += 1 }
         tid = 100
         for (i, lane) in lanes(fetches).enumerated() { meta(1, tid, "fetches \(i + 1)"); emit(lane, pid: 1, tid: tid); tid += 1 }
+        tid = 200
+        for kind in grantSlices.keys.sorted() {
+            for (i, lane) in lanes(grantSlices[kind]!).enumerated() { meta(1, tid, "\(kind)s \(i + 1)"); emit(lane, pid: 1, tid: tid); tid += 1 }
+        }
         meta(2, nil, "network")
         tid = 1
         for host in requests.keys.sorted() {

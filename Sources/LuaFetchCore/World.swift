@@ -43,6 +43,11 @@ public struct TimelineEntry: Sendable {
         case requestSent(id: Int, host: String, method: String, path: String)
         case requestDone(id: Int, status: Int?, error: String?)
         case served(host: String, route: String, status: Int)
+        /// A BGTask or a push began (its kind's name, its number, what it is) or ended.
+        case grantBegan(kind: String, id: Int, name: String)
+        case grantEnded(kind: String, id: Int, outcome: String)
+        /// A push that was not delivered, and why.
+        case pushDropped(id: Int, reason: String)
     }
 }
 
