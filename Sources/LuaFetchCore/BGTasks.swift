@@ -23,6 +23,8 @@ public struct BGTaskRequest: Sendable {
     public var earliestBeginDate: Millis?
     public var requiresNetworkConnectivity = false
     public var requiresExternalPower = false
+    /// Where the app submitted it.
+    public var submittedAt: SourceLocation?
     public init(identifier: String, kind: BGTaskKind) { self.identifier = identifier; self.kind = kind }
 }
 
@@ -113,6 +115,7 @@ final class BGScheduler: Subsystem, GrantBehaviour {
         if case .string(let s) = value { success = s == "true" } else { success = false }
         world.log("bgtask", .task, "\(t.identifier) completed (\(success ? "success" : "failure")) after \(Time.human(world.now - grant.began))",
                   detail: .grantEnded(kind: "bgtask", id: grant.key.serial, outcome: success ? "success" : "failure"))
+        world.evaluateBGRequests()
     }
 
     func missed(_ grant: Grant, in world: World) -> String {
@@ -127,6 +130,7 @@ final class BGScheduler: Subsystem, GrantBehaviour {
         world.host.release(t.object)
         world.log("bgtask", .task, "\(t.identifier) ended without completion",
                   detail: .grantEnded(kind: "bgtask", id: grant.key.serial, outcome: "missed"))
+        world.evaluateBGRequests()
     }
 }
 
@@ -141,13 +145,13 @@ extension World {
     /// `BGTaskScheduler.register(identifier, launchHandler)`: nil, or the crash it causes.
     public func registerBGTask(_ identifier: String, _ handler: ScriptRef) -> (ViolationCode, String)? {
         if bgTasks.launchFinished {
-            return (.bgtaskRegistration, "All launch handlers must be registered before application finishes launching (NSInternalInconsistencyException; BGTaskScheduler.register(\"\(identifier)\") was called after didFinishLaunching returned)")
+            return (.bgtaskRegistration, "All launch handlers must be registered before application finishes launching (BGTaskScheduler.register(\"\(identifier)\") was called after didFinishLaunching returned: register in didFinishLaunching)")
         }
         if !app.permittedIdentifiers.contains(identifier) {
-            return (.bgtaskRegistration, "No task with identifier \(identifier) is permitted (NSInternalInconsistencyException): add it to app{ permittedIdentifiers = { ... } } (BGTaskSchedulerPermittedIdentifiers)")
+            return (.bgtaskRegistration, "No task with identifier \(identifier) is permitted (add it to app{ permittedIdentifiers = { ... } }, the BGTaskSchedulerPermittedIdentifiers of Info.plist)")
         }
         if bgTasks.registered[identifier] != nil {
-            return (.bgtaskRegistration, "Launch handler for task with identifier \(identifier) has already been registered (NSInternalInconsistencyException)")
+            return (.bgtaskRegistration, "Launch handler for task with identifier \(identifier) has already been registered (register each identifier once per process)")
         }
         bgTasks.registered[identifier] = handler
         return nil
@@ -223,6 +227,7 @@ extension World {
     /// Why a pending request cannot launch now (nil: it can).
     func bgIneligibility(_ r: BGTaskRequest) -> String? {
         if isForeground { return "the app is in the foreground" }
+        if bgTasks.running.contains(where: { $0.identifier == r.identifier }) { return "a task with this identifier is running" }
         if !app.backgroundModes.contains(r.kind.mode) { return "\"\(r.kind.mode)\" is not in backgroundModes" }
         if forceQuitBlocked && !(r.kind == .processing && os == .ios26) { return "the app was force-quit" }
         switch r.kind {
@@ -304,11 +309,12 @@ extension World {
     /// Calls the registered launch handler with the task, on the scheduler's queue.
     private func startBGTask(_ request: BGTaskRequest, key: GrantKey, allowed: Millis) -> Bool {
         guard let handler = bgTasks.registered[request.identifier] else {
-            crash(.bgtaskUnregistered, at: app.location,
-                  "No launch handler registered for task with identifier \(request.identifier) (NSInternalInconsistencyException): register it with BGTaskScheduler.register before didFinishLaunching returns")
+            crash(.bgtaskUnregistered, at: request.submittedAt ?? app.location,
+                  "No launch handler registered for task with identifier \(request.identifier) (submitted here): this process never registered it; register it with BGTaskScheduler.register before didFinishLaunching returns")
             return false
         }
         let object = host.makeTaskObject(identifier: request.identifier, key: key)
+        if let i = grants.index(key) { grants.pending[i].location = host.location(of: handler) ?? request.submittedAt }
         let end = grants.pending.first { $0.key == key }?.deadline ?? now + allowed
         let warning = schedule(Event(.bgTasks, BGScheduler.Kind.expire, pid: 0, a: key.serial), at: max(now, end - budgets.expirationWarning))
         bgTasks.running.append(RunningBGTask(key: key, identifier: request.identifier, kind: request.kind, object: object, pid: pid,

@@ -15,17 +15,17 @@ final class PushBehaviour: GrantBehaviour {
 
     func completed(_ grant: Grant, with value: CompletionValue, in world: World) {
         guard case .string(let s) = value else { return }
-        world.log("push", .fetch, "#\(grant.key.serial) completed: \(s) after \(Time.human(world.now - grant.began))",
-                  detail: .grantEnded(kind: "push", id: grant.key.serial, outcome: s))
+        world.log("push", .fetch, "#\(grant.detail) completed: \(s) after \(Time.human(world.now - grant.began))",
+                  detail: .grantEnded(kind: "push", id: grant.detail, outcome: s))
     }
 
     func missed(_ grant: Grant, in world: World) -> String {
-        "didReceiveRemoteNotification did not call its completionHandler within \(Time.human(world.budgets.pushCompletion ?? 0)) (push #\(grant.key.serial))"
+        "didReceiveRemoteNotification did not call its completionHandler within \(Time.human(world.budgets.pushCompletion ?? 0)) (push #\(grant.detail))"
     }
 
     func abandoned(_ grant: Grant, in world: World) {
-        world.log("push", .fetch, "#\(grant.key.serial) ended without completion",
-                  detail: .grantEnded(kind: "push", id: grant.key.serial, outcome: "missed"))
+        world.log("push", .fetch, "#\(grant.detail) ended without completion",
+                  detail: .grantEnded(kind: "push", id: grant.detail, outcome: "missed"))
     }
 }
 
@@ -79,10 +79,10 @@ extension World {
         }
         stats.pushesDelivered += 1
         deliverGrant(.push, allowed: budgets.pushCompletion ?? 30 * Time.second, launch: .remoteNotification,
-                     wakeNote: "woken for a remote notification",
-                     announce: { [unowned self] key in
-                         log("push", .fetch, "#\(key.serial) delivered in the background",
-                             detail: .grantBegan(kind: "push", id: key.serial, name: "remote notification #\(serial)"))
+                     wakeNote: "woken for a remote notification", detail: serial,
+                     announce: { [unowned self] _ in
+                         log("push", .fetch, "#\(serial) delivered in the background",
+                             detail: .grantBegan(kind: "push", id: serial, name: "remote notification #\(serial)"))
                      },
                      unhandled: { [unowned self] key in
                          log("push", .fetch, "the app does not implement didReceiveRemoteNotification")

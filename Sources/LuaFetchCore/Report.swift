@@ -69,7 +69,7 @@ public struct TextReport {
         var bg = s.backgroundTime
         if let since = s.backgroundSince { bg += world.now - since }
         out.append("background \(Time.human(bg)) running in the background · \(s.suspensions) suspension\(s.suspensions == 1 ? "" : "s") · \(s.tasksBegun) task\(s.tasksBegun == 1 ? "" : "s") begun")
-        if s.fetches > 0 || s.fetchesSkipped > 0 || world.os.hasFetchAPI && world.app.hasFetchMode {
+        if s.fetches > 0 || s.fetchesSkipped > 0 || world.os.hasFetchAPI && world.app.hasFetchMode && world.app.permittedIdentifiers.isEmpty {
             let results = FetchResult.allCases.map { "\(s.fetchResults[$0] ?? 0) \($0.rawValue)" }.joined(separator: " · ")
             out.append("fetches    \(s.fetches): \(results) · \(s.fetchesMissed) missed · \(s.fetchesSkipped) skipped")
         }

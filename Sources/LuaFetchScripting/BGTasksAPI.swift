@@ -56,6 +56,7 @@ extension ScenarioRuntime {
                     throw .error("BGTaskScheduler.submit: the request needs its type and identifier: make it with BGAppRefreshTaskRequest(identifier)")
                 }
                 var request = BGTaskRequest(identifier: identifier, kind: type == "BGAppRefreshTaskRequest" ? .appRefresh : .processing)
+                request.submittedAt = c.location
                 request.earliestBeginDate = o.number("earliestBeginDate").flatMap(Time.millis(fromSeconds:))
                 if request.kind == .processing {
                     request.requiresNetworkConnectivity = o.boolean("requiresNetworkConnectivity") ?? false
