@@ -62,6 +62,12 @@ extension ActionSpec {
         ActionSpec("user", "home", inject: "home", weight: 20) { w, _ in w.userHome() },
         ActionSpec("user", "open", inject: "open", weight: 20) { w, _ in w.userLaunch() },
         ActionSpec("user", "forceQuit", inject: "forceQuit", weight: 8) { w, _ in w.userForceQuit() },
+        ActionSpec("user", "cancelTask", .identifier, check: { w, a in
+            guard case .identifier(let id) = a, !w.hasRunningBGTask(id) else { return nil }
+            return "user.cancelTask(\"\(id)\"): no continued task with that identifier is running"
+        }) { w, a in
+            if case .identifier(let id) = a { w.userCancelTask(id) }
+        },
         ActionSpec("user", "interrupt", .duration, inject: "interrupt", weight: 12,
                    draw: { .duration(Time.second * Millis(5 + $0.next() % 56)) }) { w, a in
             if case .duration(let d) = a { w.userInterrupt(for: d) }

@@ -10,9 +10,23 @@
 /// The kinds of BGTask request.
 public enum BGTaskKind: String, Sendable {
     case appRefresh, processing
-    /// The background mode a kind needs.
-    var mode: String { self == .appRefresh ? "fetch" : "processing" }
-    var requestName: String { self == .appRefresh ? "BGAppRefreshTaskRequest" : "BGProcessingTaskRequest" }
+    /// `BGContinuedProcessingTask` (ios26): started from the foreground, runs on with progress.
+    case continued
+    /// The background mode a kind needs (continued tasks need none).
+    var mode: String? {
+        switch self {
+        case .appRefresh: return "fetch"
+        case .processing: return "processing"
+        case .continued: return nil
+        }
+    }
+    public var requestName: String {
+        switch self {
+        case .appRefresh: return "BGAppRefreshTaskRequest"
+        case .processing: return "BGProcessingTaskRequest"
+        case .continued: return "BGContinuedProcessingTaskRequest"
+        }
+    }
 }
 
 /// A request as the app submitted it.
@@ -25,11 +39,14 @@ public struct BGTaskRequest: Sendable {
     public var requiresExternalPower = false
     /// Where the app submitted it.
     public var submittedAt: SourceLocation?
+    /// Continued tasks: what the system shows, and whether a submit while one runs queues or fails.
+    public var title = "", subtitle = ""
+    public var queues = true
     public init(identifier: String, kind: BGTaskKind) { self.identifier = identifier; self.kind = kind }
 }
 
 /// Why `BGTaskScheduler.submit` refused a request (`BGTaskSchedulerErrorCode`).
-public enum BGSubmitError: String, Sendable { case unavailable, notPermitted, tooManyPendingTaskRequests }
+public enum BGSubmitError: String, Sendable { case unavailable, notPermitted, tooManyPendingTaskRequests, immediateRunIneligible }
 
 /// A pending request and, under the adaptive policy, when it was given to launch.
 struct PendingBGRequest {
@@ -50,10 +67,13 @@ struct RunningBGTask {
     var end: Millis
     var expiration: EventID?
     var expired = false
+    /// Continued tasks: the last progress (`completed`) and when it was made.
+    var progress: Int64 = 0
+    var progressAt: Millis = 0
 }
 
 final class BGScheduler: Subsystem, GrantBehaviour {
-    enum Kind: UInt8 { case evaluate, expire }
+    enum Kind: UInt8 { case evaluate, expire, noProgress }
     /// Pending requests in submission order (they survive termination).
     var pending: [PendingBGRequest] = []
     /// This process's launch handlers by identifier.
@@ -67,6 +87,8 @@ final class BGScheduler: Subsystem, GrantBehaviour {
     var evaluation: (time: Millis, id: EventID)?
     /// Tasks launched, by identifier (the summary).
     var launched: [String: Int] = [:]
+    /// Continued requests waiting for the running one to end (strategy "queue").
+    var continuedQueue: [BGTaskRequest] = []
 
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
         switch event.kind(Kind.self) {
@@ -75,6 +97,8 @@ final class BGScheduler: Subsystem, GrantBehaviour {
             world.evaluateBGRequests()
         case .expire:
             world.expireBGTask(serial: event.a, early: false)
+        case .noProgress:
+            world.checkContinuedProgress(serial: event.a)
         }
     }
 
@@ -99,7 +123,8 @@ final class BGScheduler: Subsystem, GrantBehaviour {
         pending.map { p in
             let r = p.request
             return "bgtask     \(r.identifier) (\(r.kind.rawValue)) pending\(r.earliestBeginDate.map { ", not before \(Time.stamp($0))" } ?? "")\(p.launchAt.map { ", launches at \(Time.stamp($0))" } ?? "")"
-        } + running.map { "bgtask     \($0.identifier) running, ends \(Time.stamp($0.end))" }
+        } + running.map { "bgtask     \($0.identifier) running\($0.kind == .continued ? " (continued)" : ", ends \(Time.stamp($0.end))")" }
+          + continuedQueue.map { "bgtask     \($0.identifier) (continued) queued" }
     }
 
     // MARK: - The task grant
@@ -115,6 +140,7 @@ final class BGScheduler: Subsystem, GrantBehaviour {
         if case .string(let s) = value { success = s == "true" } else { success = false }
         world.log("bgtask", .task, "\(t.identifier) completed (\(success ? "success" : "failure")) after \(Time.human(world.now - grant.began))",
                   detail: .grantEnded(kind: "bgtask", id: grant.key.serial, outcome: success ? "success" : "failure"))
+        if t.kind == .continued { world.startQueuedContinued() }
         world.evaluateBGRequests()
     }
 
@@ -130,6 +156,7 @@ final class BGScheduler: Subsystem, GrantBehaviour {
         world.host.release(t.object)
         world.log("bgtask", .task, "\(t.identifier) ended without completion",
                   detail: .grantEnded(kind: "bgtask", id: grant.key.serial, outcome: "missed"))
+        if t.kind == .continued && world.isRunning { world.startQueuedContinued() }
         world.evaluateBGRequests()
     }
 }
@@ -144,10 +171,13 @@ extension World {
 
     /// `BGTaskScheduler.register(identifier, launchHandler)`: nil, or the crash it causes.
     public func registerBGTask(_ identifier: String, _ handler: ScriptRef) -> (ViolationCode, String)? {
-        if bgTasks.launchFinished {
+        // Continued-processing handlers (a pattern, or an identifier a permitted pattern covers)
+        // may be registered at any time (ios26).
+        let continued = os == .ios26 && (identifier.hasSuffix(".*") || permittedPattern(covering: identifier) != nil)
+        if bgTasks.launchFinished && !continued {
             return (.bgtaskRegistration, "All launch handlers must be registered before application finishes launching (BGTaskScheduler.register(\"\(identifier)\") was called after didFinishLaunching returned: register in didFinishLaunching)")
         }
-        if !app.permittedIdentifiers.contains(identifier) {
+        if !app.permittedIdentifiers.contains(identifier) && !(continued && permittedPattern(covering: identifier) != nil) {
             return (.bgtaskRegistration, "No task with identifier \(identifier) is permitted (add it to app{ permittedIdentifiers = { ... } }, the BGTaskSchedulerPermittedIdentifiers of Info.plist)")
         }
         if bgTasks.registered[identifier] != nil {
@@ -157,10 +187,23 @@ extension World {
         return nil
     }
 
+    /// A permitted identifier `prefix.*` that covers `identifier` (continued tasks' wildcards).
+    func permittedPattern(covering identifier: String) -> String? {
+        app.permittedIdentifiers.first { $0.hasSuffix(".*") && identifier.hasPrefix(String($0.dropLast(1))) }
+    }
+
+    /// The launch handler for `identifier`: registered for it, or for a pattern that covers it.
+    func bgHandler(_ identifier: String) -> ScriptRef? {
+        if let h = bgTasks.registered[identifier] { return h }
+        return bgTasks.registered.keys.sorted().first { $0.hasSuffix(".*") && identifier.hasPrefix(String($0.dropLast(1))) }
+            .flatMap { bgTasks.registered[$0] }
+    }
+
     /// `BGTaskScheduler.submit(request)`: nil, or why it was refused.
     public func submitBGTask(_ request: BGTaskRequest) -> BGSubmitError? {
+        if request.kind == .continued { return submitContinued(request) }
         guard device.backgroundRefresh else { return .unavailable }
-        guard app.permittedIdentifiers.contains(request.identifier), app.backgroundModes.contains(request.kind.mode) else {
+        guard app.permittedIdentifiers.contains(request.identifier), app.backgroundModes.contains(request.kind.mode ?? "") else {
             return .notPermitted
         }
         let others = bgTasks.pending.filter { $0.request.kind == request.kind && $0.request.identifier != request.identifier }.count
@@ -228,9 +271,11 @@ extension World {
     func bgIneligibility(_ r: BGTaskRequest) -> String? {
         if isForeground { return "the app is in the foreground" }
         if bgTasks.running.contains(where: { $0.identifier == r.identifier }) { return "a task with this identifier is running" }
-        if !app.backgroundModes.contains(r.kind.mode) { return "\"\(r.kind.mode)\" is not in backgroundModes" }
+        if let mode = r.kind.mode, !app.backgroundModes.contains(mode) { return "\"\(mode)\" is not in backgroundModes" }
         if forceQuitBlocked && !(r.kind == .processing && os == .ios26) { return "the app was force-quit" }
         switch r.kind {
+        case .continued:
+            break
         case .appRefresh:
             if !device.backgroundRefresh { return "Background App Refresh is off" }
             if device.lowPowerMode { return "Low Power Mode is on" }
@@ -293,13 +338,21 @@ extension World {
 
     /// Takes the request off the pending list and launches it (at most once).
     func launchBGRequest(at index: Int) {
-        let request = bgTasks.pending.remove(at: index).request
+        launchBGTask(bgTasks.pending.remove(at: index).request)
+    }
+
+    func launchBGTask(_ request: BGTaskRequest) {
         bgTasks.launched[request.identifier, default: 0] += 1
         stats.bgTasksLaunched += 1
-        let allowed = (request.kind == .appRefresh ? budgets.refreshTask : budgets.processingTask) ?? 30 * Time.second
+        let allowed: Millis
+        switch request.kind {
+        case .appRefresh: allowed = budgets.refreshTask ?? 30 * Time.second
+        case .processing: allowed = budgets.processingTask ?? 300 * Time.second
+        case .continued: allowed = Time.maxRun  // no limit: it runs while it makes progress
+        }
         deliverGrant(.bgTask, allowed: allowed, launch: .backgroundTask, wakeNote: "woken for the BGTask \(request.identifier)",
                      announce: { [unowned self] key in
-                         log("bgtask", .task, "launches \(request.identifier) (\(request.kind.rawValue), \(Time.human(allowed)))",
+                         log("bgtask", .task, "launches \(request.identifier) (\(request.kind.rawValue)\(request.kind == .continued ? "" : ", \(Time.human(allowed))"))",
                              detail: .grantBegan(kind: "bgtask", id: key.serial, name: request.identifier))
                      },
                      unhandled: { _ in },
@@ -308,7 +361,7 @@ extension World {
 
     /// Calls the registered launch handler with the task, on the scheduler's queue.
     private func startBGTask(_ request: BGTaskRequest, key: GrantKey, allowed: Millis) -> Bool {
-        guard let handler = bgTasks.registered[request.identifier] else {
+        guard let handler = bgHandler(request.identifier) else {
             crash(.bgtaskUnregistered, at: request.submittedAt ?? app.location,
                   "No launch handler registered for task with identifier \(request.identifier) (submitted here): this process never registered it; register it with BGTaskScheduler.register before didFinishLaunching returns")
             return false
@@ -316,9 +369,13 @@ extension World {
         let object = host.makeTaskObject(identifier: request.identifier, key: key)
         if let i = grants.index(key) { grants.pending[i].location = host.location(of: handler) ?? request.submittedAt }
         let end = grants.pending.first { $0.key == key }?.deadline ?? now + allowed
-        let warning = schedule(Event(.bgTasks, BGScheduler.Kind.expire, pid: 0, a: key.serial), at: max(now, end - budgets.expirationWarning))
+        let warning = request.kind == .continued ? nil
+            : schedule(Event(.bgTasks, BGScheduler.Kind.expire, pid: 0, a: key.serial), at: max(now, end - budgets.expirationWarning))
         bgTasks.running.append(RunningBGTask(key: key, identifier: request.identifier, kind: request.kind, object: object, pid: pid,
-                                             end: end, expiration: warning))
+                                             end: end, expiration: warning, progressAt: now))
+        if request.kind == .continued, let limit = budgets.continuedNoProgress {
+            schedule(Event(.bgTasks, BGScheduler.Kind.noProgress, a: key.serial), at: now + limit)
+        }
         runOnSchedulerQueue(handler, Invocation(.ref(object)), release: false)
         return true
     }
@@ -359,4 +416,62 @@ extension World {
             expireBGTask(serial: t.key.serial, early: true)
         }
     }
+
+    // MARK: - Continued processing (ios26)
+
+    /// A continued request starts at once from the foreground when none runs; otherwise it waits
+    /// ("queue") or is refused ("fail").
+    func submitContinued(_ request: BGTaskRequest) -> BGSubmitError? {
+        guard app.permittedIdentifiers.contains(request.identifier) || permittedPattern(covering: request.identifier) != nil else {
+            return .notPermitted
+        }
+        guard isForeground else { return .immediateRunIneligible }
+        if bgTasks.running.contains(where: { $0.kind == .continued }) || !bgTasks.continuedQueue.isEmpty {
+            guard request.queues else { return .immediateRunIneligible }
+            bgTasks.continuedQueue.append(request)
+            log("bgtask", .task, "submitted \(request.kind.requestName) \(request.identifier): queued behind the running one")
+            return nil
+        }
+        log("bgtask", .task, "submitted \(request.kind.requestName) \(request.identifier) (\"\(request.title)\")")
+        launchBGTask(request)
+        return nil
+    }
+
+    /// The running continued task ended: the next queued one starts.
+    func startQueuedContinued() {
+        guard !bgTasks.running.contains(where: { $0.kind == .continued }), !bgTasks.continuedQueue.isEmpty, isRunning else { return }
+        launchBGTask(bgTasks.continuedQueue.removeFirst())
+    }
+
+    /// `task:updateProgress(completed, total)`: a rise of `completed` is progress.
+    public func continuedProgress(_ key: GrantKey, completed: Int64, total: Int64) {
+        guard let i = bgTasks.running.firstIndex(where: { $0.key == key }), bgTasks.running[i].kind == .continued else { return }
+        guard completed > bgTasks.running[i].progress else { return }
+        bgTasks.running[i].progress = completed
+        bgTasks.running[i].progressAt = now
+        if let limit = budgets.continuedNoProgress {
+            schedule(Event(.bgTasks, BGScheduler.Kind.noProgress, a: key.serial), at: now + limit)
+        }
+    }
+
+    /// `continuedNoProgress` after the last progress: the task is expired early.
+    func checkContinuedProgress(serial: Int) {
+        guard let t = bgTasks.running.first(where: { $0.key.serial == serial }), !t.expired,
+              let limit = budgets.continuedNoProgress, now - t.progressAt >= limit else { return }
+        log("bgtask", .task, "\(t.identifier) made no progress for \(Time.human(limit))")
+        expireBGTask(serial: serial, early: true)
+    }
+
+    /// `user.cancelTask(identifier)`: the person cancels a continued task in the system's UI.
+    public func userCancelTask(_ identifier: String) {
+        log("user", .action, "cancels the task \(identifier)")
+        guard let t = bgTasks.running.first(where: { $0.identifier == identifier && $0.kind == .continued }) else {
+            log("user", .info, "(no continued task \(identifier) is running)")
+            return
+        }
+        expireBGTask(serial: t.key.serial, early: true)
+    }
+
+    /// A force quit cancels queued continued requests.
+    func dropQueuedContinued() { bgTasks.continuedQueue.removeAll() }
 }

@@ -210,6 +210,7 @@ extension World {
     public func userForceQuit() {
         log("user", .action, "force-quits the app in the app switcher")
         defer { forceQuitBlocked = true }
+        dropQueuedContinued()
         guard state != .notRunning else { return }
         if mainBlock != nil && state != .suspended {
             let limit: MainWaiter.Limit = isForeground ? .hang("the force quit (willResignActive)") : .own(.willTerminate, budgets.willTerminate)

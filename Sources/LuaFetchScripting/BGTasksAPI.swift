@@ -7,7 +7,7 @@
 import LuaFetchCore
 
 extension ScenarioRuntime {
-    static let requestTypes = ["BGAppRefreshTaskRequest", "BGProcessingTaskRequest"]
+    static let requestTypes = ["BGAppRefreshTaskRequest", "BGProcessingTaskRequest", "BGContinuedProcessingTaskRequest"]
 
     /// What `submit` reads from a request table.
     static let bgRequestSpec = OptionSpec(what: "BGTaskScheduler.submit", unknownIn: "the request", fields: [
@@ -17,6 +17,16 @@ extension ScenarioRuntime {
               valid: { Time.millis(fromSeconds: $0) != nil }),
         Field("requiresNetworkConnectivity", .boolean, must: "must be true or false"),
         Field("requiresExternalPower", .boolean, must: "must be true or false"),
+        Field("title", .string, must: "must be a string"),
+        Field("subtitle", .string, must: "must be a string"),
+        Field("strategy", .choice(["queue", "fail"], noun: "strategy", listed: true), must: "must be \"queue\" or \"fail\""),
+    ])
+
+    /// The options of `BGContinuedProcessingTaskRequest(identifier, { ... })`.
+    static let continuedSpec = OptionSpec(what: "BGContinuedProcessingTaskRequest", unknownIn: "the options", fields: [
+        Field("title", .string, must: "must be a string"),
+        Field("subtitle", .string, must: "must be a string"),
+        Field("strategy", .choice(["queue", "fail"], noun: "strategy", listed: true), must: "must be \"queue\" or \"fail\""),
     ])
 
     func installBGTasksAPI() {
@@ -31,6 +41,24 @@ extension ScenarioRuntime {
                 }
                 return c.returns(.table(fields))
             }
+        }
+        setGlobal("BGContinuedProcessingTaskRequest") { [unowned self] c throws(LuaFailure) in
+            try requireApp(c, "")
+            if let crash = world.backgroundTasksMissing("BGContinuedProcessingTaskRequest") { throw .error(crash) }
+            guard world.os == .ios26 else {
+                throw .error("BGContinuedProcessingTaskRequest: continued processing tasks are new in iOS 26 (run with os = \"ios26\"): the app crashes (unrecognized selector)")
+            }
+            let identifier = try c.string(1)
+            var fields: [(String, LuaValue)] = [("type", .string("BGContinuedProcessingTaskRequest")), ("identifier", .string(identifier)),
+                                                ("title", .string("")), ("subtitle", .string("")), ("strategy", .string("queue"))]
+            if !c.isNil(2) {
+                try c.table(2, hint: " (options, like { title = \"Exporting\", subtitle = \"3 photos\", strategy = \"queue\" })")
+                let o = try c.read(2, Self.continuedSpec, refs: lua.keepTop(_:located:))
+                for key in ["title", "subtitle", "strategy"] {
+                    if let v = o.string(key), let i = fields.firstIndex(where: { $0.0 == key }) { fields[i].1 = .string(v) }
+                }
+            }
+            return c.returns(.table(fields))
         }
         func available(_ c: LuaCall) throws(LuaFailure) {
             try requireApp(c, "")
@@ -55,7 +83,11 @@ extension ScenarioRuntime {
                 guard let type = o.string("type"), let identifier = o.string("identifier") else {
                     throw .error("BGTaskScheduler.submit: the request needs its type and identifier: make it with BGAppRefreshTaskRequest(identifier)")
                 }
-                var request = BGTaskRequest(identifier: identifier, kind: type == "BGAppRefreshTaskRequest" ? .appRefresh : .processing)
+                let kind: BGTaskKind = type == "BGAppRefreshTaskRequest" ? .appRefresh : type == "BGProcessingTaskRequest" ? .processing : .continued
+                var request = BGTaskRequest(identifier: identifier, kind: kind)
+                request.title = o.string("title") ?? ""
+                request.subtitle = o.string("subtitle") ?? ""
+                request.queues = o.string("strategy") != "fail"
                 request.submittedAt = c.location
                 request.earliestBeginDate = o.number("earliestBeginDate").flatMap(Time.millis(fromSeconds:))
                 if request.kind == .processing {
@@ -86,6 +118,17 @@ extension ScenarioRuntime {
                 let success = try c.boolean(2)
                 if !world.completeBGTask(GrantKey(kind: .bgTask, serial: Int(serial)), success: success, at: c.location) { throw .stop }
                 return 0 }),
+            ("updateProgress", { [unowned self] c throws(LuaFailure) in
+                guard let serial = c.integerField(1, "__task") else {
+                    throw .error("task:updateProgress is a method: call it with a colon, task:updateProgress(completed, total)")
+                }
+                try requireApp(c, "")
+                let completed = try c.integer(2), total = try c.integer(3)
+                guard completed >= 0, total >= completed else {
+                    throw .error("bad argument to 'task:updateProgress' (0 ≤ completed ≤ total expected, got \(completed) of \(total))")
+                }
+                world.continuedProgress(GrantKey(kind: .bgTask, serial: Int(serial)), completed: completed, total: total)
+                return 0 }),
         ], methodSeparator: ":", completes: false)
         taskMeta = lua.objectMetatable(methods: methods) { c in "BGTask \(c.stringField(1, "identifier") ?? "")" }
         lua.release(methods)
@@ -93,7 +136,7 @@ extension ScenarioRuntime {
 
     /// A request as `pendingTaskRequests()` returns it.
     static func requestValue(_ r: BGTaskRequest) -> LuaValue {
-        var fields: [(String, LuaValue)] = [("type", .string(r.kind == .appRefresh ? "BGAppRefreshTaskRequest" : "BGProcessingTaskRequest")),
+        var fields: [(String, LuaValue)] = [("type", .string(r.kind.requestName)),
                                             ("identifier", .string(r.identifier))]
         if let t = r.earliestBeginDate { fields.append(("earliestBeginDate", .seconds(Time.seconds(t)))) }
         if r.kind == .processing {

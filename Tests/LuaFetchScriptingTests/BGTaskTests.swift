@@ -228,3 +228,66 @@ func bgApp(modes: String = "\"fetch\", \"processing\"", register: String = "", h
         #expect(u.error?.message.contains("device.idleWindows[1] must be { from, to }") == true, "\(u.error?.message ?? "")")
     }
 }
+
+/// SPEC 13's continued processing tasks (ios26).
+@Suite struct ContinuedTaskTests {
+    static func app(_ handler: String, submit: String) -> String {
+        """
+        scenario { os = "ios26", duration = minutes(30) }
+        local submitted = false
+        app { permittedIdentifiers = { "com.example.export.*" },
+          didBecomeActive = function()
+            if submitted then return end
+            submitted = true
+            BGTaskScheduler.register("com.example.export.*", function(task)   -- late, as continued handlers may
+              print("runs", task.identifier, now())
+              \(handler)
+            end)
+            \(submit)
+          end }
+        at(0, user.launch)
+        """
+    }
+
+    @Test func itStartsAtOnceAndRunsOnInTheBackgroundWhileItMakesProgress() {
+        let s = simulate(Self.app("""
+        for i = 1, 30 do work(10) task:updateProgress(i, 30) end
+        task:setTaskCompleted(true)
+        """, submit: "print(BGTaskScheduler.submit(BGContinuedProcessingTaskRequest('com.example.export.1', { title = 'Export' })))") + "\nat(5, user.home)\nat(30, user.open)")
+        // The launch handler runs on the scheduler's queue, after the main thread's submit returned.
+        #expect(s.printed == ["true", "runs\tcom.example.export.1\t0"], "\(s.printed)")
+        #expect(s.codes == [])
+        #expect(s.messages.contains { $0.contains("com.example.export.1 completed (success)") })
+    }
+
+    @Test func noProgressForAMinuteExpiresIt() {
+        let s = simulate(Self.app("task.expirationHandler = function() print('expired', now()) task:setTaskCompleted(false) end",
+                                  submit: "BGTaskScheduler.submit(BGContinuedProcessingTaskRequest('com.example.export.1'))") + "\nat(5, user.home)")
+        #expect(s.printed == ["runs\tcom.example.export.1\t0", "expired\t60"])
+        #expect(s.codes == [])
+    }
+
+    @Test func thePersonCancelsIt() {
+        let s = simulate(Self.app("task.expirationHandler = function() print('cancelled', now()) end",
+                                  submit: "BGTaskScheduler.submit(BGContinuedProcessingTaskRequest('com.example.export.1'))")
+                         + "\nat(5, user.home)\nat(20, function() user.cancelTask('com.example.export.1') end)")
+        #expect(s.printed == ["runs\tcom.example.export.1\t0", "cancelled\t20"])
+        #expect(s.codes == ["bgtask-no-completion"])
+        #expect(s.world.violations[0].time == 25_000)
+    }
+
+    @Test func strategiesQueueOrFail() {
+        let s = simulate(Self.app("after(5, function() task:setTaskCompleted(true) end)", submit: """
+            print(BGTaskScheduler.submit(BGContinuedProcessingTaskRequest('com.example.export.1')))
+            print(BGTaskScheduler.submit(BGContinuedProcessingTaskRequest('com.example.export.2', { strategy = 'fail' })))
+            print(BGTaskScheduler.submit(BGContinuedProcessingTaskRequest('com.example.export.3', { strategy = 'queue' })))
+        """))
+        #expect(s.printed == ["true", "nil\timmediateRunIneligible", "true", "runs\tcom.example.export.1\t0", "runs\tcom.example.export.3\t5"], "\(s.printed)")
+    }
+
+    @Test func onlyUnderIOS26() {
+        let s = simulate("app { didFinishLaunching = function() BGContinuedProcessingTaskRequest('x') end }\nat(0, user.launch)")
+        #expect(s.codes == ["app-crash"])
+        #expect(s.world.violations[0].message.contains("new in iOS 26"))
+    }
+}
