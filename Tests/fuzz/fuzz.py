@@ -55,6 +55,11 @@ CALLS = [
     'scenario {{ defaults = {v} }}', 'scenario {{ debugger = {v} }}', 'at({t}, function() defaults.set({v}, {v}) end)',
     'at({t}, function() print(defaults.get({v})) end)', 'app {{ delegate = {fn} }}',
     'app {{ delegate = function(app) return {{ {d} = {fn} }} end }}',
+    'at({t}, function() system.remoteNotification({v}, {v}) end)', 'at({t}, function() system.remoteNotification({{ id = 1 }}, {{ contentAvailable = {b} }}) end)',
+    'at({t}, function() system.launchTask({v}) end)', 'at({t}, function() system.expireTask({v}) end)',
+    'at({t}, function() system.setCharging({v}) end)', 'at({t}, function() system.setDeviceIdle({b}) end)',
+    'at({t}, function() system.setNetwork({b}) end)', 'at({t}, function() user.cancelTask({v}) end)',
+    'scenario {{ os = "ios26", device = {{ idleWindows = {v} }} }}', 'app {{ permittedIdentifiers = {v}, backgroundModes = {{ "fetch", "processing" }} }}',
 ]
 
 APP_CALLS = [
@@ -75,10 +80,16 @@ APP_CALLS = [
     'dispatch.global(function() timer.every({t}, {fn}) end)', 'dispatch.global(function() coroutine.wrap(function() work(1) end)() end)',
     'local l = sharedContainer.lock({v}) after({t}, function() l:unlock() end)', 'sharedContainer.lock({v})',
     'defaults.set({v}, {v})', 'print(defaults.get({v}))', 'dispatch.queue({v}):sync({v})', 'dispatch.global({v})',
+    'BGTaskScheduler.register({s}, function(task) task.expirationHandler = {fn} task:setTaskCompleted({b}) end)',
+    'BGTaskScheduler.register({v}, {v})', 'print(BGTaskScheduler.submit(BGAppRefreshTaskRequest({s})))',
+    'local r = BGProcessingTaskRequest({s}) r.requiresExternalPower = {v} r.earliestBeginDate = {v} print(BGTaskScheduler.submit(r))',
+    'print(BGTaskScheduler.submit({v}))', 'BGTaskScheduler.cancel({v}) BGTaskScheduler.cancelAll() print(#BGTaskScheduler.pendingTaskRequests())',
+    'print(BGTaskScheduler.submit(BGContinuedProcessingTaskRequest({s}, {v})))',
+    'BGTaskScheduler.register("fetch", function(task) for i = 1, 3 do work({t}) task:updateProgress(i, {v}) end task:setTaskCompleted(true) end)',
 ]
 
 DELEGATES = ['didFinishLaunching', 'didBecomeActive', 'willResignActive', 'didEnterBackground', 'willEnterForeground',
-             'willTerminate', 'performFetch']
+             'willTerminate', 'performFetch', 'didReceiveRemoteNotification']
 
 
 def value(r, depth=0):
@@ -127,7 +138,8 @@ def api_case(r):
     for _ in range(r.randint(0, 6)):
         lines.append(fill(r, r.choice(calls)))
     fields = []
-    modes = r.choice(['', 'backgroundModes = { "fetch" },', 'backgroundModes = { "fetch" },', 'backgroundModes = %s,' % value(r)])
+    modes = r.choice(['', 'backgroundModes = { "fetch" },', 'backgroundModes = { "fetch" },', 'backgroundModes = %s,' % value(r),
+                      'backgroundModes = { "fetch", "processing", "remote-notification" }, permittedIdentifiers = { "upload", "fetch", "note", "com.x.*" },'])
     for d in r.sample(DELEGATES, r.randint(0, 4)):
         body = '\n    '.join(fill(r, r.choice(APP_CALLS)) for _ in range(r.randint(0, 4)))
         if d == 'performFetch':
