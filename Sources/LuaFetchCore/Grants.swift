@@ -8,7 +8,7 @@
 /// The kinds of grant. Adding one: a case, its row in `info`, its behaviour in `World.behaviour(of:)`
 /// (docs/DEVELOPING.md walks through it).
 public enum GrantKind: UInt8, CaseIterable, Sendable {
-    case fetch, bgTask, push
+    case fetch, bgTask, push, sessionEvents
 
     /// Everything generic code says about a kind.
     public var info: GrantKindInfo {
@@ -16,6 +16,9 @@ public enum GrantKind: UInt8, CaseIterable, Sendable {
         case .fetch:
             return GrantKindInfo(name: "fetch", handler: "performFetch", noun: "fetch completion",
                                  noCompletion: .fetchNoCompletion, doubleCompletion: .fetchDoubleCompletion)
+        case .sessionEvents:
+            return GrantKindInfo(name: "session", handler: "handleEventsForBackgroundURLSession", noun: "URL session events completion",
+                                 noCompletion: .sessionNoCompletion, doubleCompletion: nil)
         case .push:
             return GrantKindInfo(name: "push", handler: "didReceiveRemoteNotification", noun: "push completion",
                                  noCompletion: .pushNoCompletion, doubleCompletion: .pushDoubleCompletion)
@@ -39,8 +42,8 @@ public struct GrantKindInfo: Sendable {
     public var nounPlural: String? = nil
     /// The violation when the deadline passes without a completion.
     public let noCompletion: ViolationCode
-    /// The violation when the completion is called a second time.
-    public let doubleCompletion: ViolationCode
+    /// The violation when the completion is called a second time (nil: a second call is ignored).
+    public let doubleCompletion: ViolationCode?
 }
 
 /// Names one grant: its kind and its number within the kind.
@@ -169,6 +172,7 @@ extension World {
         case .fetch: return fetch
         case .bgTask: return bgTasks
         case .push: return pushBehaviour
+        case .sessionEvents: return sessions
         }
     }
 
@@ -270,11 +274,12 @@ extension World {
             }
             if grants.wasCompleted(key) {
                 let info = key.kind.info
-                if info.doubleCompletion.severity == .warning {
-                    violate(info.doubleCompletion, at: location, "the \(info.name) #\(key.serial) was completed a second time: complete it exactly once")
+                guard let doubleCompletion = info.doubleCompletion else { return true }
+                if doubleCompletion.severity == .warning {
+                    violate(doubleCompletion, at: location, "the \(info.name) #\(key.serial) was completed a second time: complete it exactly once")
                     return true
                 }
-                crash(info.doubleCompletion, at: location,
+                crash(doubleCompletion, at: location,
                       "the completionHandler of \(info.name) #\(key.serial) was called a second time (NSInternalInconsistencyException): call it exactly once")
                 return false
             }
@@ -298,6 +303,15 @@ extension World {
         guard let index = grants.index(key) else { return }
         let g = grants.pending[index]
         let what = behaviour(of: key.kind).missed(g, in: self)
+        if key.kind.info.noCompletion.severity == .warning {
+            // Only a warning (session events): the grant no longer keeps the app running.
+            violate(key.kind.info.noCompletion, at: g.location, what + "; the app may now be suspended")
+            grants.pending.remove(at: index)
+            grants.markCompleted(key, lapsed: true)
+            behaviour(of: key.kind).abandoned(g, in: self)
+            settle()
+            return
+        }
         guard isForeground || debugger else {
             watchdogTerminate(key.kind.info.noCompletion, at: g.location, what + "; the watchdog terminated the app")
             return

@@ -211,6 +211,7 @@ extension World {
         log("user", .action, "force-quits the app in the app switcher")
         defer { forceQuitBlocked = true }
         dropQueuedContinued()
+        cancelTransfersForForceQuit()
         guard state != .notRunning else { return }
         if mainBlock != nil && state != .suspended {
             let limit: MainWaiter.Limit = isForeground ? .hang("the force quit (willResignActive)") : .own(.willTerminate, budgets.willTerminate)
@@ -286,6 +287,7 @@ extension World {
     public func systemSetNetwork(_ on: Bool) {
         changeDevice { $0.network = on }
         log("system", .action, "network \(on ? "on" : "off (airplane mode)")")
+        resumeWaitingTransfers()
         evaluateBGRequests()
     }
 

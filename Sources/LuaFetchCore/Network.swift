@@ -44,6 +44,12 @@ struct Request {
     var status: Int?
     var arrival: EventID?
     var done: EventID?
+    /// When the response reaches the app (before the body's transfer time), and the timeout.
+    var doneAt: Millis = 0
+    var timeout: Millis = .max
+    /// A background URL session's transfer (SPEC 15): the system carries it; its end goes to the
+    /// session, not to an app callback.
+    var transfer: (session: String, task: Int)?
 }
 
 final class NetworkState: Subsystem {
@@ -150,6 +156,7 @@ extension World {
             net.requests[id] = r
             return id
         }
+        r.timeout = timeout
         if !device.network || server.outages.contains(where: { $0.from <= now && now <= $0.to }) {
             r.error = .notConnected
             r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: now)
@@ -167,6 +174,7 @@ extension World {
         } else {
             r.arrival = schedule(Event(.network, NetworkState.Kind.arrives, a: id), at: now + rtt / 2)
             r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: now + rtt)
+            r.doneAt = now + rtt
         }
         net.requests[id] = r
         return id
@@ -206,6 +214,17 @@ extension World {
         case .success(let response):
             r.status = response.status
             log(server.host, .server, "\(pattern) → \(response.status)", detail: .served(host: server.host, route: pattern, status: response.status))
+            if response.transfer > 0, r.phase == .inFlight, r.error == nil, r.done != nil {
+                // The body takes `transfer` on the wire; the timeout covers it too.
+                queue.cancel(r.done)
+                let end = r.doneAt + response.transfer
+                if end - r.sent > r.timeout {
+                    r.error = .timeout
+                    r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: r.sent + r.timeout)
+                } else {
+                    r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: end)
+                }
+            }
             if r.error == nil && r.phase == .inFlight {
                 net.responses[id] = response
             } else {
@@ -219,6 +238,15 @@ extension World {
     /// The response (or error) reaches the app.
     func requestDone(_ id: Int) {
         guard var r = net.requests[id], r.phase == .inFlight else { return }
+        if let t = r.transfer {
+            r.phase = .done
+            net.requests[id] = r
+            let response = net.responses.removeValue(forKey: id)
+            if let e = r.error { stats.networkErrors[e.rawValue, default: 0] += 1 } else { stats.responses[r.status ?? 404, default: 0] += 1 }
+            transferFinished(session: t.session, task: t.task, response: response, status: r.status, error: r.error?.rawValue)
+            if net.requests[id]?.arrival == nil { finishRequest(id) }
+            return
+        }
         guard r.pid == pid, isRunning else {
             if r.pid != pid || state == .notRunning { finishRequest(id) }
             return
@@ -259,7 +287,7 @@ extension World {
     /// At suspension: every request of the process in flight loses its connection. The server
     /// still receives one already on its way (server code runs in world time).
     func loseInFlightRequests() {
-        for id in requestIDsInOrder where net.requests[id]!.pid == pid && net.requests[id]!.phase == .inFlight {
+        for id in requestIDsInOrder where net.requests[id]!.pid == pid && net.requests[id]!.phase == .inFlight && net.requests[id]!.transfer == nil {
             net.requests[id]!.phase = .lost
             queue.cancel(net.requests[id]!.done)
         }
@@ -280,7 +308,7 @@ extension World {
     }
 
     func dropRequests() {
-        for id in requestIDsInOrder where net.requests[id]!.pid == pid {
+        for id in requestIDsInOrder where net.requests[id]!.pid == pid && net.requests[id]!.transfer == nil {
             queue.cancel(net.requests[id]!.done)
             net.requests[id]!.phase = .done
             if net.requests[id]!.arrival == nil { finishRequest(id) }

@@ -77,6 +77,9 @@ public struct TextReport {
             let launched = world.bgTasksLaunched
             out.append("bgtasks    \(s.bgTasksLaunched) launched\(launched.isEmpty ? "" : ": " + launched.map { "\($0.identifier) ×\($0.count)" }.joined(separator: " · "))")
         }
+        if s.transfers > 0 || !world.sessions.sessions.isEmpty {
+            out.append("transfers  \(s.transfers) finished in background URL sessions")
+        }
         if s.pushes > 0 {
             out.append("pushes     \(s.pushes): \(s.pushesDelivered) delivered · \(s.pushesDropped) dropped")
         }

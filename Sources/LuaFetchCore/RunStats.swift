@@ -16,6 +16,8 @@ public struct RunStats: Sendable {
     public var pushes = 0
     public var pushesDelivered = 0
     public var pushesDropped = 0
+    /// Background URL session transfers finished (SPEC 15).
+    public var transfers = 0
     public var fetches = 0
     public var fetchesSkipped = 0
     public var fetchesMissed = 0

@@ -87,7 +87,9 @@ public enum ThreadRun: Sendable {
 public struct ServedResponse: Sendable {
     public var status: Int
     public var value: ScriptRef
-    public init(status: Int, value: ScriptRef) { self.status = status; self.value = value }
+    /// The route's `transfer`: how long the body takes on the wire after the latency (SPEC 15).
+    public var transfer: Millis
+    public init(status: Int, value: ScriptRef, transfer: Millis = 0) { self.status = status; self.value = value; self.transfer = transfer }
 }
 
 /// What the simulator needs from the scripting layer.
@@ -108,6 +110,12 @@ public protocol ScriptHost: AnyObject {
     func makeTaskObject(identifier: String, key: GrantKey) -> ScriptRef
     /// Takes (and clears) the `expirationHandler` the app set on a task object.
     func takeExpirationHandler(of task: ScriptRef) -> ScriptRef?
+    /// The function in field `name` of a table (a URL session's delegate), kept; nil when none.
+    func field(_ name: String, of table: ScriptRef) -> ScriptRef?
+    /// The object of a background session's task (`task.id`, `task:cancel()`), kept.
+    func makeTransferObject(session: String, task: Int) -> ScriptRef
+    /// This process's object of a background session.
+    func sessionObject(_ identifier: String) -> ScriptRef?
     /// Continues a parked thread.
     func resumeThread(_ parked: Int) -> ThreadRun
     /// Forgets a parked thread that will never continue.
@@ -123,6 +131,9 @@ extension ScriptHost {
     public func runThread(_ fn: ScriptRef, _ invocation: Invocation) -> ThreadRun { .finished(invoke(fn, invocation)) }
     public func makeTaskObject(identifier: String, key: GrantKey) -> ScriptRef { ScriptRef(id: -1) }
     public func takeExpirationHandler(of task: ScriptRef) -> ScriptRef? { nil }
+    public func field(_ name: String, of table: ScriptRef) -> ScriptRef? { nil }
+    public func makeTransferObject(session: String, task: Int) -> ScriptRef { ScriptRef(id: -1) }
+    public func sessionObject(_ identifier: String) -> ScriptRef? { nil }
     public func resumeThread(_ parked: Int) -> ThreadRun { .finished(.returned(truthy: false)) }
     public func dropThread(_ parked: Int) {}
     public func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure> { .success(ProcessDelegate()) }

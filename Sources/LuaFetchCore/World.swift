@@ -124,11 +124,12 @@ public final class World {
     let fetch = FetchSchedule()
     let bgTasks = BGScheduler()
     let pushBehaviour = PushBehaviour()
+    let sessions = URLSessionBook()
     let expectations = ExpectationBook()
     /// Every subsystem, in `SubsystemID` order (the order the World asks them in).
     private(set) lazy var subsystems: [Subsystem] = {
         let all: [(SubsystemID, Subsystem)] = [(.timeline, timelineEvents), (.lifecycle, lifecycle), (.container, container), (.tasks, tasks),
-            (.grants, grants), (.network, net), (.appTime, appTime), (.threads, threads), (.fetch, fetch), (.bgTasks, bgTasks), (.expectations, expectations)]
+            (.grants, grants), (.network, net), (.appTime, appTime), (.threads, threads), (.fetch, fetch), (.bgTasks, bgTasks), (.sessions, sessions), (.expectations, expectations)]
         precondition(all.map(\.0) == SubsystemID.allCases, "subsystems must be listed in SubsystemID order")
         return all.map(\.1)
     }()

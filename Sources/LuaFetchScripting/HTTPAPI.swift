@@ -43,6 +43,14 @@ extension ScenarioRuntime {
     /// Builds the request table (copying headers and body) and hands the request to the World.
     func send(_ c: LuaCall, method: String, url text: String, timeout: Millis, headers: ScriptRef?, body: ScriptRef?,
               callback: Int32) throws(LuaFailure) {
+        let (url, value) = try requestValue(c, method: method, url: text, headers: headers, body: body)
+        let cb = c.ref(callback)
+        _ = world.send(method: method, url: url, timeout: timeout, callback: cb, value: value, at: c.location)
+    }
+
+    /// The request table a server's route sees (headers and body copied), kept.
+    func requestValue(_ c: LuaCall, method: String, url text: String, headers: ScriptRef?, body: ScriptRef?) throws(LuaFailure)
+        -> (ParsedURL, ScriptRef) {
         guard let url = ParsedURL(text) else {
             throw .error("\(c.name): '\(text)' is not a URL like https://api.example.test/path")
         }
@@ -61,9 +69,7 @@ extension ScenarioRuntime {
             ("headers", headers == nil ? .table([]) : try copied(headers)),
             ("body", try copied(body)),
         ])
-        let value = lua.keep(request)
-        let cb = c.ref(callback)
-        _ = world.send(method: method, url: url, timeout: timeout, callback: cb, value: value, at: c.location)
+        return (url, lua.keep(request))
     }
 
     /// `a=1&b=two` → `[("a", "1"), ("b", "two")]` (percent-decoded).

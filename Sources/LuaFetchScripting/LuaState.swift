@@ -612,6 +612,16 @@ extension LuaState {
         return .success(ScriptRef(id: Int(luaL_ref(L, clua_registryindex()))))
     }
 
+    /// The function in the raw field `name` of the table `ref`, kept; nil when there is none.
+    func functionField(_ name: String, of ref: ScriptRef) -> ScriptRef? {
+        lua_checkstack(L, 4)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(ref.id))
+        defer { clua_pop(L, 1) }
+        guard lua_type(L, -1) == LUA_TTABLE else { return nil }
+        guard lua_getfield_raw(L, -1, name) == LUA_TFUNCTION else { clua_pop(L, 1); return nil }
+        return makeRef(L)
+    }
+
     /// Takes the function in the raw field `name` of the table `ref` (kept, with where it was
     /// defined) and clears the field; nil when the field holds no function.
     func takeFunction(_ name: String, of ref: ScriptRef) -> ScriptRef? {

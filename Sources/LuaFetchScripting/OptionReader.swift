@@ -226,6 +226,14 @@ extension LuaState {
         guard (100...599).contains(status) else {
             return .failure(ScriptFailure(kind: .error, message: "\(where_)response status \(status) is not an HTTP status (100–599)"))
         }
+        var transfer: Millis = 0
+        lua_getfield_raw(L, -1, "transfer")
+        if lua_type(L, -1) == LUA_TNUMBER, let ms = Time.millis(fromSeconds: clua_tonumber(L, -1)), ms >= 0 {
+            transfer = ms
+        } else if lua_type(L, -1) > LUA_TNIL {
+            return .failure(ScriptFailure(kind: .error, message: "\(where_)response transfer must be a number of seconds ≥ 0 (the body's time on the wire)"))
+        }
+        clua_pop(L, 1)
         if let f = copyTop(for: owner) { return .failure(f) }
         if lua_getfield_raw(L, -1, "status") <= LUA_TNIL {
             clua_pop(L, 1); lua_pushinteger(L, lua_Integer(status)); lua_setfield(L, -2, "status")
@@ -234,7 +242,7 @@ extension LuaState {
             clua_pop(L, 1); clua_newtable(L); lua_setfield(L, -2, "headers")
         } else { clua_pop(L, 1) }
         let ref = luaL_ref(L, clua_registryindex())
-        return .success(ServedResponse(status: status, value: ScriptRef(id: Int(ref))))
+        return .success(ServedResponse(status: status, value: ScriptRef(id: Int(ref)), transfer: transfer))
     }
 }
 

@@ -59,6 +59,7 @@ extension ScenarioRuntime {
         installProcessAPI()
         installDispatchAPI()
         installBGTasksAPI()
+        installURLSessionAPI()
         installHTTPAPI()
         installServerAPI()
         installExpectAPI()

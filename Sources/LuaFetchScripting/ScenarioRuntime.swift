@@ -19,6 +19,11 @@ public final class ScenarioRuntime: ScriptHost {
     var mutexMeta = ScriptRef(id: -1)
     /// The metatable of BGTask objects.
     var taskMeta = ScriptRef(id: -1)
+    /// Background URL sessions: the metatables of session and transfer objects, and each
+    /// session's object in the process that made it.
+    var sessionMeta = ScriptRef(id: -1)
+    var transferMeta = ScriptRef(id: -1)
+    var sessionObjects: [String: (pid: Int, ref: ScriptRef)] = [:]
     /// `defaults`: the app's UserDefaults, a table of property lists (SPEC 12.1).
     var defaultsStore = ScriptRef(id: -1)
     /// The Lua object of each live timer (`t` in `t:invalidate()`), made once per timer; by slot.

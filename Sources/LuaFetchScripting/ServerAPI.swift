@@ -55,7 +55,7 @@ extension ScenarioRuntime {
                         }
                         list = c.refs(ofItemsOf: 3)
                     } else {
-                        try c.checkFields(3, of: "the response of \"\(pattern)\"", known: ["status", "headers", "body"])
+                        try c.checkFields(3, of: "the response of \"\(pattern)\"", known: ["status", "headers", "body", "transfer"])
                         list.append(c.ref(3))
                     }
                     world.addRoute(srv, method: method, path: path, handler: nil, responses: list)
