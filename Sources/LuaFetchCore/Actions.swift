@@ -72,7 +72,7 @@ extension ActionSpec {
                    draw: { .duration(Time.second * Millis(5 + $0.next() % 56)) }) { w, a in
             if case .duration(let d) = a { w.userInterrupt(for: d) }
         },
-        ActionSpec("system", "backgroundFetch", inject: "backgroundFetch", weight: 16) { w, _ in w.systemBackgroundFetch() },
+        ActionSpec("system", "backgroundFetch", inject: "backgroundFetch", weight: 12) { w, _ in w.systemBackgroundFetch() },
         ActionSpec("system", "launchForFetch") { w, _ in w.systemLaunchForFetch() },
         ActionSpec("system", "memoryPressure", inject: "memoryPressure", weight: 8) { w, _ in w.systemMemoryPressure() },
         ActionSpec("system", "setLowPowerMode", .flag, inject: "lowPower", weight: 8,
@@ -95,7 +95,7 @@ extension ActionSpec {
         ActionSpec("system", "setDeviceIdle", .optionalFlag) { w, a in
             if case .optionalFlag(let on) = a { w.systemSetDeviceIdle(on) }
         },
-        ActionSpec("system", "launchTask", .identifier, check: { w, a in
+        ActionSpec("system", "launchTask", .identifier, inject: "launchTask", weight: 4, draw: { _ in .identifier("*") }, check: { w, a in
             guard case .identifier(let id) = a, !w.hasPendingBGRequest(id) else { return nil }
             return "system.launchTask(\"\(id)\"): no request with that identifier is pending (submit one with BGTaskScheduler.submit first)"
         }) { w, a in

@@ -232,7 +232,9 @@ extension World {
     public var pendingBGRequests: [BGTaskRequest] { bgTasks.pending.map(\.request) }
 
     /// Whether a request with this identifier is pending / a task with it runs (the debug actions).
-    public func hasPendingBGRequest(_ identifier: String) -> Bool { bgTasks.pending.contains { $0.request.identifier == identifier } }
+    public func hasPendingBGRequest(_ identifier: String) -> Bool {
+        identifier == "*" ? !bgTasks.pending.isEmpty : bgTasks.pending.contains { $0.request.identifier == identifier }
+    }
     public func hasRunningBGTask(_ identifier: String) -> Bool { bgTasks.running.contains { $0.identifier == identifier } }
 
     /// `task:setTaskCompleted(success)`: false when the call ended the app.
@@ -318,8 +320,8 @@ extension World {
 
     /// `system.launchTask(identifier)`: LLDB's private launch command, ignoring every condition.
     public func systemLaunchTask(_ identifier: String) {
-        log("system", .action, "launches the BGTask \(identifier) (debugger command)")
-        guard let i = bgTasks.pending.firstIndex(where: { $0.request.identifier == identifier }) else {
+        log("system", .action, "launches the BGTask \(identifier == "*" ? "submitted first" : identifier) (debugger command)")
+        guard let i = bgTasks.pending.firstIndex(where: { identifier == "*" || $0.request.identifier == identifier }) else {
             log("system", .info, "(no pending request \(identifier))")
             return
         }

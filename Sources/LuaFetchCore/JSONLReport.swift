@@ -1,10 +1,10 @@
 // The `--format jsonl` report: one JSON object per line: a header, one `event` per timeline entry
 // (with structured fields for states, tasks, fetches, requests and violations), and a final
 // `summary`. Times are integer milliseconds of virtual time. The schema, versioned as
-// "luafetch.jsonl/1", is documented in docs/JSONL.md and docs/jsonl.schema.json.
+// "luafetch.jsonl/2", is documented in docs/JSONL.md and docs/jsonl.schema.json.
 
 public enum JSONLReport {
-    public static let schema = "luafetch.jsonl/1"
+    public static let schema = "luafetch.jsonl/2"
 
     public static func header(_ world: World, version: String) -> String {
         JSON.object([
@@ -65,6 +65,7 @@ public enum JSONLReport {
             ("bgtasks", .object([("launched", .int(s.bgTasksLaunched)),
                                  ("byIdentifier", .object(world.bgTasksLaunched.map { ($0.identifier, JSON.int($0.count)) }))])),
             ("pushes", .object([("total", .int(s.pushes)), ("delivered", .int(s.pushesDelivered)), ("dropped", .int(s.pushesDropped))])),
+            ("transfers", .int(s.transfers)),
             ("requests", .object([("total", .int(s.requests)),
                                   ("byStatus", .object(s.responses.keys.sorted().map { (String($0), JSON.int(s.responses[$0]!)) })),
                                   ("errors", .object(s.networkErrors.keys.sorted().map { ($0, JSON.int(s.networkErrors[$0]!)) }))])),

@@ -69,14 +69,18 @@ final class URLSessionBook: Subsystem, GrantBehaviour {
     func invalid(_ value: CompletionValue, of grant: Grant, in world: World) -> (ViolationCode, String)? { nil }
 
     func completed(_ grant: Grant, with value: CompletionValue, in world: World) {
-        world.log("session", .net, "events of the session completed after \(Time.human(world.now - grant.began))")
+        world.log("session", .net, "events of the session completed after \(Time.human(world.now - grant.began))",
+                  detail: .grantEnded(kind: "session", id: grant.key.serial, outcome: "completed"))
     }
 
     func missed(_ grant: Grant, in world: World) -> String {
         "handleEventsForBackgroundURLSession's completionHandler was not called within \(Time.human(world.budgets.sessionEvents ?? 0))"
     }
 
-    func abandoned(_ grant: Grant, in world: World) {}
+    func abandoned(_ grant: Grant, in world: World) {
+        world.log("session", .net, "events of the session ended without completion",
+                  detail: .grantEnded(kind: "session", id: grant.key.serial, outcome: "missed"))
+    }
 }
 
 extension World {
@@ -194,7 +198,10 @@ extension World {
         sessions.sessions[identifier]!.handling = true
         deliverGrant(.sessionEvents, allowed: budgets.sessionEvents ?? 30 * Time.second, launch: .backgroundURLSession,
                      wakeNote: "woken for the background session \(identifier)",
-                     announce: { [unowned self] _ in log("session", .net, "\(identifier): all transfers finished; handleEventsForBackgroundURLSession") },
+                     announce: { [unowned self] key in
+                         log("session", .net, "\(identifier): all transfers finished; handleEventsForBackgroundURLSession",
+                             detail: .grantBegan(kind: "session", id: key.serial, name: identifier))
+                     },
                      unhandled: { _ in },
                      call: { [unowned self] key in
                          if let fn = grantHandler(.sessionEvents) {

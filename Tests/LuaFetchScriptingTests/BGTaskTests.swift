@@ -208,6 +208,18 @@ func bgApp(modes: String = "\"fetch\", \"processing\"", register: String = "", h
         #expect(e.error?.message.contains("no task with that identifier is running") == true)
     }
 
+    @Test func launchTaskStarLaunchesTheOldestPendingRequest() {
+        let s = simulate("scenario { fetchPolicy = \"manual\" }\n" + bgApp(submit: Self.refresh) + """
+        at(0, user.launch)
+        at(1, user.home)
+        at(100, function() system.launchTask("*") end)
+        """)
+        #expect(s.printed == ["runs\trefresh\t100"])
+        // Explore injects it that way: the action table's launchTask row draws "*".
+        let parsed = try? InjectedAction.parse("100:launchTask=*").get()
+        #expect(parsed?.first?.luaLine == "at(100, function() system.launchTask(\"*\") end)")
+    }
+
     @Test func olderProfilesHaveNoFramework() {
         let s = simulate("scenario { os = \"ios7\" }\n" + bgApp() + "\nat(0, user.launch)")
         #expect(s.codes == ["app-crash"])
