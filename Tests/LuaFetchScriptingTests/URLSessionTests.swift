@@ -111,3 +111,37 @@ func sessionApp(events: String = "getSession() after(1, done)", launch: String =
         #expect(w.exitCode == 2)
     }
 }
+
+/// Bad arguments to every function of SPEC 13–15: `file:line: message`, `app-crash` in app code
+/// and exit 2 in world code, never a crash of luafetch.
+@Suite struct PartTwoBadArgumentTests {
+    static let appCalls = [
+        "BGTaskScheduler.register(5, print)", "BGTaskScheduler.register('a', 5)", "BGTaskScheduler.submit(5)",
+        "BGTaskScheduler.submit({ identifier = 'a' })", "BGTaskScheduler.cancel({})", "BGAppRefreshTaskRequest()",
+        "BGProcessingTaskRequest(nil)", "urlSession.background()", "urlSession.background('s', {}):download(5)",
+        "urlSession.background('s', {}):upload('https://a.test/')", "urlSession.background('s', {}):download('not a url')",
+        "BGTaskScheduler.submit({ type = 'BGAppRefreshTaskRequest', identifier = 'a', earliestBeginDate = 'soon' })",
+        "dispatch.queue({})", "sharedContainer.lock()", "defaults.set()",
+    ]
+
+    @Test(arguments: appCalls)
+    func inAppCode(call: String) {
+        let s = simulate("scenario { os = 'ios26' }\napp { permittedIdentifiers = { 'a' }, didFinishLaunching = function()\n\(call)\nend }\nat(0, user.launch)")
+        #expect(s.codes == ["app-crash"], "\(call): \(s.codes)")
+        #expect(s.world.violations.first?.location?.line == 3, "\(call)")
+        #expect(s.world.violations.first?.message.isEmpty == false)
+    }
+
+    static let worldCalls = [
+        "system.remoteNotification()", "system.remoteNotification({}, 5)", "system.launchTask(5)", "system.expireTask()",
+        "system.setCharging('yes')", "system.setDeviceIdle(3)", "system.setNetwork()", "user.cancelTask({})",
+        "BGTaskScheduler.submit(BGAppRefreshTaskRequest('a'))", "urlSession.background('s', {})",
+    ]
+
+    @Test(arguments: worldCalls)
+    func inWorldCode(call: String) {
+        let s = simulate("at(1, function()\n\(call)\nend)")
+        #expect(s.exitCode == 2, "\(call)")
+        #expect(s.error?.message.hasPrefix("test.lua:2: ") == true, "\(call): \(s.error?.message ?? "")")
+    }
+}
