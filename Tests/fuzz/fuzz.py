@@ -86,10 +86,12 @@ APP_CALLS = [
     'print(BGTaskScheduler.submit({v}))', 'BGTaskScheduler.cancel({v}) BGTaskScheduler.cancelAll() print(#BGTaskScheduler.pendingTaskRequests())',
     'print(BGTaskScheduler.submit(BGContinuedProcessingTaskRequest({s}, {v})))',
     'BGTaskScheduler.register("fetch", function(task) for i = 1, 3 do work({t}) task:updateProgress(i, {v}) end task:setTaskCompleted(true) end)',
+    'local s = urlSession.background({s}, {{ didComplete = {fn}, didFinishDownloading = {fn}, didFinishEvents = {fn} }}) local t = s:download({v}) if {b} then t:cancel() end',
+    'urlSession.background({v}, {v}):upload({v})', 'urlSession.background("dl", {{}}):download("https://api.test/x")',
 ]
 
 DELEGATES = ['didFinishLaunching', 'didBecomeActive', 'willResignActive', 'didEnterBackground', 'willEnterForeground',
-             'willTerminate', 'performFetch', 'didReceiveRemoteNotification']
+             'willTerminate', 'performFetch', 'didReceiveRemoteNotification', 'handleEventsForBackgroundURLSession']
 
 
 def value(r, depth=0):
