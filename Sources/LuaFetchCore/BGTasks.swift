@@ -89,6 +89,14 @@ final class BGScheduler: Subsystem, GrantBehaviour {
     var launched: [String: Int] = [:]
     /// Continued requests waiting for the running one to end (strategy "queue").
     var continuedQueue: [BGTaskRequest] = []
+    /// An evaluation is running (a launch it makes can submit and evaluate again: that one waits
+    /// and the running one goes round again).
+    var evaluating = false
+    var evaluateAgain = false
+    /// Launches at one instant: an app that crashes at launch after resubmitting would otherwise be
+    /// relaunched forever without the clock moving (more than `maxLaunchesPerInstant` wait a second).
+    var launchesAt = (time: Millis(-1), count: 0)
+    static let maxLaunchesPerInstant = 10
 
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
         switch event.kind(Kind.self) {
@@ -292,6 +300,16 @@ extension World {
     /// Launches what is due and eligible, and schedules the next look.
     func evaluateBGRequests() {
         guard started, fatal == nil, config.fetchPolicy != .manual else { return }
+        guard !bgTasks.evaluating else { bgTasks.evaluateAgain = true; return }
+        bgTasks.evaluating = true
+        defer { bgTasks.evaluating = false }
+        repeat {
+            bgTasks.evaluateAgain = false
+            evaluateBGRequestsOnce()
+        } while bgTasks.evaluateAgain && fatal == nil
+    }
+
+    private func evaluateBGRequestsOnce() {
         var next: Millis?
         func want(_ t: Millis) { if t > now, next == nil || t < next! { next = t } }
         var i = 0
@@ -300,6 +318,11 @@ extension World {
             if let begin = p.request.earliestBeginDate, begin > now { want(begin); i += 1; continue }
             if bgIneligibility(p.request) != nil {
                 if p.request.kind == .processing, device.idle == nil, let b = nextIdleBoundary { want(b) }
+                i += 1
+                continue
+            }
+            if bgTasks.launchesAt.time == now && bgTasks.launchesAt.count >= BGScheduler.maxLaunchesPerInstant {
+                want(now + Time.second)
                 i += 1
                 continue
             }
@@ -344,6 +367,7 @@ extension World {
     }
 
     func launchBGTask(_ request: BGTaskRequest) {
+        bgTasks.launchesAt = bgTasks.launchesAt.time == now ? (now, bgTasks.launchesAt.count + 1) : (now, 1)
         bgTasks.launched[request.identifier, default: 0] += 1
         stats.bgTasksLaunched += 1
         let allowed: Millis

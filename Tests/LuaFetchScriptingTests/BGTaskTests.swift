@@ -220,6 +220,26 @@ func bgApp(modes: String = "\"fetch\", \"processing\"", register: String = "", h
         #expect(parsed?.first?.luaLine == "at(100, function() system.launchTask(\"*\") end)")
     }
 
+    @Test func anAppThatResubmitsAndCrashesAtLaunchDoesNotHangTheRun() {
+        let s = simulate("""
+        scenario { fetchPolicy = "fixed", duration = 2 }
+        app { backgroundModes = { "fetch" }, permittedIdentifiers = { "a" },
+          didFinishLaunching = function(app, launch)
+            BGTaskScheduler.submit(BGAppRefreshTaskRequest("a"))
+            if launch.reason ~= "user" then error("crash at launch") end
+          end }
+        at(0, user.launch)
+        at(0.5, function() system.setBackgroundRefresh(false) end)
+        at(1, user.home)
+        at(1.5, system.memoryPressure)
+        at(1.6, function() system.setBackgroundRefresh(true) end)
+        """, eventLimit: 100_000)
+        // Launched, resubmitted and crashed again and again: 10 launches at one instant at most,
+        // then a second's pause, so the clock moves and the run ends.
+        #expect(s.codes.filter { $0 == "app-crash" }.count == 10, "\(s.codes.count)")
+        #expect(s.world.now == 2_000)
+    }
+
     @Test func olderProfilesHaveNoFramework() {
         let s = simulate("scenario { os = \"ios7\" }\n" + bgApp() + "\nat(0, user.launch)")
         #expect(s.codes == ["app-crash"])
