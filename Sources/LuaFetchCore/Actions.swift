@@ -74,8 +74,10 @@ extension ActionSpec {
         },
         ActionSpec("system", "backgroundFetch", inject: "backgroundFetch", weight: 12) { w, _ in w.systemBackgroundFetch() },
         ActionSpec("system", "launchForFetch") { w, _ in w.systemLaunchForFetch() },
-        ActionSpec("system", "memoryPressure", inject: "memoryPressure", weight: 8) { w, _ in w.systemMemoryPressure() },
-        ActionSpec("system", "setLowPowerMode", .flag, inject: "lowPower", weight: 8,
+        ActionSpec("system", "memoryPressure", inject: "memoryPressure", weight: 6) { w, _ in w.systemMemoryPressure() },
+        ActionSpec("system", "disconnectScene", inject: "disconnectScene", weight: 4,
+                   check: { w, _ in w.disconnectSceneRefusal }) { w, _ in w.systemDisconnectScene() },
+        ActionSpec("system", "setLowPowerMode", .flag, inject: "lowPower", weight: 6,
                    draw: { .flag($0.next() % 2 == 0) }) { w, a in
             if case .flag(let on) = a { w.systemSetLowPowerMode(on) }
         },

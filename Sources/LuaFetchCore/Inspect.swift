@@ -11,6 +11,7 @@ extension World {
         case .integer(let s): out.append("remaining  background time: \(s)s")
         case .float(let s): out.append("remaining  background time: \(s)s")
         }
+        if app.scenes { out.append("scene      \(sceneConnected ? sceneState.rawValue : "unattached (none connected)")") }
         out.append("tasks      \(tasks.open.count) open")
         let interval = fetch.interval.map { $0 == 0 ? "Minimum" : Time.human($0) } ?? "Never"
         out.append("fetch      interval \(interval) · policy \(config.fetchPolicy.rawValue) · factor ×\(formatFactor(fetch.factor))\(fetchIneligibility.map { " · ineligible: \($0)" } ?? "")")

@@ -36,6 +36,8 @@ public enum JSONLReport {
             fields += [("grant", .string(kind)), ("id", .int(id)), ("phase", .string("begin")), ("name", .string(name))]
         case .grantEnded(let kind, let id, let outcome)?:
             fields += [("grant", .string(kind)), ("id", .int(id)), ("phase", .string("end")), ("outcome", .string(outcome))]
+        case .scene(let s)?:
+            fields.append(("scene", .string(s)))
         case .pushDropped(let id, let reason)?:
             fields += [("grant", .string("push")), ("id", .int(id)), ("phase", .string("dropped")), ("reason", .string(reason))]
         case nil: break

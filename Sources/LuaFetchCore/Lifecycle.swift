@@ -56,7 +56,10 @@ extension World {
         if method == .didFinishLaunching, let factory = app.factory {
             guard makeProcessDelegate(factory) else { return false }
         }
-        if let fn = handler(method) {
+        if app.scenes, let sceneMethod = SceneMethod(replacing: method) {
+            // UIKit calls the scene delegate instead, and still posts the notification (SPEC 16).
+            guard sceneCall(sceneMethod) else { return false }
+        } else if let fn = handler(method) {
             guard callApp(fn, method == .didFinishLaunching ? Invocation(.app, .table([("reason", .string((launch ?? .user).rawValue))])) : Invocation(.app)) else {
                 return false
             }
@@ -116,6 +119,8 @@ extension World {
         pid += 1
         launchReason = reason
         parked.removeAll()
+        sceneConnected = false
+        sceneState = .unattached
         if reason == .user {
             forceQuitBlocked = false
             stats.userLaunches += 1
@@ -125,6 +130,7 @@ extension World {
             setState(.background, "launched into the background: \(reason.rawValue)")
             beginEpisode(budget: budgets.backgroundTaskLaunched ?? budgets.backgroundTask)
         }
+        warnSceneLifecycle()
     }
 
     // MARK: - User actions (SPEC 6.1)
@@ -137,6 +143,10 @@ extension World {
         case .notRunning:
             startProcess(.user)
             guard delegate(.didFinishLaunching, launch: .user, limit: budgets.launch) else { return }
+            if app.scenes {
+                // The scene connects after didFinishLaunching: willConnect, willEnterForeground.
+                guard connectScene(), delegate(.willEnterForeground) else { return }
+            }
             setState(.active)
             guard delegate(.didBecomeActive) else { return }
         case .background, .suspended:
@@ -159,6 +169,9 @@ extension World {
         let wasSuspended = state == .suspended
         if wasSuspended { setState(.background, "resumed") }
         endEpisode()
+        if app.scenes && !sceneConnected {
+            guard connectScene() else { return }  // the first open of a background-launched process
+        }
         guard delegate(.willEnterForeground) else { return }
         setState(.active)
         guard delegate(.didBecomeActive) else { return }
@@ -378,6 +391,8 @@ extension World {
         parked.removeAll()
         observers.removeAll { $0.pid == pid }
         dropProcessDelegate()
+        sceneConnected = false
+        sceneState = .unattached
         setState(.notRunning, reason)
         stats.terminations += 1
         for s in subsystems { s.appStopped(self) }

@@ -112,6 +112,9 @@ public struct AppDeclaration: Sendable {
     public var factory: ScriptRef?
     /// `BGTaskSchedulerPermittedIdentifiers` (SPEC 13).
     public var permittedIdentifiers: [String] = []
+    /// `scenes = true`: the UIScene life cycle (SPEC 16), and the scene delegate given in app{}.
+    public var scenes = false
+    public var sceneDelegate: [SceneMethod: ScriptRef] = [:]
     public var location: SourceLocation?
     public init() {}
     public var hasFetchMode: Bool { backgroundModes.contains("fetch") }
@@ -121,7 +124,11 @@ public struct AppDeclaration: Sendable {
 public struct ProcessDelegate: Sendable {
     public var methods: [DelegateMethod: ScriptRef] = [:]
     public var grantHandlers: [GrantKind: ScriptRef] = [:]
+    public var sceneMethods: [SceneMethod: ScriptRef] = [:]
     public init() {}
     /// Every function it holds (released when the process ends).
-    var refs: [ScriptRef] { DelegateMethod.allCases.compactMap { methods[$0] } + GrantKind.allCases.compactMap { grantHandlers[$0] } }
+    var refs: [ScriptRef] {
+        DelegateMethod.allCases.compactMap { methods[$0] } + GrantKind.allCases.compactMap { grantHandlers[$0] }
+            + SceneMethod.allCases.compactMap { sceneMethods[$0] }
+    }
 }

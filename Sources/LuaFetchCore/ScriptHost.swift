@@ -35,6 +35,8 @@ public enum ScriptValue: Sendable {
     case table([(String, ScriptValue)])
     /// The UIApplication object (`app`).
     case app
+    /// The app's scene (`scene.state`).
+    case scene
     /// The object of a live timer (`t` in `t:invalidate()`).
     case timer(Int)
     /// A completion handler for a grant: calling it calls `World.completeGrant`.

@@ -41,6 +41,7 @@ public enum ViolationCode: String, CaseIterable, Sendable {
     case pushDoubleCompletion = "push-double-completion"
     case pushBadResult = "push-bad-result"
     case sessionNoCompletion = "session-no-completion"
+    case sceneLifecycleRequired = "scene-lifecycle-required"
 
     /// Everything luafetch says about a code, in one table (severity, timeline actor, the exception
     /// code of the termination it causes if iOS reports one, and the line docs/RULES.md shows;
@@ -74,6 +75,7 @@ public enum ViolationCode: String, CaseIterable, Sendable {
         case .pushNoCompletion: return .init(.error, "push", "0x8badf00d", "no completion within `pushCompletion` seconds of a background push")
         case .pushDoubleCompletion: return .init(.error, "push", "NSInternalInconsistencyException", "a second completion")
         case .pushBadResult: return .init(.error, "push", nil, "a result other than the three")
+        case .sceneLifecycleRequired: return .init(.warning, "app", nil, "under ios26, an app without scenes = true, at every launch")
         case .sessionNoCompletion: return .init(.warning, "session", nil, "handleEventsForBackgroundURLSession's completion not called within `sessionEvents` seconds")
         }
     }

@@ -48,6 +48,8 @@ public struct TimelineEntry: Sendable {
         case grantEnded(kind: String, id: Int, outcome: String)
         /// A push that was not delivered, and why.
         case pushDropped(id: Int, reason: String)
+        /// The scene's state changed (SPEC 16).
+        case scene(String)
     }
 }
 
@@ -90,6 +92,9 @@ public final class World {
     /// When the transition running now fell due, if it waited for the main thread (its limit
     /// counts from then).
     var transitionStart: Millis?
+    /// The scene (SPEC 16): whether one is connected, and `scene.state`.
+    public internal(set) var sceneConnected = false
+    public internal(set) var sceneState = SceneState.unattached
     /// With the debugger attached: the app would be suspended now (reported once).
     var debuggerHeldSuspension = false
     /// The instant the process was suspended before its same-instant blocks ran (the other order
@@ -233,6 +238,9 @@ public final class World {
         bgRandom = SeededStream(seed: seed, stream: "bgtasks")
         endTime = min(config.duration ?? Time.maxRun, options.until ?? Time.maxRun, Time.maxRun)
         checkFetchConfigured(app.grantHandlers[.fetch])
+        if app.scenes && (os == .ios6 || os == .ios7) {
+            fatal = ScenarioError("\(app.location.map { "\($0)" } ?? file): app{}: scenes = true needs iOS 13 or later; the \(os.rawValue) profile has no scenes")
+        }
         expectations.scheduleChecks(in: self)
     }
 

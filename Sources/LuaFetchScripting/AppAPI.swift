@@ -8,16 +8,20 @@ extension ScenarioRuntime {
     static let knownModes = ["fetch", "remote-notification", "audio", "location", "voip", "processing",
                              "bluetooth-central", "bluetooth-peripheral", "external-accessory", "newsstand-content"]
 
-    /// The delegate fields: UIApplicationDelegate methods and the methods of grant kinds.
+    /// The delegate fields: UIApplicationDelegate methods, the methods of grant kinds, and the
+    /// scene delegate (`scene = { willConnect = ..., ... }`, SPEC 16).
     static let delegateFields = (DelegateMethod.allCases.map(\.rawValue) + GrantKind.allCases.compactMap(\.info.handler)).map {
         Field($0, .function, must: "must be a function", showType: true)
-    }
+    } + [Field("scene", .options(OptionSpec(what: "app{}", unknownIn: "scene = { ... }", fields: SceneMethod.allCases.map {
+        Field($0.rawValue, .function, must: "must be a function(scene)", showType: true)
+    })), must: "must be a table of scene delegate methods, like { didEnterBackground = function(scene) ... end }")]
 
     /// The static fields of `app{}` (everything else is a delegate field, SPEC 12.1).
     static let staticFields = [
         Field("backgroundModes", .list(.choice(knownModes, noun: "background mode", listed: false)), must: "must be a list of strings, like { \"fetch\" }"),
         Field("delegate", .function, must: "must be a function(app) that returns the delegate's methods", showType: true),
         Field("permittedIdentifiers", .list(.string), must: "must be a list of strings (BGTaskSchedulerPermittedIdentifiers)"),
+        Field("scenes", .boolean, must: "must be true or false"),
     ]
 
     /// `app{...}` (SPEC 4, 12.1).
@@ -91,6 +95,10 @@ extension ScenarioRuntime {
         for case .string(let mode) in o.list("backgroundModes") ?? [] { decl.backgroundModes.append(mode) }
         decl.factory = o.ref("delegate")
         for case .string(let id) in o.list("permittedIdentifiers") ?? [] { decl.permittedIdentifiers.append(id) }
+        decl.scenes = o.boolean("scenes") ?? false
+        if let scene = o.options("scene") {
+            for m in SceneMethod.allCases { if let fn = scene.ref(m.rawValue) { decl.sceneDelegate[m] = fn } }
+        }
         if decl.factory != nil, let given = Self.delegateFields.first(where: { o[$0.name] != nil }) {
             for r in refs { release(r) }
             throw .error("app{}: give either delegate = function(app) ... return { ... } end or delegate fields such as \(given.name), not both (move \(given.name) into the table delegate returns)")
@@ -118,6 +126,9 @@ extension ScenarioRuntime {
             var d = ProcessDelegate()
             for method in DelegateMethod.allCases { d.methods[method] = o.ref(method.rawValue) }
             for kind in GrantKind.allCases { if let name = kind.info.handler { d.grantHandlers[kind] = o.ref(name) } }
+            if let scene = o.options("scene") {
+                for m in SceneMethod.allCases { d.sceneMethods[m] = scene.ref(m.rawValue) }
+            }
             return .success(d)
         }
     }

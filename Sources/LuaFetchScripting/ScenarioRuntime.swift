@@ -9,8 +9,9 @@ public final class ScenarioRuntime: ScriptHost {
     public let world: World
     let lua: LuaState
     let path: String
-    /// The `app` object (the UIApplication handed to every handler).
+    /// The `app` object (the UIApplication handed to every handler), and the scene's.
     var appObject = ScriptRef(id: -1)
+    var sceneObject = ScriptRef(id: -1)
     /// The metatable of timer objects.
     var timerMeta = ScriptRef(id: -1)
     /// The metatable of shared-container locks, serial queues and mutexes.
@@ -58,6 +59,9 @@ public final class ScenarioRuntime: ScriptHost {
         }
         installPrelude()
         installAPI()
+        sceneObject = lua.strictTable("scene", methods: [], fields: [
+            "state": { [unowned self] in .string(world.sceneState.rawValue) },
+        ], completes: false)
         if lazyBudget { _ = lua.armBudgetLazily(tickMs: lazyTickMs) }
     }
 
@@ -161,6 +165,7 @@ public final class ScenarioRuntime: ScriptHost {
         case .ref(let r): return .ref(r)
         case .table(let fields): return .table(fields.map { ($0.0, value($0.1)) })
         case .app: return .ref(appObject)
+        case .scene: return .ref(sceneObject)
         case .timer(let handle): return .ref(timerObject(handle))
         case .completion(let key): return .function(completionHandler(key))
         }

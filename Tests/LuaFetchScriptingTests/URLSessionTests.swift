@@ -126,7 +126,7 @@ func sessionApp(events: String = "getSession() after(1, done)", launch: String =
 
     @Test(arguments: appCalls)
     func inAppCode(call: String) {
-        let s = simulate("scenario { os = 'ios26' }\napp { permittedIdentifiers = { 'a' }, didFinishLaunching = function()\n\(call)\nend }\nat(0, user.launch)")
+        let s = simulate("scenario { os = 'ios26' }\napp { scenes = true, permittedIdentifiers = { 'a' }, didFinishLaunching = function()\n\(call)\nend }\nat(0, user.launch)")
         #expect(s.codes == ["app-crash"], "\(call): \(s.codes)")
         #expect(s.world.violations.first?.location?.line == 3, "\(call)")
         #expect(s.world.violations.first?.message.isEmpty == false)
