@@ -24,6 +24,7 @@ public enum TraceReport {
         var states: [Slice] = []
         var tasks: [Slice] = [], fetches: [Slice] = [], budgets: [Slice] = []
         var grantSlices: [String: [Slice]] = [:], openGrants: [String: Slice] = [:]
+        var sceneSlices: [Slice] = [], openScene: (String, Millis)?
         var requests: [String: [Slice]] = [:]
         var instants: [(Millis, String, [(String, JSON)])] = []
         var openState: (AppState, Millis)?
@@ -49,7 +50,13 @@ public enum TraceReport {
                 }
                 openState = (s, e.time)
                 if s != .background, var b = openBudget { b.end = min(b.end, e.time); budgets.append(b); openBudget = nil }
-                if s == .notRunning { closeProcess(at: e.time) }
+                if s == .notRunning {
+                    closeProcess(at: e.time)
+                    if let (old, since) = openScene, old != "unattached" {
+                        sceneSlices.append(Slice(name: old, category: "scene", start: since, end: e.time, args: []))
+                    }
+                    openScene = nil
+                }
             case .budget(let deadline, let budget)?:
                 openBudget = Slice(name: "background time (\(Time.human(budget)))", category: "budget", start: e.time, end: deadline,
                                    args: [("budget_ms", .int(budget)), ("deadline_ms", .int(deadline))])
@@ -63,6 +70,11 @@ public enum TraceReport {
                                         args: [("scheduled", .bool(scheduled)), ("budget_ms", .int(world.budgets.fetch ?? 0))])
             case .fetchEnded(let id, let result)?:
                 if var s = openFetches.removeValue(forKey: id) { s.end = e.time; s.args.append(("result", .string(result))); fetches.append(s) }
+            case .scene(let s)?:
+                if let (old, since) = openScene, old != "unattached" {
+                    sceneSlices.append(Slice(name: old, category: "scene", start: since, end: e.time, args: []))
+                }
+                openScene = (s, e.time)
             case .grantBegan(let kind, let id, let name)?:
                 openGrants["\(kind) \(id)"] = Slice(name: "\(kind) #\(id) \(name)", category: kind, start: e.time, end: e.time, args: [("id", .int(id))])
             case .grantEnded(let kind, let id, let outcome)?:
@@ -113,6 +125,8 @@ public enum TraceReport {
         emit(states, pid: 1, tid: 1)
         meta(1, 2, "background time")
         emit(budgets, pid: 1, tid: 2)
+        if let (s, since) = openScene, s != "unattached" { sceneSlices.append(Slice(name: s, category: "scene", start: since, end: end, args: [])) }
+        if !sceneSlices.isEmpty { meta(1, 3, "scene"); emit(sceneSlices, pid: 1, tid: 3) }
         var tid = 10
         for (i, lane) in lanes(tasks).enumerated() { meta(1, tid, "tasks \(i + 1)"); emit(lane, pid: 1, tid: tid); tid += 1 }
         tid = 100

@@ -59,7 +59,8 @@ CALLS = [
     'at({t}, function() system.launchTask({v}) end)', 'at({t}, function() system.expireTask({v}) end)',
     'at({t}, function() system.setCharging({v}) end)', 'at({t}, function() system.setDeviceIdle({b}) end)',
     'at({t}, function() system.setNetwork({b}) end)', 'at({t}, function() user.cancelTask({v}) end)',
-    'scenario {{ os = "ios26", device = {{ idleWindows = {v} }} }}', 'app {{ permittedIdentifiers = {v}, backgroundModes = {{ "fetch", "processing" }} }}',
+    'scenario {{ os = "ios26", device = {{ idleWindows = {v} }} }}', 'at({t}, system.disconnectScene)',
+    'app {{ scenes = {v}, scene = {{ willConnect = {fn}, didEnterBackground = function(s) print(s.state) work({t}) end, didDisconnect = {fn} }} }}', 'app {{ permittedIdentifiers = {v}, backgroundModes = {{ "fetch", "processing" }} }}',
 ]
 
 APP_CALLS = [
