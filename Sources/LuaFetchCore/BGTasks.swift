@@ -97,6 +97,9 @@ final class BGScheduler: Subsystem, GrantBehaviour {
     /// relaunched forever without the clock moving (more than `maxLaunchesPerInstant` wait a second).
     var launchesAt = (time: Millis(-1), count: 0)
     static let maxLaunchesPerInstant = 10
+    /// The wait after the cap: a second, doubling at each next time (at most an hour).
+    var backoff = Time.second
+    var backoffInstant: Millis = -1
 
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
         switch event.kind(Kind.self) {
@@ -322,7 +325,11 @@ extension World {
                 continue
             }
             if bgTasks.launchesAt.time == now && bgTasks.launchesAt.count >= BGScheduler.maxLaunchesPerInstant {
-                want(now + Time.second)
+                if bgTasks.backoffInstant != now {
+                    bgTasks.backoffInstant = now
+                    bgTasks.backoff = min(bgTasks.backoff * 2, Time.hour)
+                }
+                want(now + bgTasks.backoff / 2)
                 i += 1
                 continue
             }

@@ -45,8 +45,22 @@ final class URLSessionBook: Subsystem, GrantBehaviour {
     var finished = 0
     /// Task objects and responses handed to queued delegate calls: released when the process ends.
     var held: [ScriptRef] = []
+    /// Wakes and launches for sessions at one instant: an app that starts a transfer that fails at
+    /// once and crashes at launch would be relaunched forever at one millisecond; past
+    /// `maxWakesPerInstant`, a session's wake waits, a second the first time and twice as long at
+    /// each next (at most an hour), as iOS throttles an app that keeps crashing.
+    var wakesAt = (time: Millis(-1), count: 0)
+    static let maxWakesPerInstant = 10
+    var backoff = Time.second
+    var deferred: Set<String> = []
 
-    func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {}
+    enum Kind: UInt8 { case retryWakes }
+
+    func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
+        let waiting = deferred.sorted()
+        deferred.removeAll()
+        for identifier in waiting { world.wakeForSessionIfDue(identifier) }
+    }
 
     func processEnding(_ pid: Int, in world: World) {
         for key in delegates.keys.sorted() { world.host.release(delegates[key]!.delegate) }
@@ -188,8 +202,23 @@ extension World {
             deliverSessionEvents(identifier, finishing: false)
             return
         }
+        wakeForSessionIfDue(identifier)
+    }
+
+    /// Wakes or launches the app for a session whose transfers all finished, unless it runs (the
+    /// events then wait for the session) or was force-quit; at most 10 such wakes at one instant.
+    func wakeForSessionIfDue(_ identifier: String) {
         guard !(sessions.sessions[identifier]?.tasks.contains { !$0.finished } ?? true), state != .notRunning || !forceQuitBlocked else { return }
-        guard !isRunning else { return }  // running without the session: the events wait for it
+        guard !isRunning, sessions.sessions[identifier]?.tasks.contains(where: { $0.finished && !$0.delivered }) == true else { return }
+        if sessions.wakesAt.time == now && sessions.wakesAt.count >= URLSessionBook.maxWakesPerInstant {
+            if sessions.deferred.isEmpty {
+                schedule(Event(.sessions, URLSessionBook.Kind.retryWakes), at: now + sessions.backoff)
+                sessions.backoff = min(sessions.backoff * 2, Time.hour)
+            }
+            sessions.deferred.insert(identifier)
+            return
+        }
+        sessions.wakesAt = sessions.wakesAt.time == now ? (now, sessions.wakesAt.count + 1) : (now, 1)
         wakeForSession(identifier)
     }
 

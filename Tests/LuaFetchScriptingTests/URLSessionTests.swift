@@ -98,6 +98,21 @@ func sessionApp(events: String = "getSession() after(1, done)", launch: String =
         #expect(s.printed == ["nil\ttimeout\t3", "200\tnil\t6"])
     }
 
+    @Test func anAppThatCrashesAtEachSessionLaunchDoesNotHangTheRun() {
+        let s = simulate("""
+        scenario { duration = 3 }
+        app { didFinishLaunching = function()
+          urlSession.background("dl", {}):download("https://nowhere.test/x")   -- fails at once: no such host
+          error("crash at launch")
+        end }
+        at(0, user.launch)
+        """, eventLimit: 100_000)
+        // The user launch, then at most 10 relaunches for the session at t = 0, 1 and 3 s (the wait
+        // doubles each time).
+        #expect(s.codes.filter { $0 == "app-crash" }.count == 31, "\(s.codes.filter { $0 == "app-crash" }.count)")
+        #expect(s.world.now == 3_000)
+    }
+
     @Test func badArguments() {
         let s = simulate("app { didFinishLaunching = function() urlSession.background('x', 5) end }\nat(0, user.launch)")
         #expect(s.codes == ["app-crash"])

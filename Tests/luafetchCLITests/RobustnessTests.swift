@@ -22,6 +22,12 @@ import Testing
         for f in files { #expect(source.contains("\"\(f)\""), "no test names \(f)") }
     }
 
+    @Test func anAppRelaunchedForASessionAndCrashingEachTimeDoesNotHang() throws {
+        let r = try Self.run("hang_session_relaunch_loop.lua", ["--quiet"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stdout.contains("result     FAIL"))
+    }
+
     @Test func assigningNilDeclaresAGlobal() throws {
         let r = try Self.run("exit2_global_assigned_nil.lua")
         #expect(r.status == 0, "\(r.stderr)")
