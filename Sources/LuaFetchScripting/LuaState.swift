@@ -525,26 +525,34 @@ extension LuaState {
     /// Replaces the table on top of the stack by a deep copy; nil and the failure on failure.
     func copyTop(for owner: SourceLocation?) -> ScriptFailure? {
         guard lua_type(L, -1) == LUA_TTABLE else { return nil }
-        let h = hostRecord
         clua_pushcopier(L)
         clua_insert(L, -2)
+        guard let (message, memory) = runCopier(L, nargs: 1) else { return nil }
+        if memory { return ScriptFailure(kind: .memoryCap, message: message, location: owner) }
+        return ScriptFailure(kind: .error, message: "\(owner.map { "\($0): " } ?? "")\(message)", location: owner)
+    }
+
+    /// Calls the copier under `L`'s top `nargs` values with the memory cap and charges applied;
+    /// its result replaces them. On failure pushes nil and returns the message and whether the
+    /// memory cap refused it (between handlers the refusal is cleared: the caller fails the run;
+    /// inside one it stays, and the handler ends as out-of-memory).
+    private func runCopier(_ L: OpaquePointer, nargs: Int32) -> (message: String, memory: Bool)? {
+        let h = hostRecord
         let saved = h.pointee.enforce
         h.pointee.enforce = 1
-        let status = clua_pcall(L, 1, 1, 0)
+        let status = clua_pcall(L, nargs, 1, 0)
         h.pointee.enforce = saved
         if status == LUA_OK { return nil }
         let msg = LuaState.describeError(L, -1)
         clua_pop(L, 1)
         lua_pushnil(L)
-        if h.pointee.memoryHit != 0 || status == LUA_ERRMEM {
-            if h.pointee.top == nil {  // host code between handlers: nothing to kill, the run fails
-                h.pointee.memoryHit = 0
-                h.pointee.killSource = nil
-                clua_fullgc(L)
-            }  // inside a handler the refusal stays: the handler is ended as out-of-memory
-            return ScriptFailure(kind: .memoryCap, message: msg, location: owner)
+        guard h.pointee.memoryHit != 0 || status == LUA_ERRMEM else { return (msg, false) }
+        if h.pointee.top == nil {
+            h.pointee.memoryHit = 0
+            h.pointee.killSource = nil
+            clua_fullgc(L)
         }
-        return ScriptFailure(kind: .error, message: "\(owner.map { "\($0): " } ?? "")\(msg)", location: owner)
+        return (msg, true)
     }
 
     /// Replaces the value on top of `L`'s stack by its copy as a property list (SPEC 12.1's
@@ -559,16 +567,7 @@ extension LuaState {
         clua_pushplistcopier(L)
         clua_insert(L, -2)
         lua_pushstring(L, name)
-        let h = hostRecord
-        let saved = h.pointee.enforce
-        h.pointee.enforce = 1
-        let status = clua_pcall(L, 2, 1, 0)
-        h.pointee.enforce = saved
-        if status == LUA_OK { return nil }
-        let msg = LuaState.describeError(L, -1)
-        clua_pop(L, 1)
-        lua_pushnil(L)
-        return msg
+        return runCopier(L, nargs: 2)?.message
     }
 
     /// Pushes on `L` a property-list copy of `store[key]` (nil when absent).
