@@ -309,10 +309,17 @@ extension World {
 
     func dropRequests() {
         for id in requestIDsInOrder where net.requests[id]!.pid == pid && net.requests[id]!.transfer == nil {
-            queue.cancel(net.requests[id]!.done)
-            net.requests[id]!.phase = .done
-            if net.requests[id]!.arrival == nil { finishRequest(id) }
+            abandonRequest(id)
         }
+    }
+
+    /// Nobody will hear how request `id` ends: its end is cancelled; it is forgotten now, or when
+    /// the server has answered (the server still receives one on its way).
+    func abandonRequest(_ id: Int) {
+        guard net.requests[id] != nil else { return }
+        queue.cancel(net.requests[id]!.done)
+        net.requests[id]!.phase = .done
+        if net.requests[id]!.arrival == nil { finishRequest(id) }
     }
 
     public var inFlightRequests: [(id: Int, summary: String)] {

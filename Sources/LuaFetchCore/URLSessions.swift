@@ -156,11 +156,7 @@ extension World {
     public func cancelTransfer(_ identifier: String, _ task: Int) {
         guard let i = sessions.sessions[identifier]?.tasks.firstIndex(where: { $0.id == task }),
               !sessions.sessions[identifier]!.tasks[i].finished else { return }
-        if let r = sessions.sessions[identifier]!.tasks[i].request {
-            queue.cancel(net.requests[r]?.done)
-            net.requests[r]?.phase = .done
-            if net.requests[r]?.arrival == nil { finishRequest(r) }
-        }
+        if let r = sessions.sessions[identifier]!.tasks[i].request { abandonRequest(r) }
         transferFinished(session: identifier, task: task, response: nil, status: nil, error: "cancelled")
     }
 
@@ -168,11 +164,7 @@ extension World {
     func cancelTransfersForForceQuit() {
         for key in sessions.sessions.keys.sorted() {
             for t in sessions.sessions[key]!.tasks where !t.finished {
-                if let r = t.request {
-                    queue.cancel(net.requests[r]?.done)
-                    net.requests[r]?.phase = .done
-                    if net.requests[r]?.arrival == nil { finishRequest(r) }
-                }
+                if let r = t.request { abandonRequest(r) }
                 markTransfer(key, t.id, response: nil, status: nil, error: "cancelled")
             }
         }
