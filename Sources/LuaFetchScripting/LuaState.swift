@@ -624,15 +624,12 @@ extension LuaState {
     /// Takes the function in the raw field `name` of the table `ref` (kept, with where it was
     /// defined) and clears the field; nil when the field holds no function.
     func takeFunction(_ name: String, of ref: ScriptRef) -> ScriptRef? {
-        lua_checkstack(L, 4)
+        guard let fn = functionField(name, of: ref) else { return nil }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(ref.id))
-        defer { clua_pop(L, 1) }
-        guard lua_type(L, -1) == LUA_TTABLE else { return nil }
-        guard lua_getfield_raw(L, -1, name) == LUA_TFUNCTION else { clua_pop(L, 1); return nil }
-        let fn = makeRef(L)
         lua_pushstring(L, name)
         lua_pushnil(L)
         lua_rawset(L, -3)
+        clua_pop(L, 1)
         return fn
     }
 
