@@ -33,6 +33,9 @@ public struct ActionSpec: Sendable {
     public let exploreWeight: Int
     /// Draws its argument for explore from the explore stream.
     let draw: @Sendable (inout SeededStream) -> ActionArgument
+    /// Whether explore injects it now: it would do something, and iOS would do it in this state
+    /// (Home only in the foreground, no second fetch while one waits for its completion, ...).
+    let useful: @Sendable (World, ActionArgument) -> Bool
     /// Does it.
     let perform: @Sendable (World, ActionArgument) -> Void
     /// Why it cannot be done now (an error in world code), or nil.
@@ -48,9 +51,15 @@ extension ActionSpec {
     init(_ table: String, _ name: String, _ takes: Takes = .nothing, inject: String? = nil, weight: Int = 0,
          draw: @escaping @Sendable (inout SeededStream) -> ActionArgument = { _ in .none },
          check: @escaping @Sendable (World, ActionArgument) -> String? = { _, _ in nil },
+         useful: @escaping @Sendable (World, ActionArgument) -> Bool = { _, _ in true },
          _ perform: @escaping @Sendable (World, ActionArgument) -> Void) {
         self.table = table; self.name = name; self.takes = takes; self.injectName = inject
-        self.exploreWeight = weight; self.draw = draw; self.check = check; self.perform = perform
+        self.exploreWeight = weight; self.draw = draw; self.check = check; self.useful = useful; self.perform = perform
+    }
+
+    /// Whether explore injects it now (see `useful`); never when world code would be refused.
+    public func isUseful(_ argument: ActionArgument, in world: World) -> Bool {
+        check(world, argument) == nil && useful(world, argument)
     }
 
     /// Why the action cannot be done now, as world code is told (nil: it can).
@@ -59,26 +68,28 @@ extension ActionSpec {
     /// Every action, in the order explore's weights are laid out.
     public static let all: [ActionSpec] = [
         ActionSpec("user", "launch") { w, _ in w.userLaunch() },
-        ActionSpec("user", "home", inject: "home", weight: 20) { w, _ in w.userHome() },
-        ActionSpec("user", "open", inject: "open", weight: 20) { w, _ in w.userLaunch() },
-        ActionSpec("user", "forceQuit", inject: "forceQuit", weight: 8) { w, _ in w.userForceQuit() },
-        ActionSpec("user", "cancelTask", .identifier, check: { w, a in
-            guard case .identifier(let id) = a, !w.hasRunningBGTask(id) else { return nil }
+        ActionSpec("user", "home", inject: "home", weight: 16, useful: { w, _ in w.isForeground }) { w, _ in w.userHome() },
+        ActionSpec("user", "open", inject: "open", weight: 16, useful: { w, _ in !w.isForeground }) { w, _ in w.userLaunch() },
+        ActionSpec("user", "forceQuit", inject: "forceQuit", weight: 6, useful: { w, _ in w.state != .notRunning }) { w, _ in w.userForceQuit() },
+        ActionSpec("user", "cancelTask", .identifier, inject: "cancelTask", weight: 2, draw: { _ in .identifier("*") }, check: { w, a in
+            guard case .identifier(let id) = a, !w.hasRunningBGTask(id, continued: true) else { return nil }
             return "user.cancelTask(\"\(id)\"): no continued task with that identifier is running"
         }) { w, a in
             if case .identifier(let id) = a { w.userCancelTask(id) }
         },
-        ActionSpec("user", "interrupt", .duration, inject: "interrupt", weight: 12,
-                   draw: { .duration(Time.second * Millis(5 + $0.next() % 56)) }) { w, a in
+        ActionSpec("user", "interrupt", .duration, inject: "interrupt", weight: 8,
+                   draw: { .duration(Time.second * Millis(5 + $0.next() % 56)) }, useful: { w, _ in w.state == .active }) { w, a in
             if case .duration(let d) = a { w.userInterrupt(for: d) }
         },
-        ActionSpec("system", "backgroundFetch", inject: "backgroundFetch", weight: 12) { w, _ in w.systemBackgroundFetch() },
+        ActionSpec("system", "backgroundFetch", inject: "backgroundFetch", weight: 8,
+                   useful: { w, _ in w.fetchInjectable }) { w, _ in w.systemBackgroundFetch() },
         ActionSpec("system", "launchForFetch") { w, _ in w.systemLaunchForFetch() },
-        ActionSpec("system", "memoryPressure", inject: "memoryPressure", weight: 6) { w, _ in w.systemMemoryPressure() },
-        ActionSpec("system", "disconnectScene", inject: "disconnectScene", weight: 4,
+        ActionSpec("system", "memoryPressure", inject: "memoryPressure", weight: 5,
+                   useful: { w, _ in w.state == .suspended }) { w, _ in w.systemMemoryPressure() },
+        ActionSpec("system", "disconnectScene", inject: "disconnectScene", weight: 3,
                    check: { w, _ in w.disconnectSceneRefusal }) { w, _ in w.systemDisconnectScene() },
-        ActionSpec("system", "setLowPowerMode", .flag, inject: "lowPower", weight: 6,
-                   draw: { .flag($0.next() % 2 == 0) }) { w, a in
+        ActionSpec("system", "setLowPowerMode", .flag, inject: "lowPower", weight: 4,
+                   draw: { .flag($0.next() % 2 == 0) }, useful: { w, a in a != .flag(w.device.lowPowerMode) }) { w, a in
             if case .flag(let on) = a { w.systemSetLowPowerMode(on) }
         },
         ActionSpec("system", "setBackgroundRefresh", .flag) { w, a in
@@ -88,28 +99,40 @@ extension ActionSpec {
                    draw: { .push(nil, contentAvailable: $0.next() % 4 != 0) }) { w, a in
             if case .push(let info, let available) = a { w.systemRemoteNotification(info, contentAvailable: available) }
         },
-        ActionSpec("system", "setNetwork", .flag) { w, a in
+        ActionSpec("system", "setNetwork", .flag, inject: "network", weight: 5,
+                   draw: { .flag($0.next() % 2 == 0) }, useful: { w, a in a != .flag(w.device.network) }) { w, a in
             if case .flag(let on) = a { w.systemSetNetwork(on) }
         },
-        ActionSpec("system", "setCharging", .optionalFlag) { w, a in
+        ActionSpec("system", "setCharging", .optionalFlag, inject: "charging", weight: 3,
+                   draw: { .optionalFlag(optionalFlag(&$0)) }, useful: { w, a in a != .optionalFlag(w.device.charging) }) { w, a in
             if case .optionalFlag(let on) = a { w.systemSetCharging(on) }
         },
-        ActionSpec("system", "setDeviceIdle", .optionalFlag) { w, a in
+        ActionSpec("system", "setDeviceIdle", .optionalFlag, inject: "deviceIdle", weight: 3,
+                   draw: { .optionalFlag(optionalFlag(&$0)) }, useful: { w, a in a != .optionalFlag(w.device.idle) }) { w, a in
             if case .optionalFlag(let on) = a { w.systemSetDeviceIdle(on) }
         },
-        ActionSpec("system", "launchTask", .identifier, inject: "launchTask", weight: 4, draw: { _ in .identifier("*") }, check: { w, a in
+        ActionSpec("system", "launchTask", .identifier, inject: "launchTask", weight: 5, draw: { _ in .identifier("*") }, check: { w, a in
             guard case .identifier(let id) = a, !w.hasPendingBGRequest(id) else { return nil }
             return "system.launchTask(\"\(id)\"): no request with that identifier is pending (submit one with BGTaskScheduler.submit first)"
         }) { w, a in
             if case .identifier(let id) = a { w.systemLaunchTask(id) }
         },
-        ActionSpec("system", "expireTask", .identifier, check: { w, a in
+        ActionSpec("system", "expireTask", .identifier, inject: "expireTask", weight: 4, draw: { _ in .identifier("*") }, check: { w, a in
             guard case .identifier(let id) = a, !w.hasRunningBGTask(id) else { return nil }
             return "system.expireTask(\"\(id)\"): no task with that identifier is running"
         }) { w, a in
             if case .identifier(let id) = a { w.systemExpireTask(id) }
         },
+        ActionSpec("system", "serverOutage", .duration, inject: "outage", weight: 4,
+                   draw: { .duration(Time.second * Millis(5 + $0.next() % 596)) }, useful: { w, _ in w.outageInjectable }) { w, a in
+            if case .duration(let d) = a { w.systemServerOutage(for: d) }
+        },
     ]
+
+    /// On, off or back to the default, evenly.
+    static func optionalFlag(_ rng: inout SeededStream) -> Bool? {
+        switch rng.next() % 3 { case 0: return true; case 1: return false; default: return nil }
+    }
 
     /// The action `--inject` calls `name`.
     public static func injected(_ name: String) -> ActionSpec? { all.first { $0.injectName == name } }

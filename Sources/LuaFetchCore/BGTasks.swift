@@ -246,7 +246,15 @@ extension World {
     public func hasPendingBGRequest(_ identifier: String) -> Bool {
         identifier == "*" ? !bgTasks.pending.isEmpty : bgTasks.pending.contains { $0.request.identifier == identifier }
     }
-    public func hasRunningBGTask(_ identifier: String) -> Bool { bgTasks.running.contains { $0.identifier == identifier } }
+    public func hasRunningBGTask(_ identifier: String, continued: Bool = false) -> Bool {
+        runningBGTask(identifier, continued: continued) != nil
+    }
+
+    /// The running task with this identifier (`"*"`: the one launched first); only continued
+    /// tasks when `continued`.
+    func runningBGTask(_ identifier: String, continued: Bool = false) -> RunningBGTask? {
+        bgTasks.running.first { (identifier == "*" || $0.identifier == identifier) && (!continued || $0.kind == .continued) }
+    }
 
     /// `task:setTaskCompleted(success)`: false when the call ended the app.
     public func completeBGTask(_ key: GrantKey, success: Bool, at location: SourceLocation?) -> Bool {
@@ -360,8 +368,8 @@ extension World {
 
     /// `system.expireTask(identifier)`: expires the running task now.
     public func systemExpireTask(_ identifier: String) {
-        log("system", .action, "expires the BGTask \(identifier) (debugger command)")
-        guard let t = bgTasks.running.first(where: { $0.identifier == identifier }) else {
+        log("system", .action, "expires the BGTask \(identifier == "*" ? "launched first" : identifier) (debugger command)")
+        guard let t = runningBGTask(identifier) else {
             log("system", .info, "(no BGTask \(identifier) is running)")
             return
         }
@@ -497,8 +505,8 @@ extension World {
 
     /// `user.cancelTask(identifier)`: the person cancels a continued task in the system's UI.
     public func userCancelTask(_ identifier: String) {
-        log("user", .action, "cancels the task \(identifier)")
-        guard let t = bgTasks.running.first(where: { $0.identifier == identifier && $0.kind == .continued }) else {
+        log("user", .action, "cancels the task \(identifier == "*" ? "started first" : identifier)")
+        guard let t = runningBGTask(identifier, continued: true) else {
             log("user", .info, "(no continued task \(identifier) is running)")
             return
         }

@@ -100,6 +100,7 @@ extension World {
         log("task", .task, "begin #\(id)\(name.map { " \"\($0)\"" } ?? "")\(location.map { " at \($0)" } ?? "")",
             detail: .taskBegan(id: id, name: name))
         if state == .background, tasks.episode?.deadline == nil { startBudgetClock() }
+        milestone(.taskBegan, until: state == .background ? tasks.episode?.deadline : nil)
         if inRacedBlock && state == .background {
             // SPEC 12.4, the other order: begun in a block that ran after the suspension it raced,
             // the task's expiration handler is called at once and it alone must end within
@@ -146,6 +147,7 @@ extension World {
         ep.warningEvent = schedule(Event(.tasks, TaskBook.Kind.expirationWarning, a: ep.id), at: deadline - budgets.expirationWarning)
         ep.deadlineEvent = schedule(Event(.tasks, TaskBook.Kind.deadline, a: ep.id), at: deadline, phase: .deadline)
         tasks.episode = ep
+        milestone(.backgroundTime, until: deadline)
         log("task", .task, "background time: \(Time.human(ep.budget)) (deadline \(Time.stamp(deadline)))",
             detail: .budget(deadline: deadline, budget: ep.budget))
     }

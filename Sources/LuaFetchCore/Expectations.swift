@@ -9,6 +9,9 @@ public struct ExpectationResult: Sendable {
     public var time: Millis
     public var location: SourceLocation?
     public var detail: String?
+    /// `expect.violation` / `expect.noViolations`: it restates the run's violations (explore
+    /// reports the violations themselves).
+    public var aboutViolations = false
 }
 
 final class ExpectationBook: Subsystem {
@@ -39,13 +42,14 @@ final class ExpectationBook: Subsystem {
             let ok = e.count.map { n == $0 } ?? (n >= 1)
             let want = e.count.map { "exactly \($0)" } ?? "at least one"
             world.record(ExpectationResult(description: "violation \(e.code.rawValue) (\(want))", passed: ok,
-                                           time: world.now, location: e.location, detail: ok ? nil : "it happened \(n) time\(n == 1 ? "" : "s")"))
+                                           time: world.now, location: e.location, detail: ok ? nil : "it happened \(n) time\(n == 1 ? "" : "s")",
+                                           aboutViolations: true))
         }
         for loc in noViolations {
             let n = world.violations.count
             let codes = Array(Set(world.violations.map(\.code.rawValue))).sorted().joined(separator: ", ")
             world.record(ExpectationResult(description: "no violations", passed: n == 0, time: world.now, location: loc,
-                                           detail: n == 0 ? nil : "\(n) violation\(n == 1 ? "" : "s"): \(codes)"))
+                                           detail: n == 0 ? nil : "\(n) violation\(n == 1 ? "" : "s"): \(codes)", aboutViolations: true))
         }
     }
 }

@@ -107,48 +107,245 @@ public struct InjectedAction: Equatable, Sendable {
         }.joined(separator: ", ")
     }
 
-    // MARK: - Random schedules
-
-    /// The actions explore injects into the run with `seed`, spread over `horizon` (its own stream).
-    public static func random(seed: Int64, horizon: Millis) -> [InjectedAction] {
-        var rng = SeededStream(seed: seed, stream: "explore")
-        let count = 3 + Int(rng.next() % 10)
-        var out: [InjectedAction] = []
-        let mix = ActionSpec.all.filter { $0.exploreWeight > 0 }
-        for _ in 0..<count {
-            let time = Millis(rng.unit() * Double(max(horizon, 1)))
-            var roll = Int(rng.next() % 100)
-            var pick = mix[mix.count - 1]
-            for a in mix {
-                if roll < a.exploreWeight { pick = a; break }
-                roll -= a.exploreWeight
-            }
-            out.append(InjectedAction(time: time, kind: Kind(pick.injectName!, pick.draw(&rng))))
-        }
-        return out.sorted { $0.time < $1.time }
+    /// Time that grows log-uniformly from `low` to `high` (an octave drawn evenly, then a point in
+    /// it): integers only, so every machine draws the same.
+    static func logUniform(_ low: Millis, _ high: Millis, _ rng: inout SeededStream) -> Millis {
+        var octaves: [Millis] = [max(1, low)]
+        while octaves.last! * 2 < high { octaves.append(octaves.last! * 2) }
+        let i = Int(rng.next() % UInt64(octaves.count))
+        let from = octaves[i], to = min(high, from * 2)
+        return from + Millis(rng.next() % UInt64(max(1, to - from)))
     }
+}
 
-    /// Shrinks `actions` to a list from which no single action can be removed while `stillFails`
-    /// holds (first the empty list, then one action at a time, repeatedly).
-    public static func shrink(_ actions: [InjectedAction], stillFails: ([InjectedAction]) -> Bool) -> [InjectedAction] {
-        if stillFails([]) { return [] }
-        var current = actions
-        var changed = true
-        while changed {
-            changed = false
-            var i = 0
-            while i < current.count {
-                var candidate = current
-                candidate.remove(at: i)
-                if stillFails(candidate) {
-                    current = candidate
-                    changed = true
-                } else {
-                    i += 1
+/// A schedule explore runs and shrinks: injected actions at absolute times and the orders taken
+/// at SPEC 12.4's choice points. It replays as `run --seed N --inject ACTIONS --order N`.
+public struct Schedule: Equatable, Sendable {
+    public var actions: [InjectedAction]
+    public var order: UInt64
+    public init(actions: [InjectedAction], order: UInt64 = 0) { self.actions = actions; self.order = order }
+
+    /// `--inject`'s text (empty: none).
+    public var injectText: String { actions.map(\.spec).joined(separator: ",") }
+
+    /// Shrinks to a schedule from which no action can be removed, no order bit cleared, and no
+    /// action moved closer to the one before, while `stillFails` holds (delta debugging: chunks,
+    /// then single actions, then the orders, then the gaps). `stillFails` judges a batch of
+    /// candidates at once (the caller may run them in parallel); the first failing candidate of a
+    /// batch is taken, so the result does not depend on how the batch ran. At most `budget` runs.
+    public static func shrink(_ start: Schedule, budget: Int = 400, stillFails: ([Schedule]) -> [Bool]) -> Schedule {
+        var current = start
+        var spent = 0
+        /// The first of `candidates` that still fails (nil: none, or the budget is spent).
+        func firstFailing(_ candidates: [Schedule]) -> Schedule? {
+            guard !candidates.isEmpty, spent < budget else { return nil }
+            let batch = Array(candidates.prefix(budget - spent))
+            spent += batch.count
+            let results = stillFails(batch)
+            return zip(batch, results).first { $0.1 }?.0
+        }
+        // The empty schedule, with and without the orders.
+        if let s = firstFailing([Schedule(actions: [], order: 0), Schedule(actions: [], order: current.order)].filter { $0 != current }) {
+            current = s
+        }
+        // Repeat the passes while one of them changes something (moving actions can make one
+        // of them unnecessary).
+        var before: Schedule? = nil
+        while before != current && spent < budget {
+            before = current
+            // Chunks (ddmin's complements), halving the chunk size.
+            var chunk = max(1, current.actions.count / 2)
+            while chunk >= 1 && current.actions.count > 1 {
+                let n = current.actions.count
+                let candidates = stride(from: 0, to: n, by: chunk).map { i in
+                    Schedule(actions: Array(current.actions[..<i]) + Array(current.actions[min(n, i + chunk)...]), order: current.order)
+                }
+                if let s = firstFailing(candidates) { current = s; chunk = max(1, min(chunk, current.actions.count / 2)); continue }
+                if chunk == 1 { break }
+                chunk /= 2
+            }
+            // The orders: none at all, then one bit at a time.
+            if current.order != 0 {
+                if let s = firstFailing([Schedule(actions: current.actions, order: 0)]) { current = s }
+                while current.order != 0 {
+                    let bits = (0..<64).filter { current.order >> UInt64($0) & 1 == 1 }
+                    guard let s = firstFailing(bits.map { Schedule(actions: current.actions, order: current.order & ~(1 << UInt64($0))) }) else { break }
+                    current = s
+                }
+            }
+            // The gaps: move an action and all after it earlier, by all, most or half of its gap
+            // (the first action's gap is from t = 0), keeping the order of the actions.
+            for fraction in [1.0, 0.9, 0.5] {
+                var moved = true
+                while moved {
+                    moved = false
+                    let candidates: [Schedule] = current.actions.indices.compactMap { i in
+                        let previous = i == 0 ? 0 : current.actions[i - 1].time
+                        let shift = Millis(Double(current.actions[i].time - previous) * fraction)
+                        guard shift >= 1 else { return nil }
+                        var s = current
+                        for j in i..<s.actions.count { s.actions[j].time -= shift }
+                        return s
+                    }
+                    if let s = firstFailing(candidates) { current = s; moved = true }
                 }
             }
         }
         return current
+    }
+}
+
+/// One run's schedule as explore draws it from the seed (SPEC 10): swarm testing (each run turns
+/// on a random subset of the action kinds, each at a random rate, so some runs are dense in one
+/// kind), bursts (half of the gaps drawn log-uniformly from 50 ms to 10 s), pairs of actions a
+/// moment apart in a random order, actions placed relative to milestones of the app's life (while
+/// a task, a grant or a request is open, just before a deadline, right after a suspension or a
+/// launch into the background), and the orders of SPEC 12.4's choice points.
+public struct ExplorePlan: Equatable, Sendable {
+    /// Where an anchored action lands, from the milestone's moment `now` and its window's end.
+    public enum Placement: Equatable, Sendable {
+        /// `now + offset`.
+        case after(Millis)
+        /// A point of the window (now, end], as a fraction (no window: 1 ms later).
+        case within(Double)
+        /// `end - offset` (no window: never).
+        case before(Millis)
+    }
+
+    public struct Anchored: Equatable, Sendable {
+        public var milestone: World.Milestone
+        /// The how-many-th time the milestone is reached (1-based).
+        public var occurrence: Int
+        public var placement: Placement
+        public var kind: InjectedAction.Kind
+    }
+
+    public var actions: [InjectedAction]
+    public var anchored: [Anchored]
+    public var order: UInt64
+    /// One action of each kind the run uses, in the table's order: when a planned action would do
+    /// nothing at its time, the first useful one after it (wrapping around) is injected instead,
+    /// so a burst of Home-or-open draws becomes Home, open, Home.
+    public var alternatives: [InjectedAction.Kind] = []
+
+    /// The plan of the run with `seed`; absolute times fall in [0, horizon).
+    public static func random(seed: Int64, horizon: Millis) -> ExplorePlan {
+        var rng = SeededStream(seed: seed, stream: "explore")
+        let table = ActionSpec.all.filter { $0.exploreWeight > 0 }
+        // Swarm: each kind on with p = 1/2 (at least one), at 1/4 to 4 times its weight.
+        var mix: [(spec: ActionSpec, weight: Int)] = []
+        for a in table where rng.next() % 2 == 0 {
+            mix.append((a, a.exploreWeight * [1, 2, 4, 8, 16][Int(rng.next() % 5)]))
+        }
+        if mix.isEmpty { mix = [(table[Int(rng.next() % UInt64(table.count))], 1)] }
+        let total = mix.reduce(0) { $0 + $1.weight }
+        func pick() -> InjectedAction.Kind {
+            var roll = Int(rng.next() % UInt64(total))
+            for (a, w) in mix {
+                if roll < w { return InjectedAction.Kind(a.injectName!, a.draw(&rng)) }
+                roll -= w
+            }
+            let a = mix[mix.count - 1].spec
+            return InjectedAction.Kind(a.injectName!, a.draw(&rng))
+        }
+        let h = max(horizon, 1)
+        var actions: [InjectedAction] = []
+        // Clusters: one to six, each of one to five actions a moment apart (gaps log-uniform from
+        // 50 ms to 10 s), placed anywhere; so about half the gaps are bursts.
+        for _ in 0..<(1 + Int(rng.next() % 6)) {
+            var t = Millis(rng.next() % UInt64(h))
+            for _ in 0..<(1 + Int(rng.next() % 5)) {
+                guard t < h else { break }
+                actions.append(InjectedAction(time: t, kind: pick()))
+                t += InjectedAction.logUniform(50, 10 * Time.second, &rng)
+            }
+        }
+        // A pair a moment apart, in either order (both kinds drawn, then the order).
+        if rng.next() % 4 == 0 {
+            let first = pick(), second = pick()
+            let at = Millis(rng.next() % UInt64(h))
+            let gap = InjectedAction.logUniform(1, 2 * Time.second, &rng)
+            let swap = rng.next() % 2 == 0
+            actions.append(InjectedAction(time: at, kind: swap ? second : first))
+            if at + gap < h { actions.append(InjectedAction(time: at + gap, kind: swap ? first : second)) }
+        }
+        // Actions anchored to what the app is doing.
+        var anchored: [Anchored] = []
+        for _ in 0..<Int(rng.next() % 4) {
+            let milestone = World.Milestone.allCases[Int(rng.next() % UInt64(World.Milestone.allCases.count))]
+            let occurrence = 1 + Int(rng.next() % 3)
+            let placement: Placement
+            switch rng.next() % 3 {
+            case 0: placement = .after(InjectedAction.logUniform(1, 5 * Time.second, &rng))
+            case 1: placement = .within(rng.unit())
+            default: placement = .before(InjectedAction.logUniform(1, 10 * Time.second, &rng))
+            }
+            anchored.append(Anchored(milestone: milestone, occurrence: occurrence, placement: placement, kind: pick()))
+        }
+        let order = rng.next() % 3 == 0 ? rng.next() : 0
+        let alternatives = mix.map { InjectedAction.Kind($0.spec.injectName!, $0.spec.draw(&rng)) }
+        return ExplorePlan(actions: actions.sorted { $0.time < $1.time }, anchored: anchored, order: order, alternatives: alternatives)
+    }
+}
+
+/// Carries out a plan in one world: schedules its actions, places anchored ones when their
+/// milestone is reached, injects only what is useful then (`ActionSpec.isUseful`), and records
+/// what it did as a replayable schedule.
+public final class ExploreDriver {
+    public private(set) var performed: [InjectedAction] = []
+    private let plan: ExplorePlan
+    private unowned let world: World
+    private let end: Millis
+    private var reached = [Int](repeating: 0, count: World.Milestone.allCases.count)
+
+    /// Attach after the scenario loaded; anchored actions land no later than `end`.
+    public init(plan: ExplorePlan, world: World, end: Millis) {
+        self.plan = plan; self.world = world; self.end = end
+        for a in plan.actions { fire(a.kind, at: a.time) }
+        if !plan.anchored.isEmpty {
+            world.onMilestone = { [unowned self] m, until in self.reach(m, until) }
+        }
+    }
+
+    /// The schedule that replays this run.
+    public var schedule: Schedule { Schedule(actions: performed, order: plan.order) }
+
+    private func reach(_ m: World.Milestone, _ until: Millis?) {
+        reached[m.rawValue] += 1
+        let now = world.now
+        for r in plan.anchored where r.milestone == m && r.occurrence == reached[m.rawValue] {
+            let t: Millis
+            switch r.placement {
+            case .after(let d): t = now + d
+            case .within(let f):
+                guard let u = until, u > now + 1 else { t = now + 1; break }
+                t = now + 1 + Millis(f * Double(u - now - 1))
+            case .before(let d):
+                guard let u = until else { continue }
+                t = max(now + 1, u - d)
+            }
+            if t <= end { fire(r.kind, at: t) }
+        }
+    }
+
+    private func fire(_ planned: InjectedAction.Kind, at time: Millis) {
+        world.at(time) { [unowned self] in
+            guard let kind = usefulKind(planned) else { return }
+            performed.append(InjectedAction(time: world.now, kind: kind))
+            kind.spec.perform(kind.argument, in: world)
+        }
+    }
+
+    /// `planned`, or when it would do nothing now the first useful alternative after it.
+    private func usefulKind(_ planned: InjectedAction.Kind) -> InjectedAction.Kind? {
+        if planned.spec.isUseful(planned.argument, in: world) { return planned }
+        let others = plan.alternatives
+        guard let i = others.firstIndex(where: { $0.name == planned.name }) else { return nil }
+        for k in 1..<max(1, others.count) {
+            let alt = others[(i + k) % others.count]
+            if alt.spec.isUseful(alt.argument, in: world) { return alt }
+        }
+        return nil
     }
 }
 

@@ -193,6 +193,12 @@ extension World {
         startFetch(scheduled: false)
     }
 
+    /// Whether explore may simulate a fetch now: the profile and the app have fetch, the app is not
+    /// in the foreground, and no fetch waits for its completion handler (iOS never overlaps two).
+    var fetchInjectable: Bool {
+        os.hasFetchAPI && app.hasFetchMode && !isForeground && !grants.pending.contains { $0.key.kind == .fetch }
+    }
+
     func debugFetchPossible() -> Bool {
         if !os.hasFetchAPI {
             log("system", .info, "(the \(os.rawValue) profile has no background fetch)")

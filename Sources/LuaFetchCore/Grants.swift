@@ -183,6 +183,7 @@ extension World {
                              at: now + allowed, phase: .deadline)
         grants.pending.append(Grant(key: key, pid: pid, began: now, deadline: now + allowed, location: location,
                                     detail: detail, deadlineEvent: event))
+        milestone(.grant, until: now + allowed)
         return key
     }
 

@@ -1,5 +1,6 @@
 // A tiny JSON writer for luafetch's machine-readable output: objects keep the key order they are
-// built in (so output is byte-stable), strings are escaped per RFC 8259. No Foundation.
+// built in (so output is byte-stable), strings are escaped per RFC 8259; and a small reader for
+// what luafetch itself wrote (explore --merge). No Foundation.
 
 public indirect enum JSON: Sendable {
     case null
@@ -62,5 +63,130 @@ public indirect enum JSON: Sendable {
             }
         }
         out += "\""
+    }
+}
+
+extension JSON {
+    /// Parses one JSON text (RFC 8259); nil when it is not valid. Numbers without a fraction or
+    /// exponent that fit are `.int`.
+    public static func parse(_ text: String) -> JSON? {
+        var p = Reader(bytes: Array(text.utf8))
+        guard let v = p.value() else { return nil }
+        p.space()
+        return p.i == p.bytes.count ? v : nil
+    }
+
+    /// The field `name` of an object.
+    public subscript(_ name: String) -> JSON? {
+        if case .object(let fields) = self { return fields.first { $0.0 == name }?.1 }
+        return nil
+    }
+    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    public var intValue: Int64? { if case .int(let i) = self { return i }; return nil }
+    public var arrayValue: [JSON]? { if case .array(let a) = self { return a }; return nil }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var i = 0
+        mutating func space() { while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 } }
+        mutating func literal(_ word: String, _ v: JSON) -> JSON? {
+            let w = Array(word.utf8)
+            guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else { return nil }
+            i += w.count
+            return v
+        }
+        mutating func value(depth: Int = 0) -> JSON? {
+            space()
+            guard i < bytes.count, depth < 64 else { return nil }
+            switch bytes[i] {
+            case UInt8(ascii: "n"): return literal("null", .null)
+            case UInt8(ascii: "t"): return literal("true", .bool(true))
+            case UInt8(ascii: "f"): return literal("false", .bool(false))
+            case UInt8(ascii: "\""): return string().map(JSON.string)
+            case UInt8(ascii: "["):
+                i += 1
+                var items: [JSON] = []
+                space()
+                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                while true {
+                    guard let v = value(depth: depth + 1) else { return nil }
+                    items.append(v)
+                    space()
+                    guard i < bytes.count else { return nil }
+                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                    if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                    return nil
+                }
+            case UInt8(ascii: "{"):
+                i += 1
+                var fields: [(String, JSON)] = []
+                space()
+                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
+                while true {
+                    space()
+                    guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let k = string() else { return nil }
+                    space()
+                    guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
+                    i += 1
+                    guard let v = value(depth: depth + 1) else { return nil }
+                    fields.append((k, v))
+                    space()
+                    guard i < bytes.count else { return nil }
+                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                    if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
+                    return nil
+                }
+            default: return number()
+            }
+        }
+        mutating func number() -> JSON? {
+            let start = i
+            while i < bytes.count, "+-0123456789.eE".utf8.contains(bytes[i]) { i += 1 }
+            guard i > start else { return nil }
+            let s = String(decoding: bytes[start..<i], as: UTF8.self)
+            if let n = Int64(s) { return .int(n) }
+            return Double(s).map(JSON.double)
+        }
+        mutating func string() -> String? {
+            i += 1  // the opening quote
+            var out: [UInt8] = []
+            while i < bytes.count {
+                let b = bytes[i]
+                i += 1
+                switch b {
+                case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard i < bytes.count else { return nil }
+                    let e = bytes[i]
+                    i += 1
+                    switch e {
+                    case UInt8(ascii: "n"): out.append(0x0A)
+                    case UInt8(ascii: "r"): out.append(0x0D)
+                    case UInt8(ascii: "t"): out.append(0x09)
+                    case UInt8(ascii: "b"): out.append(0x08)
+                    case UInt8(ascii: "f"): out.append(0x0C)
+                    case UInt8(ascii: "u"):
+                        guard var u = hex4() else { return nil }
+                        if (0xD800..<0xDC00).contains(u), i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                            i += 2
+                            guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+                            u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        guard let scalar = Unicode.Scalar(u) else { return nil }
+                        out += Array(String(Character(scalar)).utf8)
+                    default: out.append(e)
+                    }
+                default:
+                    guard b >= 0x20 else { return nil }
+                    out.append(b)
+                }
+            }
+            return nil
+        }
+        mutating func hex4() -> UInt32? {
+            guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16) else { return nil }
+            i += 4
+            return v
+        }
     }
 }

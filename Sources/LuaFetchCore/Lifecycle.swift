@@ -39,6 +39,7 @@ extension World {
         if new == .background { stats.backgroundSince = now } else { debuggerHeldSuspension = false }
         state = new
         log("app", .state, "● \(new.rawValue)" + (note.isEmpty ? "" : " (\(note))"), detail: .state(new))
+        if new == .suspended { milestone(.suspended) }
     }
 
     /// Calls a delegate method (if the app defines it), then posts its notification; a `limit`
@@ -129,6 +130,7 @@ extension World {
             stats.backgroundLaunches += 1
             setState(.background, "launched into the background: \(reason.rawValue)")
             beginEpisode(budget: budgets.backgroundTaskLaunched ?? budgets.backgroundTask)
+            milestone(.backgroundLaunch)
         }
         warnSceneLifecycle()
     }

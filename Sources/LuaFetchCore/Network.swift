@@ -133,6 +133,18 @@ extension World {
         server.outages.append((from, to))
     }
 
+    /// `system.serverOutage(seconds)`: every fake server is down from now for `duration` (as
+    /// `srv:down(now, now + duration)` on each); explore injects it as `outage=SECONDS`.
+    public func systemServerOutage(for duration: Millis) {
+        log("system", .action, "every server goes down for \(Time.human(duration))")
+        for key in net.order { net.servers[key]?.outages.append((now, now + duration)) }
+    }
+
+    /// Whether an outage would change anything now: some server is up.
+    var outageInjectable: Bool {
+        net.order.contains { key in !(net.servers[key]?.outages.contains { $0.from <= now && now <= $0.to } ?? true) }
+    }
+
     // MARK: - Requests
 
     /// `http.request`: sends a request now; the callback runs later in virtual time.
@@ -177,6 +189,7 @@ extension World {
             r.doneAt = now + rtt
         }
         net.requests[id] = r
+        if let end = r.doneAt ?? (r.error == .timeout ? now + timeout : nil) { milestone(.request, until: end) }
         return id
     }
 

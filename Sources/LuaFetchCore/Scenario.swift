@@ -59,10 +59,15 @@ public struct RunOptions: Sendable {
     public var order: UInt64 = 0
     /// `--limit-instructions`, `--limit-events`, `--limit-memory` (override `scenario{ limits }`).
     public var limits = RunLimits()
+    /// `--settle`: at its end (`duration` or `--until`) the run goes on while work is pending that
+    /// would finish on its own (a deadline, a response, a completion limit), for at most
+    /// `World.settleLimit`, and only then reports what is still pending and checks expectations.
+    /// Explore's runs settle, so cutting a run is never a finding.
+    public var settle = false
     public init(seed: Int64? = nil, os: OSProfile? = nil, until: Millis? = nil, strict: Bool = false,
-                limits: RunLimits = RunLimits(), debugger: Bool = false, order: UInt64 = 0) {
+                limits: RunLimits = RunLimits(), debugger: Bool = false, order: UInt64 = 0, settle: Bool = false) {
         self.seed = seed; self.os = os; self.until = until; self.strict = strict; self.limits = limits
-        self.debugger = debugger; self.order = order
+        self.debugger = debugger; self.order = order; self.settle = settle
     }
 }
 

@@ -154,6 +154,8 @@ public final class World {
     var worldRandom: SeededStream
     var schedulerRandom: SeededStream
     var networkRandom: SeededStream
+    /// Explore's listener for milestones (nil in plain runs).
+    public var onMilestone: ((Milestone, Millis?) -> Void)?
     var bgRandom: SeededStream
 
     // MARK: - Output
@@ -248,6 +250,7 @@ public final class World {
     public func run() throws(ScenarioError) {
         start()
         while step(limit: endTime) {}
+        if options.settle { settleAfterEnd() }
         if let fatal { throw fatal }
         finish()
         if let fatal { throw fatal }
@@ -271,6 +274,35 @@ public final class World {
         stats.events += 1
         dispatch(ev)
         return true
+    }
+
+    // MARK: - Milestones (explore)
+
+    /// Moments of the app's life explore places actions relative to (SPEC 10), each with the end
+    /// of the window it opens (a deadline, a response), when there is one.
+    public enum Milestone: Int, CaseIterable, Sendable {
+        case taskBegan, backgroundTime, grant, request, suspended, backgroundLaunch
+    }
+
+    func milestone(_ m: Milestone, until: Millis? = nil) {
+        if let onMilestone { onMilestone(m, until) }
+    }
+
+    /// The longest `--settle` goes on past the end.
+    public static let settleLimit: Millis = Time.hour
+
+    /// `--settle`: past the end, runs the events that finish pending work (not recurring ones
+    /// alone) until nothing is pending or `settleLimit` has passed.
+    func settleAfterEnd() {
+        guard fatal == nil, queue.peekTime().map({ $0 > endTime }) ?? false else { return }
+        if let d = config.duration, now < min(d, endTime) { now = min(d, endTime) }
+        let cap = now + Self.settleLimit
+        while fatal == nil, state != .notRunning || !mainWaiting.isEmpty, hasPendingWork, step(limit: cap, stopWhenIdle: true) {}
+    }
+
+    /// Whether work is pending that `pending-at-end` would report, or a request is in flight.
+    var hasPendingWork: Bool {
+        !net.requests.isEmpty || subsystems.contains { !$0.pendingAtEnd(in: self).parts.isEmpty }
     }
 
     /// Advances the clock to `time`, running every event up to it.

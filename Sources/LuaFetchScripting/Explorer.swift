@@ -1,71 +1,236 @@
-// Explorer: the runs behind `luafetch explore` (SPEC 10). One run is the scenario with a seed and a
-// list of injected actions, in its own runtime (so runs can go on parallel threads); a finding is
-// a distinct violation (code + file:line) with the first seed that showed it, how many runs did,
-// and its injected actions shrunk to a minimal list that still produces it.
+// Explorer: the runs behind `luafetch explore` (SPEC 10). A run is the scenario with a seed and an
+// ExplorePlan (LuaFetchCore's Explore.swift), settled at its end (`--settle`, so cutting a run is
+// never a finding), in its own runtime (runs go on parallel threads). What a run found is a list of
+// observations (violations, and failed `expect.that`/`expect.at`) in the order they happened.
+// Runs fold, in any order, into one record per distinct observation (code + file:line): how many
+// runs showed it, the first seed that did and its schedule, and which observations came before it
+// in every run that showed it (those are its causes). The records of shards merge the same way, so
+// a merged report is the one a single run prints. Uses ScenarioRuntime.
 import LuaFetchCore
 
-/// A distinct violation found while exploring.
-public struct Finding: Sendable {
-    public var key: String            // "code file:line"
-    public var violation: Violation
+/// One thing a run found.
+public struct Observation: Sendable, Equatable {
+    /// `code file:line`: the identity of a finding across runs.
+    public var key: String
+    public var code: String
+    public var severity: Severity
+    public var location: String?
+    public var message: String
+    public var exception: String?
+
+    public init(key: String, code: String, severity: Severity, location: String?, message: String, exception: String?) {
+        self.key = key; self.code = code; self.severity = severity; self.location = location; self.message = message; self.exception = exception
+    }
+}
+
+/// What one run did and found.
+public struct RunOutcome: Sendable {
     public var seed: Int64
-    public var runs = 1
-    public var actions: [InjectedAction]
-    public var minimal: [InjectedAction] = []
+    public var schedule: Schedule
+    public var found: [Observation]
+}
+
+/// Everything explore knows about one distinct observation (`id`: its key), or about one line's
+/// observations together (`id`: the line); records fold and merge.
+public struct FindingRecord: Sendable {
+    public var id: String
+    /// The observation the first seed showed first.
+    public var first: Observation
+    public var runs: Int
+    /// The first seed that showed it, and that run's schedule.
+    public var seed: Int64
+    public var schedule: Schedule
+    /// The ids (of the same level) that came before it in every run that showed it.
+    public var preceded: Set<String>
+    /// The shrunk schedule that still shows it (nil: not shrunk, or the run's schedule did not
+    /// replay it; `shrunk` tells which).
+    public var minimal: Schedule?
+    public var shrunk = false
+
+    public init(id: String, first: Observation, runs: Int, seed: Int64, schedule: Schedule, preceded: Set<String>,
+                minimal: Schedule? = nil, shrunk: Bool = false) {
+        self.id = id; self.first = first; self.runs = runs; self.seed = seed; self.schedule = schedule
+        self.preceded = preceded; self.minimal = minimal; self.shrunk = shrunk
+    }
+
+    /// Folds in another record of the same id (another run, or another shard's record).
+    mutating func merge(_ other: FindingRecord) {
+        runs += other.runs
+        preceded.formIntersection(other.preceded)
+        if other.seed < seed {
+            first = other.first; seed = other.seed; schedule = other.schedule
+            minimal = other.minimal; shrunk = other.shrunk
+        }
+    }
+}
+
+/// What the runs found, at two levels: each distinct observation (code + line), and each line
+/// (the violations of one line share a cause: a task begun there expires, is held too long and is
+/// pending at the end). A finding is a line no other line came before in every run that showed
+/// it; the lines that always came after it are what it caused.
+public struct ExploreFindings: Sendable {
+    /// By observation key.
+    public var observations: [String: FindingRecord] = [:]
+    /// By line (`file:line`, or the key when an observation has no line).
+    public var lines: [String: FindingRecord] = [:]
+
+    public init() {}
+
+    static func line(_ o: Observation) -> String { o.location ?? o.key }
+
+    /// Folds one run in.
+    public mutating func add(_ run: RunOutcome) {
+        var keys = Set<String>(), lineIDs = Set<String>()
+        for o in run.found {
+            if !keys.contains(o.key) {
+                fold(&observations, FindingRecord(id: o.key, first: o, runs: 1, seed: run.seed, schedule: run.schedule, preceded: keys))
+                keys.insert(o.key)
+            }
+            let l = Self.line(o)
+            if !lineIDs.contains(l) {
+                fold(&lines, FindingRecord(id: l, first: o, runs: 1, seed: run.seed, schedule: run.schedule, preceded: lineIDs))
+                lineIDs.insert(l)
+            }
+        }
+    }
+
+    /// Folds in a record of a shard.
+    public mutating func merge(observation r: FindingRecord) { fold(&observations, r) }
+    public mutating func merge(line r: FindingRecord) { fold(&lines, r) }
+
+    private func fold(_ book: inout [String: FindingRecord], _ r: FindingRecord) {
+        if book[r.id] == nil { book[r.id] = r } else { book[r.id]!.merge(r) }
+    }
+
+    /// The observations of a line: errors first, then the most frequent, then by first seed.
+    public func members(_ line: String) -> [FindingRecord] {
+        observations.values.filter { Self.line($0.first) == line }.sorted { a, b in
+            if a.first.severity != b.first.severity { return a.first.severity == .error }
+            if a.runs != b.runs { return a.runs > b.runs }
+            if a.seed != b.seed { return a.seed < b.seed }
+            return a.id < b.id
+        }
+    }
+
+    /// The observation a line's finding is named by (and shrunk for): its first member.
+    public func headline(_ line: String) -> FindingRecord? { members(line).first }
+
+    public func severity(_ line: String) -> Severity { headline(line)?.first.severity ?? .warning }
+
+    public var rootCount: Int { lines.values.reduce(0) { $0 + ($1.preceded.isEmpty ? 1 : 0) } }
+
+    /// The findings: lines no other line always came before; errors first, then by first seed.
+    public var roots: [String] {
+        lines.values.filter { $0.preceded.isEmpty }.sorted(by: reportOrder).map(\.id)
+    }
+
+    /// Every line in report order.
+    public var allLines: [FindingRecord] { lines.values.sorted(by: reportOrder) }
+
+    /// The finding each other line follows from: of the roots that came before it in every run,
+    /// the one seen in most runs (then the first in report order).
+    public var causedBy: [String: String] {
+        var out: [String: String] = [:]
+        for r in lines.values where !r.preceded.isEmpty {
+            let candidates = r.preceded.compactMap { lines[$0] }.filter { $0.preceded.isEmpty }
+            if let best = candidates.sorted(by: { $0.runs != $1.runs ? $0.runs > $1.runs : reportOrder($0, $1) }).first {
+                out[r.id] = best.id
+            }
+        }
+        return out
+    }
+
+    func reportOrder(_ a: FindingRecord, _ b: FindingRecord) -> Bool {
+        let sa = severity(a.id), sb = severity(b.id)
+        if sa != sb { return sa == .error }
+        if a.seed != b.seed { return a.seed < b.seed }
+        return a.id < b.id
+    }
 }
 
 public enum Explorer {
-    /// Runs the scenario once with `seed` and `actions`; returns its violations.
-    public static func run(path: String, seed: Int64, os: OSProfile?, actions: [InjectedAction]) throws(ScenarioError) -> [Violation] {
+    /// The options of every explore run: settled at the end.
+    static func options(seed: Int64, os: OSProfile?, order: UInt64) -> RunOptions {
+        RunOptions(seed: seed, os: os, order: order, settle: true)
+    }
+
+    /// Runs the scenario with `seed`, drawing its schedule from the seed (`horizon`: where
+    /// absolute actions fall).
+    public static func run(path: String, seed: Int64, os: OSProfile?, horizon: Millis) throws(ScenarioError) -> RunOutcome {
+        let plan = ExplorePlan.random(seed: seed, horizon: horizon)
+        let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: plan.order))
+        runtime.world.recordTimeline = false
+        try runtime.load()
+        let driver = ExploreDriver(plan: plan, world: runtime.world, end: horizon)
+        try runtime.run()
+        // Bits past the choice points the run met changed nothing: drop them.
+        var schedule = driver.schedule
+        let met = runtime.world.stats.choicePoints
+        if met < 64 { schedule.order &= (1 << UInt64(met)) - 1 }
+        return RunOutcome(seed: seed, schedule: schedule, found: observations(runtime.world))
+    }
+
+    /// Replays a schedule exactly as `luafetch run FILE --seed N --settle --inject ... --order N` does.
+    public static func replay(path: String, seed: Int64, os: OSProfile?, schedule: Schedule) throws(ScenarioError) -> [Observation] {
+        let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: schedule.order))
+        runtime.world.recordTimeline = false
+        try runtime.load()
+        for a in schedule.actions { a.schedule(in: runtime.world) }
+        try runtime.run()
+        return observations(runtime.world)
+    }
+
+    /// What a finished run found, in the order it happened: violations the scenario does not
+    /// expect, and failed expectations other than those restating violations.
+    static func observations(_ world: World) -> [Observation] {
+        let expected = world.expectedCodes
+        var out: [(time: Millis, o: Observation)] = []
+        for v in world.violations where !expected.contains(v.code) {
+            let loc = v.location?.description
+            out.append((v.time, Observation(key: "\(v.code.rawValue) \(loc ?? "-")", code: v.code.rawValue, severity: v.severity,
+                                            location: loc, message: v.message, exception: v.exceptionCode)))
+        }
+        for e in world.expectationResults where !e.passed && !e.aboutViolations {
+            let loc = e.location?.description
+            out.append((e.time, Observation(key: "expectation \(loc ?? "-")", code: "expectation", severity: .error, location: loc,
+                                            message: "expected \(e.description)\(e.detail.map { ": \($0)" } ?? "")", exception: nil)))
+        }
+        // Stable: violations before expectations of the same instant.
+        return out.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element.o)
+    }
+
+    /// What explore learns from the scenario before its runs.
+    public struct Probe: Sendable {
+        /// How much virtual time absolute actions spread over: the scenario's duration, or the
+        /// end of a plain run (at least ten minutes).
+        public var horizon: Millis
+        public var name: String
+        public var os: OSProfile
+    }
+
+    public static func probe(path: String, seed: Int64, os: OSProfile?) throws(ScenarioError) -> Probe {
         let runtime = ScenarioRuntime(path: path, options: RunOptions(seed: seed, os: os))
         runtime.world.recordTimeline = false
         try runtime.load()
-        for a in actions { a.schedule(in: runtime.world) }
+        let world = runtime.world
+        if let d = world.config.duration { return Probe(horizon: d, name: world.config.name, os: world.os) }
         try runtime.run()
-        return runtime.world.violations
+        return Probe(horizon: max(world.now, 10 * Time.minute), name: world.config.name, os: world.os)
     }
 
-    /// How much virtual time injected actions spread over: the scenario's duration, or the end of
-    /// a plain run (at least ten minutes).
-    public static func horizon(path: String, seed: Int64, os: OSProfile?) throws(ScenarioError) -> Millis {
-        let runtime = ScenarioRuntime(path: path, options: RunOptions(seed: seed, os: os))
-        runtime.world.recordTimeline = false
-        try runtime.load()
-        if let d = runtime.world.config.duration { return d }
-        try runtime.run()
-        return max(runtime.world.now, 10 * Time.minute)
-    }
-
-    /// The identity of a violation across runs.
-    public static func key(_ v: Violation) -> String {
-        "\(v.code.rawValue) \(v.location?.description ?? "-")"
-    }
-
-    /// Folds the runs (in seed order) into findings, then shrinks each one's actions.
-    public static func findings(path: String, os: OSProfile?, results: [(seed: Int64, actions: [InjectedAction], violations: [Violation])])
-        -> [Finding] {
-        var found: [Finding] = []
-        var index: [String: Int] = [:]  // lookup only; `found` keeps the order
-        for r in results {
-            var seenThisRun = Set<String>()
-            for v in r.violations {
-                let k = key(v)
-                guard seenThisRun.insert(k).inserted else { continue }
-                if let i = index[k] {
-                    found[i].runs += 1
-                } else {
-                    index[k] = found.count
-                    found.append(Finding(key: k, violation: v, seed: r.seed, actions: r.actions))
-                }
-            }
+    /// Shrinks the record's schedule; `parallel` runs a batch of candidate schedules (in any
+    /// order, on any threads) and returns whether each still shows the record's key.
+    public static func shrink(_ record: FindingRecord, path: String, os: OSProfile?,
+                              parallel: ([Schedule], @escaping @Sendable (Schedule) -> Bool) -> [Bool]) -> FindingRecord {
+        var r = record
+        let key = record.id
+        let seed = record.seed
+        let stillFails: @Sendable (Schedule) -> Bool = { s in
+            ((try? replay(path: path, seed: seed, os: os, schedule: s)) ?? []).contains { $0.key == key }
         }
-        for i in found.indices {
-            let f = found[i]
-            found[i].minimal = InjectedAction.shrink(f.actions) { subset in
-                let vs = (try? run(path: path, seed: f.seed, os: os, actions: subset)) ?? []
-                return vs.contains { key($0) == f.key }
-            }
-        }
-        return found
+        r.shrunk = true
+        guard stillFails(record.schedule) else { r.minimal = nil; return r }
+        r.minimal = Schedule.shrink(record.schedule) { batch in parallel(batch, stillFails) }
+        return r
     }
 }

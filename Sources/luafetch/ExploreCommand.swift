@@ -1,8 +1,9 @@
-// `luafetch explore FILE` (SPEC 10): runs seeds S..S+N-1 on parallel threads, each with seeded
-// random user and system actions injected on top of the scenario's timeline, reports each distinct
-// violation (code + file:line) once with the first seed that found it, shrinks that run's injected
-// actions to a minimal list, and prints it as a scenario fragment and a replay command. Output is
-// the same whatever --jobs is. Exit 1 if anything was found.
+// `luafetch explore FILE` (SPEC 10): runs seeds on parallel threads, each with a schedule drawn
+// from its seed (ExplorePlan: swarm, bursts, milestones, pairs, orders) on top of the scenario's
+// timeline, folds what the runs found into findings (Explorer), shrinks each to a minimal schedule
+// and prints the report (ExploreReport.swift). `--shard K/M` runs one shard's seeds and writes
+// JSON Lines that `--merge` folds into the report one big run prints; `--time` explores for a time
+// budget. Output never depends on --jobs or on timing. Exit 1 if anything was found.
 import ArgumentParser
 import Dispatch
 import LuaFetchCore
@@ -17,21 +18,30 @@ struct Explore: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Hunt for schedules that break an app: many seeds, random user and system actions.",
         discussion: """
-        Each run injects seeded random actions (home, open, forceQuit, interrupt, backgroundFetch,
-        memoryPressure, low power) on top of the scenario's own timeline. Every distinct violation is
-        reported once, with its first seed, a minimal list of injected actions that still produces
-        it, and a replay command. Exit status 1 if anything was found, 0 if not, 2 on a bad scenario.
+        Each run draws a schedule from its seed: a random subset of the user and system actions at
+        random rates, bursts a moment apart, actions placed while a task, fetch or request is open
+        or just before a deadline, and the orders iOS leaves open (--order). Runs settle at the end
+        (--settle), so cutting a run is never a finding. A finding is a violation or a failed
+        expectation at a line; what it causes later in the same runs is listed under it. Each is
+        shrunk to a minimal schedule and printed with a replay command and a scenario fragment.
+        Exit status 1 if anything was found, 0 if not, 2 on a bad scenario or usage.
 
-        Example:
+        Examples:
           luafetch explore examples/long_task.lua --runs 200 --jobs 2
+          luafetch explore examples/explore_me.lua --time 30s
+          luafetch explore examples/leaky_task.lua --runs 400 --shard 1/2 --format jsonl > s1.jsonl
+          luafetch explore --merge s1.jsonl s2.jsonl
         """
     )
 
-    @Argument(help: "The scenario file (.lua).")
-    var file: String
+    @Argument(help: ArgumentHelp("The scenario file (.lua); with --merge, the shards' JSON Lines files.", valueName: "file"))
+    var files: [String] = []
 
     @Option(help: "How many runs (seeds).")
-    var runs: Int = 100
+    var runs: Int?
+
+    @Option(help: ArgumentHelp("Explore for this long instead (90s, 5m, 1h); the report says which seeds ran.", valueName: "duration"))
+    var time: String?
 
     @Option(help: "Runs at once (threads).")
     var jobs: Int = 2
@@ -45,142 +55,291 @@ struct Explore: ParsableCommand {
     @Option(help: "Output format: text or jsonl.")
     var format: OutputFormat = .text
 
+    @Option(help: ArgumentHelp("Run only shard K of M (1 ≤ K ≤ M) of the seeds, or auto: from GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, Kubernetes' JOB_COMPLETION_INDEX (with --shards) or Slurm's SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT.", valueName: "K/M|auto"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("How many shards --shard auto splits into when the environment does not say (Kubernetes).", valueName: "M"))
+    var shards: Int?
+
+    @Flag(help: "Combine the JSON Lines of shards (given as the files) into one report.")
+    var merge = false
+
     @Flag(help: "No colour (explore's report has none; accepted as by every command, SPEC 1).")
     var noColor = false
 
-    /// The most runs one explore keeps results for.
+    /// The most runs one explore makes.
     static let maxRuns = 1_000_000
+    static let defaultRuns = 100
 
     func validate() throws {
-        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
-        guard runs <= Self.maxRuns else {
-            throw ValidationError("--runs \(runs) is more than one explore keeps in memory (at most \(Self.maxRuns)); split the seeds with --seed-from")
+        if merge {
+            guard !files.isEmpty else { throw ValidationError("--merge needs the shards' JSON Lines files") }
+            guard runs == nil, time == nil, shard == nil else { throw ValidationError("--merge takes only files (and --format)") }
+            return
         }
-        guard seedFrom <= Int64.max - Int64(runs - 1) else {
+        guard files.count == 1 else {
+            throw ValidationError(files.isEmpty ? "give the scenario file" : "give one scenario file (to combine shards, use --merge FILES...)")
+        }
+        if let runs {
+            guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+            guard runs <= Self.maxRuns else {
+                throw ValidationError("--runs \(runs) is more than one explore makes (at most \(Self.maxRuns)); split the seeds with --seed-from or --shard")
+            }
+        }
+        if let time {
+            guard let t = Time.parseDuration(time), t > 0 else {
+                throw ValidationError("bad --time '\(time)': use a duration like 90s, 5m or 1h")
+            }
+            guard runs == nil else { throw ValidationError("give --runs or --time, not both") }
+            guard shard == nil else { throw ValidationError("--time and --shard do not mix: give each shard the same --runs, so the shards cover the seeds once") }
+        }
+        if let runs, seedFrom > Int64.max - Int64(runs - 1) {
             throw ValidationError("--seed-from \(seedFrom) with --runs \(runs) passes the largest seed (\(Int64.max)); use a smaller --seed-from")
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if let osProfile, OSProfile(rawValue: osProfile) == nil {
             throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
         }
+        if let shards, shards < 1 { throw ValidationError("--shards must be at least 1") }
+        if let shard, shard != "auto", Shard.parse(shard) == nil {
+            throw ValidationError("bad --shard '\(shard)': use K/M with 1 ≤ K ≤ M, like 2/8, or auto")
+        }
     }
 
     func run() throws {
+        if merge { return try mergeShards() }
+        let file = files[0]
         let os = osProfile.flatMap(OSProfile.init(rawValue:))
-        let horizon: Millis
-        let name: String
+        var shardSpec: Shard?
+        if let shard {
+            switch shard == "auto" ? Shard.fromEnvironment(shards: shards, get: Env.get) : Shard.parse(shard).map { .success($0) }! {
+            case .success(let s): shardSpec = s
+            case .failure(let e):
+                Output.error("luafetch explore: \(e.message)\n")
+                throw ExitCode(2)
+            }
+        }
+        let probe: Explorer.Probe
         do {
-            horizon = try Explorer.horizon(path: file, seed: seedFrom, os: os)
-            let probe = ScenarioRuntime(path: file, options: RunOptions(seed: seedFrom, os: os))
-            try probe.load()
-            name = probe.world.config.name
+            probe = try Explorer.probe(path: file, seed: seedFrom, os: os)
         } catch {
             Output.error(error.message + "\n")
             throw ExitCode(2)
         }
-        let results = try sweep(os: os, horizon: horizon)
-        let findings = Explorer.findings(path: file, os: os, results: results)
-        switch format {
-        case .text: printText(findings, name: name, os: os)
-        case .jsonl: printJSONL(findings, name: name, os: os)
-        }
-        throw ExitCode(findings.isEmpty ? 0 : 1)
+        let budget = time.flatMap(Time.parseDuration)
+        // Without --runs: at most maxRuns seeds (the default count without --time), none past the largest seed.
+        let room = seedFrom > Int64.max - Int64(Self.maxRuns) ? Int(Int64.max - seedFrom) + 1 : Self.maxRuns
+        let total = runs ?? min(budget == nil ? Self.defaultRuns : Self.maxRuns, room)
+        let swept = try sweep(file: file, os: os, horizon: probe.horizon, total: total, shard: shardSpec, budget: budget)
+        var report = ExploreReport(file: file, name: probe.name, os: probe.os, osOption: os, seedFrom: seedFrom, runs: swept.runs,
+                                   shard: shardSpec, timeBudget: budget == nil ? nil : time, findings: swept.findings)
+        // A single run shrinks what it reports; a shard shrinks every observation, since after
+        // the merge any of them may name a finding.
+        let f = report.findings
+        report.findings = shrinkAll(f, file: file, os: os,
+                                    keys: shardSpec == nil ? f.roots.compactMap { f.headline($0)?.id } : f.observations.keys.sorted())
+        report.print(format: format)
+        throw ExitCode(report.findings.roots.isEmpty ? 0 : 1)
     }
 
     // MARK: - The runs
 
-    final class Results: @unchecked Sendable {
-        var items: [(seed: Int64, actions: [InjectedAction], violations: [Violation])?]
+    final class Sweep: @unchecked Sendable {
+        var findings = ExploreFindings()
         var failure: ScenarioError?
+        var next = 0
         var done = 0
+        var stop = false
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        init(count: Int) { items = Array(repeating: nil, count: count); pthread_mutex_init(lock, nil) }
+        init() { pthread_mutex_init(lock, nil) }
         deinit { pthread_mutex_destroy(lock); lock.deallocate() }
         func locked<T>(_ body: () -> T) -> T { pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }; return body() }
     }
 
-    /// Runs every seed; worker j takes seeds j, j + jobs, ...; results land in seed order.
-    func sweep(os: OSProfile?, horizon: Millis) throws -> [(seed: Int64, actions: [InjectedAction], violations: [Violation])] {
-        let results = Results(count: runs)
-        let (file, runs, jobs, first) = (self.file, self.runs, min(self.jobs, self.runs), self.seedFrom)
-        let progress = isatty(2) != 0
-        DispatchQueue.concurrentPerform(iterations: jobs) { worker in
-            var i = worker
-            while i < runs {
-                let seed = first + Int64(i)
-                let actions = InjectedAction.random(seed: seed, horizon: horizon)
+    /// Runs the seeds (every one, or one shard's: the i-th seed belongs to shard i mod M + 1);
+    /// workers take the next seed in order, so a time budget always ends after a prefix of them.
+    func sweep(file: String, os: OSProfile?, horizon: Millis, total: Int, shard: Shard?, budget: Millis?)
+        throws -> (runs: Int, findings: ExploreFindings) {
+        let state = Sweep()
+        let seeds: Int = shard.map { s in total / s.count + (total % s.count >= s.index ? 1 : 0) } ?? total
+        let first = seedFrom
+        let seed: @Sendable (Int) -> Int64 = { i in first + Int64(shard.map { i * $0.count + $0.index - 1 } ?? i) }
+        let progress = Progress(enabled: isatty(2) != 0, total: budget == nil ? seeds : nil, budget: budget)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, seeds))) { _ in
+            while true {
+                let i: Int? = state.locked {
+                    guard !state.stop, state.failure == nil, state.next < seeds else { return nil }
+                    if budget != nil, progress.timeIsUp { state.stop = true; return nil }
+                    state.next += 1
+                    return state.next - 1
+                }
+                guard let i else { return }
                 do {
-                    let v = try Explorer.run(path: file, seed: seed, os: os, actions: actions)
-                    results.locked { results.items[i] = (seed, actions, v); results.done += 1 }
+                    let outcome = try Explorer.run(path: file, seed: seed(i), os: os, horizon: horizon)
+                    state.locked {
+                        state.findings.add(outcome)
+                        state.done += 1
+                        progress.update(runs: state.done) { state.findings.rootCount }
+                    }
                 } catch {
                     let failure = (error as Any as? ScenarioError) ?? ScenarioError("\(file): \(error)")
-                    results.locked { if results.failure == nil { results.failure = failure } }
+                    state.locked { if state.failure == nil { state.failure = failure } }
                     return
                 }
-                if progress {
-                    let done = results.locked { results.done }
-                    let width = 30, filled = done * width / runs
-                    let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-                    let text = "\rexplore  \(bar)  \(done)/\(runs)"
-                    _ = text.withCString { write(2, $0, strlen($0)) }
-                }
-                i += jobs
             }
         }
-        if progress { _ = "\r\u{1b}[K".withCString { write(2, $0, strlen($0)) } }
-        if let failure = results.failure {
+        progress.clear()
+        if let failure = state.failure {
             Output.error(failure.message + "\n")
             throw ExitCode(2)
         }
-        return results.items.compactMap { $0 }
+        // With a time budget the seeds run are a prefix: seeds first ... first + runs - 1.
+        return (state.next, state.findings)
     }
 
-    // MARK: - Reports
-
-    func replay(_ f: Finding, os: OSProfile?) -> String {
-        var parts = ["luafetch", "run", shellQuote(file), "--seed", String(f.seed)]
-        if let os { parts += ["--os", os.rawValue] }
-        if !f.minimal.isEmpty { parts += ["--inject", shellQuote(f.minimal.map(\.spec).joined(separator: ","))] }
-        return parts.joined(separator: " ")
-    }
-
-    func printText(_ findings: [Finding], name: String, os: OSProfile?) {
-        let last = seedFrom + Int64(runs - 1)
-        Output.line("luafetch \(luafetchVersion) · explore \"\(name)\" · os \((os ?? .ios13).rawValue) · seeds \(seedFrom)–\(last) · \(runs) run\(runs == 1 ? "" : "s")")
-        Output.line(findings.isEmpty ? "no violations found" : "\(findings.count) distinct violation\(findings.count == 1 ? "" : "s") found")
-        for f in findings {
-            let v = f.violation
-            let code = [v.severity.rawValue, v.exceptionCode].compactMap { $0 }.joined(separator: ", ")
-            Output.line("")
-            Output.line("\(v.severity == .error ? "✗" : "⚠") \(v.code.rawValue) [\(code)] \(v.location?.description ?? "-")")
-            Output.line("  \(v.message)")
-            Output.line("  first at seed \(f.seed), in \(f.runs) of \(runs) runs")
-            if f.minimal.isEmpty {
-                Output.line("  the scenario alone produces it (no injected action needed)")
-            } else {
-                Output.line("  minimal injected actions (\(f.minimal.count) of \(f.actions.count)), as a scenario fragment:")
-                for a in f.minimal { Output.line("    \(a.luaLine)") }
+    /// Shrinks the findings named by `keys` (one after another; each one's candidates in parallel).
+    func shrinkAll(_ found: ExploreFindings, file: String, os: OSProfile?, keys: [String]) -> ExploreFindings {
+        var findings = found
+        let progress = Progress(enabled: isatty(2) != 0, total: nil, budget: nil)
+        for (n, key) in keys.enumerated() {
+            progress.note("shrinking \(n + 1)/\(keys.count)")
+            guard let record = findings.observations[key] else { continue }
+            findings.observations[key] = Explorer.shrink(record, path: file, os: os) { batch, stillFails in
+                let results = Verdicts(count: batch.count)
+                let workers = min(jobs, batch.count)
+                DispatchQueue.concurrentPerform(iterations: workers) { w in
+                    for i in stride(from: w, to: batch.count, by: workers) { results.set(i, stillFails(batch[i])) }
+                }
+                return results.values
             }
-            Output.line("  replay   \(replay(f, os: os))")
         }
-        Output.line("")
-        Output.line("result     \(findings.isEmpty ? "NOTHING FOUND (exit 0)" : "FOUND (exit 1)")")
+        progress.clear()
+        return findings
     }
 
-    func printJSONL(_ findings: [Finding], name: String, os: OSProfile?) {
-        Output.line(JSON.object([("type", .string("header")), ("schema", .string("luafetch.explore/1")), ("version", .string(luafetchVersion)),
-                                 ("scenario", .string(name)), ("file", .string(file)), ("os", .string((os ?? .ios13).rawValue)),
-                                 ("seedFrom", .int(seedFrom)), ("runs", .int(runs))]).text)
-        for f in findings {
-            let v = f.violation
-            Output.line(JSON.object([("type", .string("finding")), ("code", .string(v.code.rawValue)), ("severity", .string(v.severity.rawValue)),
-                                     ("location", .opt(v.location?.description)), ("exception", .opt(v.exceptionCode)),
-                                     ("message", .string(v.message)), ("seed", .int(f.seed)), ("runs", .int(f.runs)),
-                                     ("actions", .array(f.actions.map { .string($0.spec) })),
-                                     ("minimal", .array(f.minimal.map { .string($0.spec) })),
-                                     ("replay", .string(replay(f, os: os)))]).text)
+    // MARK: - Merging shards
+
+    func mergeShards() throws {
+        var inputs: [(path: String, text: String)] = []
+        for path in files {
+            guard let text = readFile(path) else {
+                Output.error("luafetch explore: cannot read \(path)\n")
+                throw ExitCode(2)
+            }
+            inputs.append((path, text))
         }
-        Output.line(JSON.object([("type", .string("summary")), ("runs", .int(runs)), ("findings", .int(findings.count)),
-                                 ("exit", .int(findings.isEmpty ? 0 : 1))]).text)
+        switch ExploreReport.merge(inputs) {
+        case .success(let report):
+            report.print(format: format)
+            throw ExitCode(report.findings.roots.isEmpty ? 0 : 1)
+        case .failure(let e):
+            Output.error("luafetch explore --merge: \(e.message)\n")
+            throw ExitCode(2)
+        }
     }
+}
+
+/// Verdicts of a batch of candidate runs, each written by one thread.
+final class Verdicts: @unchecked Sendable {
+    private var storage: [Bool]
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init(count: Int) { storage = Array(repeating: false, count: count); pthread_mutex_init(lock, nil) }
+    deinit { pthread_mutex_destroy(lock); lock.deallocate() }
+    func set(_ i: Int, _ v: Bool) { pthread_mutex_lock(lock); storage[i] = v; pthread_mutex_unlock(lock) }
+    var values: [Bool] { pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }; return storage }
+}
+
+/// One shard of the seeds: `index` of `count`, 1-based.
+struct Shard: Equatable {
+    var index: Int
+    var count: Int
+
+    static func parse(_ text: String) -> Shard? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let m = Int(parts[1]), m >= 1, (1...m).contains(k) else { return nil }
+        return Shard(index: k, count: m)
+    }
+
+    struct Problem: Error { var message: String }
+
+    /// `--shard auto`: GitLab (CI_NODE_INDEX is 1-based), Kubernetes Indexed Jobs
+    /// (JOB_COMPLETION_INDEX is 0-based; the count from --shards), Slurm job arrays
+    /// (SLURM_ARRAY_TASK_ID counted from SLURM_ARRAY_TASK_MIN, 0 when unset).
+    static func fromEnvironment(shards: Int?, get: (String) -> String?) -> Result<Shard, Problem> {
+        func int(_ name: String) -> Int? { get(name).flatMap { Int($0) } }
+        func check(_ k: Int, _ m: Int, _ source: String) -> Result<Shard, Problem> {
+            guard m >= 1, (1...m).contains(k) else {
+                return .failure(Problem(message: "--shard auto: \(source) gives shard \(k) of \(m), which does not exist"))
+            }
+            return .success(Shard(index: k, count: m))
+        }
+        if let k = int("CI_NODE_INDEX"), let m = int("CI_NODE_TOTAL") { return check(k, m, "CI_NODE_INDEX/CI_NODE_TOTAL") }
+        if let i = int("JOB_COMPLETION_INDEX") {
+            guard let m = shards else {
+                return .failure(Problem(message: "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not how many shards there are; add --shards M (the Job's completions)"))
+            }
+            return check(i + 1, m, "JOB_COMPLETION_INDEX")
+        }
+        if let id = int("SLURM_ARRAY_TASK_ID"), let m = int("SLURM_ARRAY_TASK_COUNT") ?? shards {
+            return check(id - (int("SLURM_ARRAY_TASK_MIN") ?? 0) + 1, m, "SLURM_ARRAY_TASK_ID")
+        }
+        return .failure(Problem(message: "--shard auto found no shard in the environment: set CI_NODE_INDEX and CI_NODE_TOTAL (GitLab parallel), JOB_COMPLETION_INDEX with --shards M (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (a Slurm array), or give --shard K/M"))
+    }
+}
+
+/// The progress line on a terminal (standard error): runs, findings, runs/s and what is left.
+/// Silent when standard error is not a terminal. Wall-clock time appears only here.
+final class Progress: @unchecked Sendable {
+    let enabled: Bool
+    let total: Int?
+    let budget: Millis?
+    let started = Progress.clock()
+    private var shown = 0
+
+    init(enabled: Bool, total: Int?, budget: Millis?) { self.enabled = enabled; self.total = total; self.budget = budget }
+
+    static func clock() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
+    var elapsed: Int64 { Progress.clock() - started }
+    var timeIsUp: Bool { budget.map { elapsed >= $0 } ?? false }
+
+    /// Call under the sweep's lock.
+    func update(runs: Int, findings count: () -> Int) {
+        guard enabled else { return }
+        let ms = max(1, elapsed)
+        guard ms / 100 != shown || runs == total else { return }  // at most ten lines a second
+        shown = Int(ms / 100)
+        let findings = count()
+        var text = "explore  \(runs)\(total.map { "/\($0)" } ?? "") runs · \(findings) finding\(findings == 1 ? "" : "s") · \(Int64(runs) * 1000 / ms) runs/s"
+        if let budget { text += " · \(Time.human(max(0, budget - ms))) left" }
+        note(text)
+    }
+
+    func note(_ text: String) {
+        guard enabled else { return }
+        _ = ("\r\u{1b}[K" + text).withCString { write(2, $0, strlen($0)) }
+    }
+
+    func clear() {
+        guard enabled else { return }
+        _ = "\r\u{1b}[K".withCString { write(2, $0, strlen($0)) }
+    }
+}
+
+/// The whole file at `path` as text, or nil.
+func readFile(_ path: String) -> String? {
+    guard let f = fopen(path, "rb") else { return nil }
+    defer { fclose(f) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
+        if n > 0 { bytes += chunk[0..<n] }
+        if n < chunk.count { break }
+    }
+    return ferror(f) == 0 ? String(decoding: bytes, as: UTF8.self) : nil
 }

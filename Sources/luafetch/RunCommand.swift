@@ -61,6 +61,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Take the other order at choice points iOS leaves open: bit i of N for the i-th (SPEC 12.4).", valueName: "N"))
     var order: UInt64?
 
+    @Flag(help: "At the end (duration or --until), go on while work is pending that would finish on its own (at most an hour), as explore's runs do.")
+    var settle = false
+
     @OptionGroup var limitOptions: LimitOptions
 
     func validate() throws {
@@ -75,7 +78,7 @@ struct Run: ParsableCommand {
     func run() throws {
         try RunSpec(file: file, seed: seed, osProfile: osProfile, until: until, format: format, trace: trace,
                     inject: inject, quiet: quiet, noColor: noColor, strict: strict, limits: limitOptions.limits,
-                    debugger: debugger, order: order).execute()
+                    debugger: debugger, order: order, settle: settle).execute()
     }
 }
 
@@ -121,6 +124,7 @@ struct RunSpec {
     var limits = RunLimits()
     var debugger = false
     var order: UInt64?
+    var settle = false
 
     /// Parses the plain forms of `luafetch [run] FILE [options]` without ArgumentParser's reflection
     /// (most of start-up time). Anything else (help, a bad or unknown option, a repeated argument)
@@ -146,6 +150,7 @@ struct RunSpec {
             case "--no-color": spec.noColor = true
             case "--strict": spec.strict = true
             case "--debugger": spec.debugger = true
+            case "--settle": spec.settle = true
             case "--order": guard let v = value(), let n = UInt64(v), spec.order == nil else { return nil }; spec.order = n
             case "--limit-instructions":
                 guard let v = value(), let n = RunLimits.parse(v, for: "instructions"), spec.limits.instructions == nil else { return nil }
@@ -170,7 +175,7 @@ struct RunSpec {
     var options: RunOptions {
         RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)),
                    until: until.flatMap(Time.parseDuration), strict: strict, limits: limits,
-                   debugger: debugger, order: order ?? 0)
+                   debugger: debugger, order: order ?? 0, settle: settle)
     }
 
     /// Runs the scenario: first with the lazy budget (fast), and when its watchdog doubted the run,
@@ -270,6 +275,7 @@ struct RunSpec {
         if strict { parts.append("--strict") }
         if debugger { parts.append("--debugger") }
         if let order, order != 0 { parts += ["--order", String(order)] }
+        if settle { parts.append("--settle") }
         if let n = limits.instructions { parts += ["--limit-instructions", String(n)] }
         if let n = limits.events { parts += ["--limit-events", String(n)] }
         if let n = limits.memory { parts += ["--limit-memory", String(n)] }

@@ -23,31 +23,77 @@ import Testing
         }
     }
 
-    @Test func randomSchedulesFollowTheSeedAndStayInTheHorizon() {
-        let a = InjectedAction.random(seed: 5, horizon: 3_600_000)
-        #expect(a == InjectedAction.random(seed: 5, horizon: 3_600_000))
-        #expect(a != InjectedAction.random(seed: 6, horizon: 3_600_000))
-        #expect((3...12).contains(a.count))
-        #expect(a.allSatisfy { $0.time >= 0 && $0.time < 3_600_000 })
-        #expect(a.map(\.time) == a.map(\.time).sorted())
+    @Test func plansFollowTheSeedAndStayInTheHorizon() {
+        let a = ExplorePlan.random(seed: 5, horizon: 3_600_000)
+        #expect(a == ExplorePlan.random(seed: 5, horizon: 3_600_000))
+        #expect(a != ExplorePlan.random(seed: 6, horizon: 3_600_000))
+        for seed in Int64(1)...200 {
+            let p = ExplorePlan.random(seed: seed, horizon: 3_600_000)
+            #expect(p.actions.allSatisfy { $0.time >= 0 && $0.time < 3_600_000 })
+            #expect(p.actions.map(\.time) == p.actions.map(\.time).sorted())
+            #expect(p.anchored.count <= 3)
+        }
+    }
+
+    /// Swarm testing: runs differ in which kinds they use, and some use only a few.
+    @Test func plansAreSwarmsWithBursts() {
+        var kindsPerRun: [Int] = []
+        var closeGaps = 0, gaps = 0
+        for seed in Int64(1)...500 {
+            let p = ExplorePlan.random(seed: seed, horizon: 2 * 86_400_000)
+            kindsPerRun.append(Set(p.actions.map(\.kind.name)).count)
+            for (x, y) in zip(p.actions, p.actions.dropFirst()) {
+                gaps += 1
+                if y.time - x.time <= 1000 { closeGaps += 1 }
+            }
+        }
+        #expect(kindsPerRun.contains(1))
+        #expect(kindsPerRun.contains { $0 >= 4 })
+        // About half of the gaps are bursts (50 ms to 10 s), a fifth of them within a second.
+        #expect(closeGaps * 20 > gaps)
+        // Some runs take other orders at choice points, and some place actions at milestones.
+        let plans = (Int64(1)...100).map { ExplorePlan.random(seed: $0, horizon: 1_000_000) }
+        #expect(plans.contains { $0.order != 0 } && plans.contains { $0.order == 0 })
+        #expect(plans.contains { !$0.anchored.isEmpty })
+    }
+
+    @Test func logUniformStaysInItsRangeAndFavoursShortGaps() {
+        var rng = SeededStream(seed: 1, stream: "t")
+        let draws = (0..<2000).map { _ in InjectedAction.logUniform(50, 10_000, &rng) }
+        #expect(draws.allSatisfy { (50...10_000).contains($0) })
+        #expect(draws.filter { $0 < 1000 }.count > 800)  // 5 of 8 octaves lie below 1 s
     }
 
     @Test func shrinkingKeepsOnlyWhatTheFailureNeeds() {
         let actions = (1...8).map { InjectedAction(time: Millis($0) * 1000, kind: $0 % 2 == 0 ? .home : .open) }
         var calls = 0
-        let minimal = InjectedAction.shrink(actions) { subset in
-            calls += 1
-            return subset.contains { $0.time == 3000 } && subset.contains { $0.time == 6000 }
+        let minimal = Schedule.shrink(Schedule(actions: actions, order: 0b1011)) { batch in
+            batch.map { s in
+                calls += 1
+                // Needs the action that was at 3 s and the one at 6 s, at least 2 s apart, and order bit 1.
+                guard let a = s.actions.firstIndex(where: { $0.kind == .home && $0.time <= 3000 && $0.time >= 0 }),
+                      s.actions.contains(where: { $0.kind == .home && $0.time >= s.actions[a].time + 2000 }),
+                      s.order & 0b10 != 0 else { return false }
+                return true
+            }
         }
-        #expect(minimal.map(\.time) == [3000, 6000])
-        #expect(calls < 40)
-        #expect(InjectedAction.shrink(actions) { _ in true }.isEmpty)
+        #expect(minimal.actions.count == 2)
+        #expect(minimal.order == 0b10)
+        // The gaps are as short as the failure allows: the second action 2 s after the first, the first at 0.
+        #expect(minimal.actions.map(\.time) == [0, 2000])
+        #expect(calls < 200)
+        #expect(Schedule.shrink(Schedule(actions: actions, order: 3)) { $0.map { _ in true } } == Schedule(actions: [], order: 0))
     }
 
     /// The action table is the one vocabulary: every injectable action parses, prints and replays.
     @Test func everyInjectableActionOfTheTableRoundTrips() throws {
         let injectable = ActionSpec.all.filter { $0.injectName != nil }
         #expect(injectable.map(\.exploreWeight).reduce(0, +) == 100)
+        // Every kind of the SPEC the world can do, Part II's too, is a candidate.
+        for name in ["home", "open", "forceQuit", "interrupt", "backgroundFetch", "memoryPressure", "lowPower", "push",
+                     "launchTask", "expireTask", "cancelTask", "disconnectScene", "network", "charging", "deviceIdle", "outage"] {
+            #expect(injectable.contains { $0.injectName == name }, "\(name)")
+        }
         for a in injectable {
             let arg: String
             switch a.takes {
@@ -63,8 +109,11 @@ import Testing
             #expect(InjectedAction.usage.contains(a.injectName!))
         }
         // Every kind explore draws is an injectable row.
-        for action in InjectedAction.random(seed: 9, horizon: 1_000_000) {
-            #expect(ActionSpec.injected(action.kind.name) != nil)
+        for seed in Int64(1)...50 {
+            let plan = ExplorePlan.random(seed: seed, horizon: 1_000_000)
+            for kind in plan.actions.map(\.kind) + plan.anchored.map(\.kind) {
+                #expect(ActionSpec.injected(kind.name) != nil)
+            }
         }
     }
 }

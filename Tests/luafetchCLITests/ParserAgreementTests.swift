@@ -15,6 +15,7 @@ import Testing
         ["s.lua", "--limit-memory", "2G", "--seed", "0", "--quiet"],
         ["s.lua", "--os", "ios26"],
         ["s.lua", "--debugger", "--order", "5"],
+        ["s.lua", "--settle", "--inject", "3:home"],
         ["s.lua", "--order", "-1"],
         ["s.lua", "--seed", "x"],
         ["s.lua", "--limit-events", "0"],
@@ -40,12 +41,13 @@ import Testing
         #expect(fast.limits == r.limitOptions.limits)
         #expect(fast.debugger == r.debugger)
         #expect(fast.order == r.order)
+        #expect(fast.settle == r.settle)
     }
 
     @Test func theFastParserTakesEveryOptionOfRun() {
         // Every option Run declares is one the fast path knows (else it would silently decline it).
         let known = ["--seed", "--os", "--until", "--format", "--trace", "--inject", "--quiet", "--no-color", "--strict",
-                     "--debugger", "--order", "--limit-instructions", "--limit-events", "--limit-memory"]
+                     "--debugger", "--order", "--settle", "--limit-instructions", "--limit-events", "--limit-memory"]
         let help = Run.helpMessage(columns: 200)
         for option in known { #expect(help.contains(option), "\(option)") }
         let declared = help.split(separator: "\n").compactMap { line -> String? in
