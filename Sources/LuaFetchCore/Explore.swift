@@ -14,6 +14,8 @@ public struct InjectedAction: Equatable, Sendable {
         public static let home = Kind("home"), open = Kind("open"), forceQuit = Kind("forceQuit")
         public static let backgroundFetch = Kind("backgroundFetch"), memoryPressure = Kind("memoryPressure")
         public static func interrupt(_ d: Millis) -> Kind { Kind("interrupt", .duration(d)) }
+        public static let expireTask = Kind("expireTask", .identifier("*")), launchTask = Kind("launchTask", .identifier("*"))
+        public static func outage(_ d: Millis) -> Kind { Kind("outage", .duration(d)) }
         public static func lowPower(_ on: Bool) -> Kind { Kind("lowPower", .flag(on)) }
         var spec: ActionSpec { ActionSpec.injected(name)! }
     }
@@ -218,6 +220,10 @@ public struct ExplorePlan: Equatable, Sendable {
         public var occurrence: Int
         public var placement: Placement
         public var kind: InjectedAction.Kind
+
+        public init(milestone: World.Milestone, occurrence: Int, placement: Placement, kind: InjectedAction.Kind) {
+            self.milestone = milestone; self.occurrence = occurrence; self.placement = placement; self.kind = kind
+        }
     }
 
     public var actions: [InjectedAction]
@@ -227,6 +233,10 @@ public struct ExplorePlan: Equatable, Sendable {
     /// nothing at its time, the first useful one after it (wrapping around) is injected instead,
     /// so a burst of Home-or-open draws becomes Home, open, Home.
     public var alternatives: [InjectedAction.Kind] = []
+
+    public init(actions: [InjectedAction], anchored: [Anchored] = [], order: UInt64 = 0, alternatives: [InjectedAction.Kind] = []) {
+        self.actions = actions; self.anchored = anchored; self.order = order; self.alternatives = alternatives
+    }
 
     /// The plan of the run with `seed`; absolute times fall in [0, horizon).
     public static func random(seed: Int64, horizon: Millis) -> ExplorePlan {

@@ -131,7 +131,8 @@ struct Explore: ParsableCommand {
         let room = seedFrom > Int64.max - Int64(Self.maxRuns) ? Int(Int64.max - seedFrom) + 1 : Self.maxRuns
         let total = runs ?? min(budget == nil ? Self.defaultRuns : Self.maxRuns, room)
         let swept = try sweep(file: file, os: os, horizon: probe.horizon, total: total, shard: shardSpec, budget: budget)
-        var report = ExploreReport(file: file, name: probe.name, os: probe.os, osOption: os, seedFrom: seedFrom, runs: swept.runs,
+        var report = ExploreReport(file: file, name: probe.name, os: probe.os, osOption: os, seedFrom: seedFrom,
+                                   runs: shardSpec == nil ? swept.runs : total,
                                    shard: shardSpec, timeBudget: budget == nil ? nil : time, findings: swept.findings)
         // A single run shrinks what it reports; a shard shrinks every observation, since after
         // the merge any of them may name a finding.

@@ -1,8 +1,12 @@
-// `luafetch explore` on the built binary: it finds a bug that needs a user action, shrinks the
-// injected actions to that one, prints a replay command that reproduces it, gives the same output
-// whatever --jobs is, and exits 0 on a sound scenario, 2 on a bad one.
+// `luafetch explore` on the built binary (issue #16): it finds each planted bug of
+// examples/explore_me.lua within 2,000 runs and shrinks it to a schedule from which no action can
+// be removed, whose replay command and scenario fragment reproduce it; the fixed twin gives nothing
+// in 10,000 runs; the output does not depend on --jobs; shards merge to the bytes of one run; a
+// time budget says which seeds it ran; bad input exits 2.
 import Foundation
 import Testing
+@testable import luafetch
+import LuaFetchCore
 
 let fragileScenario = """
     scenario { name = "Fragile upload", duration = hours(1) }
@@ -17,52 +21,222 @@ let fragileScenario = """
 
     """
 
+func jsonLines(_ text: String) throws -> [[String: Any]] {
+    try text.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+}
+
+/// The arguments of a `replay   luafetch run ...` line (single-quoted arguments unquoted).
+func replayArguments(_ line: String) -> [String] {
+    var args: [String] = [], current = "", quoted = false, started = false
+    for c in line.drop(while: { $0 == " " }).dropFirst("replay".count) {
+        if c == "'" { quoted.toggle(); started = true; continue }
+        if c == " " && !quoted {
+            if started { args.append(current); current = ""; started = false }
+            continue
+        }
+        current.append(c); started = true
+    }
+    if started { args.append(current) }
+    return Array(args.dropFirst())  // "luafetch"
+}
+
 @Suite(.serialized) struct ExploreCLITests {
     @Test func findsShrinksAndReplays() throws {
         let path = try CLI.scenario(fragileScenario)
         let r = try CLI.run(["explore", path, "--runs", "20"])
         #expect(r.status == 1)
-        // task-expired, and task-held-too-long (logged in the foreground too since SPEC 12.3).
-        #expect(r.stdout.contains("2 distinct violations found"))
+        #expect(r.stdout.contains("1 finding (1 error)"), "\(r.stdout)")
         #expect(r.stdout.contains("✗ task-expired [error, 0x8badf00d] \(path):5"))
-        #expect(r.stdout.contains("minimal injected actions (1 of "))
+        // The warnings of the same task are part of the same finding.
+        #expect(r.stdout.contains("with it at this line: ⚠ task-held-too-long"))
+        #expect(r.stdout.contains("minimal schedule (1 of "))
         let replay = try #require(r.stdout.split(separator: "\n").first { $0.contains("replay   ") })
-        let args = replay.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).map(String.init)  // "replay luafetch"
-        #expect(args.first == "run")
-        #expect(args.contains("--inject"))
+        let args = replayArguments(String(replay))
+        #expect(args.first == "run" && args.contains("--inject") && args.contains("--settle"))
         let again = try CLI.run(args)
         #expect(again.status == 1)
-        #expect(again.stdout.contains("✗ task-expired"))
+        #expect(again.stdout.contains("✗ task-expired [error, 0x8badf00d] \(path):5"))
     }
 
     @Test func theOutputDoesNotDependOnJobs() throws {
-        let path = try CLI.scenario(fragileScenario)
-        let one = try CLI.run(["explore", path, "--runs", "12", "--jobs", "1"])
-        let two = try CLI.run(["explore", path, "--runs", "12", "--jobs", "2"])
-        #expect(one.stdout == two.stdout)
-        #expect(one.status == two.status)
+        let one = try CLI.run(["explore", "examples/explore_me.lua", "--runs", "150", "--jobs", "1"])
+        let two = try CLI.run(["explore", "examples/explore_me.lua", "--runs", "150", "--jobs", "2"])
+        let four = try CLI.run(["explore", "examples/explore_me.lua", "--runs", "150", "--jobs", "4", "--format", "jsonl"])
+        let fourText = try CLI.run(["explore", "examples/explore_me.lua", "--runs", "150", "--jobs", "4"])
+        #expect(one.stdout == two.stdout && two.stdout == fourText.stdout)
+        #expect(one.status == 1 && two.status == 1 && four.status == 1)
+        #expect(try CLI.run(["explore", "examples/explore_me.lua", "--runs", "150", "--jobs", "1", "--format", "jsonl"]).stdout == four.stdout)
     }
 
     @Test func jsonlFindings() throws {
         let path = try CLI.scenario(fragileScenario)
         let r = try CLI.run(["explore", path, "--runs", "10", "--format", "jsonl"])
-        let objects = try r.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let objects = try jsonLines(r.stdout)
         #expect(objects.first?["type"] as? String == "header")
+        #expect(objects.first?["schema"] as? String == "luafetch.explore/2")
         #expect(objects.last?["type"] as? String == "summary")
+        #expect(objects.last?["findings"] as? Int == 1)
         let finding = try #require(objects.first { $0["type"] as? String == "finding" })
-        #expect(finding["code"] as? String == "task-expired")
-        #expect((finding["minimal"] as? [String])?.count == 1)
+        #expect(finding["line"] as? String == "\(path):5")
+        #expect(finding["root"] as? Bool == true)
+        let members = try #require(finding["members"] as? [[String: Any]])
+        #expect(members.first?["code"] as? String == "task-expired")
+        let minimal = try #require(members.first?["minimal"] as? [String: Any])
+        #expect((minimal["inject"] as? String)?.split(separator: ",").count == 1)
+        #expect((finding["replay"] as? String)?.hasPrefix("luafetch run \(path) --seed ") == true)
     }
 
     @Test func aSoundScenarioFindsNothing() throws {
-        let r = try CLI.run(["explore", "examples/hello.lua", "--runs", "10"])
+        let r = try CLI.run(["explore", "examples/hello.lua", "--runs", "10", "--no-color"])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("no violations found"))
+        #expect(r.stdout.contains("nothing found"))
+    }
+
+    /// A run's end is never a finding: work the cut leaves pending would finish on its own.
+    @Test func cuttingARunIsNotAFinding() throws {
+        let path = try CLI.scenario("""
+            scenario { name = "Ends mid-task", duration = minutes(5) }
+            app {
+              didEnterBackground = function(app)
+                local t
+                t = app:beginBackgroundTask("save", function() app:endBackgroundTask(t) end)
+                after(20, function() app:endBackgroundTask(t) end)
+              end,
+            }
+            at(0, user.launch)
+
+            """)
+        let r = try CLI.run(["explore", path, "--runs", "300"])
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(r.stdout.contains("nothing found"))
+    }
+
+    /// The four planted bugs: each found in 2,000 runs, each shrunk to a schedule from which no
+    /// action can be removed (and no order bit cleared), and each reproduced by its replay command
+    /// and by its fragment pasted into the scenario.
+    @Test func findsEveryPlantedBugAndShrinksIt() throws {
+        let example = "examples/explore_me.lua"
+        let source = try String(contentsOfFile: example, encoding: .utf8)
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        func line(_ marker: String) throws -> String {
+            let n = try #require(lines.firstIndex { $0.contains(marker) }, "\(marker)")
+            return "\(example):\(n + 1)"
+        }
+        let bugs = [
+            ("task-expired", try line("uploadTask = app:beginBackgroundTask")),       // 1: a burst
+            ("task-expired", try line("syncTask = app:beginBackgroundTask")),         // 2: Home while a request is in flight
+            ("bgtask-no-completion", try line("BGTaskScheduler.register(")),          // 3: the system expires a BGTask
+            ("task-expired", try line("local save = app:beginBackgroundTask")),       // 4: the other order (SPEC 12.4)
+        ]
+        let r = try CLI.run(["explore", example, "--runs", "2000", "--format", "jsonl"])
+        #expect(r.status == 1)
+        let findings = try jsonLines(r.stdout).filter { $0["type"] as? String == "finding" && $0["root"] as? Bool == true }
+        for (code, location) in bugs {
+            let f = try #require(findings.first { $0["line"] as? String == location }, "no finding at \(location)")
+            let head = try #require((f["members"] as? [[String: Any]])?.first)
+            #expect(head["code"] as? String == code, "\(location)")
+            let seed = try #require(head["seed"] as? Int)
+            let minimal = try #require(head["minimal"] as? [String: Any], "\(location) was not shrunk")
+            let inject = (minimal["inject"] as? String ?? "").split(separator: ",").map(String.init)
+            let order = minimal["order"] as? String ?? "0"
+            func shows(_ actions: [String], order: String) throws -> Bool {
+                var args = ["run", example, "--seed", String(seed), "--settle", "--quiet"]
+                if !actions.isEmpty { args += ["--inject", actions.joined(separator: ",")] }
+                if order != "0" { args += ["--order", order] }
+                let out = try CLI.run(args).stdout
+                return out.contains("] \(location): ") && out.contains(code)
+            }
+            #expect(try shows(inject, order: order), "the minimal schedule of \(location) does not reproduce it")
+            for i in inject.indices {
+                var fewer = inject
+                fewer.remove(at: i)
+                #expect(try !shows(fewer, order: order), "\(location): \(inject[i]) is not needed")
+            }
+            if order != "0" { #expect(try !shows(inject, order: "0"), "\(location): the order is not needed") }
+            // The replay command, as printed.
+            let replay = try CLI.run(replayArguments("replay   " + (f["replay"] as? String ?? "")))
+            #expect(replay.status == 1 && replay.stdout.contains("] \(location): "), "\(location): \(f["replay"] ?? "")")
+            // The fragment pasted into the scenario.
+            let fragment = try InjectedAction.parse(inject.joined(separator: ",")).get().map { $0.luaLine }.joined(separator: "\n")
+            let pasted = try CLI.scenario(source + "\n" + fragment + "\n", name: "explore_me.lua")
+            var args = ["run", pasted, "--seed", String(seed), "--settle", "--quiet"]
+            if order != "0" { args += ["--order", order] }
+            let out = try CLI.run(args).stdout
+            #expect(out.contains("] \(pasted):\(location.split(separator: ":").last!): "), "\(location): the fragment does not reproduce it")
+        }
+        // The burst, the request and the BGTask need their actions; the race needs only the order.
+        let byLine = Dictionary(uniqueKeysWithValues: findings.map { ($0["line"] as! String, $0) })
+        func minimalOf(_ l: String) -> [String: Any]? { ((byLine[l]?["members"] as? [[String: Any]])?.first)?["minimal"] as? [String: Any] }
+        #expect((minimalOf(bugs[0].1)?["inject"] as? String)?.split(separator: ",").count ?? 0 >= 3)
+        #expect(minimalOf(bugs[3].1)?["inject"] as? String == "" && minimalOf(bugs[3].1)?["order"] as? String != "0")
+    }
+
+    @Test func theFixedTwinIsClean() throws {
+        let r = try CLI.run(["explore", "examples/explore_me_fixed.lua", "--runs", "10000"])
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(r.stdout.contains("nothing found"))
+    }
+
+    @Test func shardsMergeToTheBytesOfOneRun() throws {
+        let base = ["explore", "examples/explore_me.lua", "--runs", "300"]
+        let whole = try CLI.run(base)
+        let wholeJSONL = try CLI.run(base + ["--format", "jsonl"])
+        var files: [String] = []
+        for k in 1...3 {
+            let shard = try CLI.run(base + ["--shard", "\(k)/3", "--format", "jsonl"])
+            #expect(shard.status == 1 || shard.status == 0)
+            files.append(try CLI.scenario(shard.stdout, name: "shard\(k).jsonl"))
+        }
+        let merged = try CLI.run(["explore", "--merge"] + files.reversed())
+        #expect(merged.stdout == whole.stdout)
+        #expect(merged.status == whole.status)
+        let mergedJSONL = try CLI.run(["explore", "--merge", "--format", "jsonl"] + files)
+        #expect(mergedJSONL.stdout == wholeJSONL.stdout)
+        // A missing or repeated shard is refused.
+        let missing = try CLI.run(["explore", "--merge", files[0], files[1]])
+        #expect(missing.status == 2 && missing.stderr.contains("shard 3 of 3 missing"))
+        let twice = try CLI.run(["explore", "--merge", files[0], files[0], files[1]])
+        #expect(twice.status == 2 && twice.stderr.contains("both shard 1/3"))
+        let garbage = try CLI.scenario("not json\n", name: "bad.jsonl")
+        #expect(try CLI.run(["explore", "--merge", garbage]).status == 2)
+    }
+
+    @Test func shardAutoReadsTheEnvironment() throws {
+        func shard(_ env: [String: String], shards: Int? = nil) -> Result<Shard, Shard.Problem> {
+            Shard.fromEnvironment(shards: shards) { env[$0] }
+        }
+        #expect(try shard(["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "5"]).get() == Shard(index: 2, count: 5))
+        #expect(try shard(["JOB_COMPLETION_INDEX": "0"], shards: 4).get() == Shard(index: 1, count: 4))
+        #expect(try shard(["SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_COUNT": "8"]).get() == Shard(index: 8, count: 8))
+        #expect(try shard(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"]).get() == Shard(index: 3, count: 4))
+        guard case .failure(let k8s) = shard(["JOB_COMPLETION_INDEX": "0"]) else { Issue.record("no count"); return }
+        #expect(k8s.message.contains("--shards M"))
+        guard case .failure(let none) = shard([:]) else { Issue.record("nothing set"); return }
+        #expect(none.message.contains("CI_NODE_INDEX") && none.message.contains("SLURM_ARRAY_TASK_ID"))
+        guard case .failure = shard(["CI_NODE_INDEX": "6", "CI_NODE_TOTAL": "5"]) else { Issue.record("out of range"); return }
+        #expect(Shard.parse("2/8") == Shard(index: 2, count: 8))
+        for bad in ["0/3", "4/3", "1/0", "x", "1/2/3", "/"] { #expect(Shard.parse(bad) == nil, "\(bad)") }
+    }
+
+    @Test func aTimeBudgetSaysWhichSeedsRan() throws {
+        let r = try CLI.run(["explore", "examples/leaky_task.lua", "--time", "1s"])
+        let header = try #require(r.stdout.split(separator: "\n").first)
+        let match = try #require(header.firstMatch(of: /--runs (\d+) reproduces them/))
+        let again = try CLI.run(["explore", "examples/leaky_task.lua", "--runs", String(match.1)])
+        #expect(Array(r.stdout.split(separator: "\n").dropFirst()) == Array(again.stdout.split(separator: "\n").dropFirst()))
+        #expect(r.stderr.isEmpty)  // no progress line when standard error is not a terminal
     }
 
     @Test func badInputExits2() throws {
         #expect(try CLI.run(["explore", "no/such.lua"]).status == 2)
         #expect(try CLI.run(["explore", "examples/hello.lua", "--runs", "0"]).status == 2)
+        #expect(try CLI.run(["explore", "examples/hello.lua", "--time", "soon"]).status == 2)
+        #expect(try CLI.run(["explore", "examples/hello.lua", "--time", "5s", "--runs", "3"]).status == 2)
+        #expect(try CLI.run(["explore", "examples/hello.lua", "--shard", "3/2"]).status == 2)
+        #expect(try CLI.run(["explore", "examples/hello.lua", "examples/news.lua"]).status == 2)
+        #expect(try CLI.run(["explore", "--merge"]).status == 2)
+        let auto = try CLI.run(["explore", "examples/hello.lua", "--shard", "auto"])
+        #expect(auto.status == 2 && auto.stderr.contains("--shard auto found no shard"))
         let bad = try CLI.scenario("scenari {}\n")
         let r = try CLI.run(["explore", bad])
         #expect(r.status == 2)

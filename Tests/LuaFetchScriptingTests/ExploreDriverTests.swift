@@ -1,0 +1,171 @@
+// Explore's runs, rule by rule (issue #16): an action that would do nothing, or that iOS would not
+// do then, is not injected (a useful one of the run's kinds is, instead); anchored actions land in
+// the window of their milestone; `--settle` lets pending work finish so cutting a run is never a
+// finding; findings fold by line, with what a line always came before listed as its causes.
+import LuaFetchCore
+@testable import LuaFetchScripting
+import Testing
+import Foundation
+
+/// Loads `source`, attaches a driver for `plan` (anchored actions until `end`), runs it.
+func drive(_ source: String, _ plan: ExplorePlan, end: Millis = 3_600_000, options: RunOptions = RunOptions()) throws -> (Sim, ExploreDriver) {
+    let runtime = ScenarioRuntime(path: "test.lua", options: options)
+    try runtime.run(source: Array(source.utf8), chunkName: "@test.lua")
+    let driver = ExploreDriver(plan: plan, world: runtime.world, end: end)
+    try runtime.run()
+    return (Sim(runtime: runtime, error: nil), driver)
+}
+
+@Suite struct ExploreDriverTests {
+    static let plain = """
+        scenario { duration = minutes(10) }
+        app { }
+        at(0, user.launch)
+        """
+
+    @Test func uselessActionsAreNotInjected() throws {
+        // Home with the app in the background, memory pressure while it runs, an interrupt while it
+        // is not active, open while it is active: none does anything, none is injected.
+        let plan = ExplorePlan(actions: [
+            InjectedAction(time: 1000, kind: .open), InjectedAction(time: 2000, kind: .memoryPressure),
+            InjectedAction(time: 3000, kind: .home), InjectedAction(time: 4000, kind: .home),
+            InjectedAction(time: 5000, kind: .interrupt(10_000)), InjectedAction(time: 6000, kind: .lowPower(false)),
+        ])
+        let (sim, driver) = try drive(Self.plain, plan)
+        #expect(driver.performed.map(\.spec) == ["3:home"])
+        #expect(!sim.messages.contains { $0.contains("nothing to purge") || $0.contains("not in the foreground") })
+    }
+
+    @Test func aUselessActionGivesWayToAUsefulOneOfTheRun() throws {
+        // Home, Home, Home with home and open in the run's kinds: Home, open, Home.
+        let plan = ExplorePlan(actions: [1000, 1100, 1200].map { InjectedAction(time: $0, kind: .home) },
+                               alternatives: [.home, .open])
+        let (_, driver) = try drive(Self.plain, plan)
+        #expect(driver.performed.map(\.spec) == ["1:home", "1.1:open", "1.2:home"])
+    }
+
+    /// iOS never starts a second fetch while the app has not called the first one's completion.
+    @Test func noFetchWhileOneWaitsForItsCompletion() throws {
+        let source = """
+            scenario { duration = minutes(10) }
+            app { backgroundModes = { "fetch" },
+                  performFetch = function(app, done) after(20, function() done(UIBackgroundFetchResultNoData) end) end }
+            at(0, user.launch)
+            at(1, user.home)
+            """
+        let plan = ExplorePlan(actions: [10_000, 15_000, 40_000].map { InjectedAction(time: $0, kind: .backgroundFetch) })
+        let (sim, driver) = try drive(source, plan)
+        #expect(driver.performed.map(\.spec) == ["10:backgroundFetch", "40:backgroundFetch"])
+        #expect(sim.codes.isEmpty)
+    }
+
+    @Test func anchoredActionsLandInTheirMilestonesWindow() throws {
+        // Home while the request made at activation is in flight (500 ms), on the first request.
+        let source = """
+            scenario { duration = minutes(10) }
+            local api = server "api.test" { latency = 0.5 }
+            api:route("GET /x", { status = 200 })
+            app { didBecomeActive = function(app) http.get("https://api.test/x", function() end) end }
+            at(0, user.launch)
+            """
+        let plan = ExplorePlan(actions: [], anchored: [
+            .init(milestone: .request, occurrence: 1, placement: .within(0.5), kind: .home),
+            .init(milestone: .suspended, occurrence: 1, placement: .after(2000), kind: .open),
+            .init(milestone: .backgroundTime, occurrence: 9, placement: .before(1), kind: .forceQuit),
+        ])
+        let (_, driver) = try drive(source, plan)
+        #expect(driver.performed.map(\.spec) == ["0.25:home", "2.25:open"])  // suspended at once: nothing holds the app
+    }
+
+    @Test func anchoredActionsBeforeADeadline() throws {
+        let source = """
+            scenario { duration = minutes(10) }
+            app { didEnterBackground = function(app) app:beginBackgroundTask(nil) end }
+            at(0, user.launch)
+            at(1, user.home)
+            """
+        let plan = ExplorePlan(actions: [], anchored: [.init(milestone: .backgroundTime, occurrence: 1, placement: .before(100), kind: .open)])
+        let (_, driver) = try drive(source, plan)
+        #expect(driver.performed.map(\.spec) == ["30.9:open"])  // 100 ms before the 30 s deadline
+    }
+
+    @Test func settlingLetsPendingWorkFinish() throws {
+        // The run's end cuts a task that ends on its own 20 s later: pending-at-end without
+        // --settle, nothing with it (the task ends, the app is suspended).
+        let source = """
+            scenario { duration = 60 }
+            app { didEnterBackground = function(app)
+                    local t = app:beginBackgroundTask(nil)
+                    after(20, function() app:endBackgroundTask(t) end)
+                  end }
+            at(0, user.launch)
+            at(50, user.home)
+            """
+        #expect(simulate(source).codes == ["pending-at-end"])
+        let settled = simulate(source, options: RunOptions(settle: true))
+        #expect(settled.codes.isEmpty)
+        #expect(settled.world.now == 70_000)
+        #expect(settled.world.state == .suspended)
+        // Work that never finishes still is what it is.
+        let never = simulate(source.replacingOccurrences(of: "after(20, function() app:endBackgroundTask(t) end)", with: ""),
+                             options: RunOptions(settle: true))
+        #expect(never.codes == ["task-expired"])
+    }
+
+    @Test func settlingDoesNotRunRecurringWorkForever() {
+        let s = simulate("""
+            scenario { duration = 60 }
+            every(1, function() end)
+            app { didBecomeActive = function(app) app:beginBackgroundTask(nil) end }
+            at(0, user.launch)
+            """, options: RunOptions(settle: true))
+        // A task open in the foreground waits for nothing that would end it: the run ends at 60 s.
+        #expect(s.world.now == 60_000)
+        #expect(s.codes == ["task-held-too-long", "pending-at-end"])
+    }
+
+    static func observation(_ code: String, _ line: Int, _ severity: Severity = .error) -> Observation {
+        Observation(key: "\(code) f.lua:\(line)", code: code, severity: severity, location: "f.lua:\(line)", message: code, exception: nil)
+    }
+
+    @Test func findingsFoldByLineWithTheirCauses() {
+        var f = ExploreFindings()
+        let expired = Self.observation("task-expired", 5), held = Self.observation("task-held-too-long", 5, .warning)
+        let crash = Self.observation("app-crash", 9), other = Self.observation("fetch-no-completion", 12)
+        f.add(RunOutcome(seed: 3, schedule: Schedule(actions: []), found: [held, expired, crash]))
+        f.add(RunOutcome(seed: 2, schedule: Schedule(actions: []), found: [expired, crash]))
+        f.add(RunOutcome(seed: 4, schedule: Schedule(actions: []), found: [other]))
+        f.add(RunOutcome(seed: 5, schedule: Schedule(actions: []), found: [other, expired]))
+        // Line 9 always came after line 5: caused by it. Line 5 and line 12 are findings.
+        #expect(f.roots == ["f.lua:5", "f.lua:12"])
+        #expect(f.causedBy == ["f.lua:9": "f.lua:5"])
+        #expect(f.lines["f.lua:5"]?.runs == 3 && f.lines["f.lua:5"]?.seed == 2)
+        // A line is named by its errors first: task-expired, then the warning beside it.
+        #expect(f.members("f.lua:5").map(\.first.code) == ["task-expired", "task-held-too-long"])
+        // Folding is independent of the order runs finish in.
+        var g = ExploreFindings()
+        for seed in [5, 4, 2, 3] as [Int64] {
+            let found: [Observation] = seed == 3 ? [held, expired, crash] : seed == 2 ? [expired, crash] : seed == 4 ? [other] : [other, expired]
+            g.add(RunOutcome(seed: seed, schedule: Schedule(actions: []), found: found))
+        }
+        #expect(g.roots == f.roots && g.causedBy == f.causedBy && g.lines["f.lua:5"]?.seed == 2)
+    }
+
+    @Test func failedExpectationsAreFindingsButNotThoseThatRestateViolations() throws {
+        let runtime = ScenarioRuntime(path: "test.lua")
+        try runtime.run(source: Array("""
+            scenario { duration = 10 }
+            app { didEnterBackground = function(app) app:beginBackgroundTask(nil) end }
+            local saved = false
+            at(0, user.launch)
+            at(1, user.home)
+            expect.noViolations()
+            expect.violation("task-unknown")
+            expect.that("the note was saved", function() return saved end)
+            """.utf8), chunkName: "@test.lua")
+        try runtime.run()
+        let found = Explorer.observations(runtime.world)
+        #expect(found.map(\.key) == ["pending-at-end test.lua:2", "expectation test.lua:8"])
+        #expect(found[1].message == "expected the note was saved")
+    }
+}
