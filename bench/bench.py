@@ -3,6 +3,7 @@ run, luafetch against the physical limit (a minimal C host embedding Lua 5.4, be
 against plain Lua (bench/plain.lua), prints a table of figures and ratios, and writes
 docs/PERFORMANCE.md. Wall-clock figures are medians; the machine is noisy, so ratios taken in the
 same run are what to compare. Optional: callgrind instruction counts (repeatable) with --callgrind."""
+import glob
 import os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -191,6 +192,39 @@ def callgrind():
     add("callgrind", "instructions per event, luafetch", fmt(lf / 100_000, 0), "instr", "100,000 events, start-up subtracted; repeatable")
     add("callgrind", "instructions per event, C host", fmt(c / 100_000, 0), "instr", f"ratio {fmt(lf / c, 1)}×")
 
+def explore_efficiency():
+    """Explore (issue #16): the share of a run's instructions spent in events (World.step) rather
+    than in setting the run up, per example; only the runs are counted (callgrind collects inside
+    Explorer.run), not the probe or the shrinking."""
+    if not shutil.which("valgrind"):
+        return
+    lf_bin = os.path.join(TMP, "luafetch-nodebug")
+    if not os.path.exists(lf_bin):
+        subprocess.run(["strip", "--strip-debug", "-o", lf_bin, LUAFETCH], check=True)
+    env = dict(os.environ, LUAFETCH_LAZY_TICK_MS="60000")
+    runs = 20
+    for example in sorted(glob.glob(os.path.join(ROOT, "examples", "*.lua"))):
+        name = os.path.basename(example)
+        out = os.path.join(TMP, "cg.explore")
+        subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no",
+                        "--toggle-collect=$s17LuaFetchScripting8ExplorerO3run4path*", f"--callgrind-out-file={out}",
+                        lf_bin, "explore", example, "--runs", str(runs), "--jobs", "1"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+        total = events = 0
+        ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", out], capture_output=True, text=True).stdout
+        for line in ann.splitlines():
+            fields = line.split()
+            if not fields:
+                continue
+            if "PROGRAM TOTALS" in line:
+                total = int(fields[0].replace(",", ""))
+            elif "5WorldC4step5limit" in line and events == 0:
+                events = int(fields[0].replace(",", ""))
+        if total:
+            add("explore", f"{name}: instructions per run, in events", fmt(total / runs / 1e6), "M instr",
+                f"{fmt(100 * events / total, 0)} % in events",
+                f"valgrind --tool=callgrind --collect-atstart=no --toggle-collect='$s17LuaFetchScripting8ExplorerO3run4path*' luafetch explore examples/{name} --runs {runs} --jobs 1")
+
 # MARK: - Report
 
 def write_report():
@@ -216,5 +250,6 @@ if __name__ == "__main__":
     growth()
     if "--callgrind" in sys.argv:
         callgrind()
+        explore_efficiency()
     write_report()
     shutil.rmtree(TMP, ignore_errors=True)

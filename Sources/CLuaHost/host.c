@@ -470,6 +470,37 @@ int clua_loadbuffer(lua_State *L, const char *s, size_t n, const char *name) {
     return luaL_loadbufferx(L, s, n, name, "t");
 }
 
+int clua_loadbinary(lua_State *L, const char *s, size_t n, const char *name) {
+    return luaL_loadbufferx(L, s, n, name, "b");
+}
+
+typedef struct { char *p; size_t n, cap; int failed; } DumpBuffer;
+
+static int dump_writer(lua_State *L, const void *p, size_t size, void *ud) {
+    DumpBuffer *b = (DumpBuffer *)ud;
+    (void)L;
+    if (b->failed) return 1;
+    if (b->n + size > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->n + size) cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) { b->failed = 1; return 1; }
+        b->p = q; b->cap = cap;
+    }
+    memcpy(b->p + b->n, p, size);
+    b->n += size;
+    return 0;
+}
+
+char *clua_dump(lua_State *L, size_t *size) {
+    DumpBuffer b = { NULL, 0, 0, 0 };
+    if (lua_dump(L, dump_writer, &b, 0) != 0 || b.failed) { free(b.p); return NULL; }
+    *size = b.n;
+    return b.p;
+}
+
+void clua_free(void *p) { free(p); }
+
 void clua_openlibs(lua_State *L) {
     luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(L, LUA_TABLIBNAME, luaopen_table, 1);

@@ -125,7 +125,11 @@ public struct InjectedAction: Equatable, Sendable {
 public struct Schedule: Equatable, Sendable {
     public var actions: [InjectedAction]
     public var order: UInt64
-    public init(actions: [InjectedAction], order: UInt64 = 0) { self.actions = actions; self.order = order }
+    /// Where the run ends (`--until`), when a shorter run tells the same story.
+    public var until: Millis?
+    public init(actions: [InjectedAction], order: UInt64 = 0, until: Millis? = nil) {
+        self.actions = actions; self.order = order; self.until = until
+    }
 
     /// `--inject`'s text (empty: none).
     public var injectText: String { actions.map(\.spec).joined(separator: ",") }

@@ -17,9 +17,12 @@ public struct Observation: Sendable, Equatable {
     public var location: String?
     public var message: String
     public var exception: String?
+    /// When it happened (virtual time).
+    public var time: Millis
 
-    public init(key: String, code: String, severity: Severity, location: String?, message: String, exception: String?) {
-        self.key = key; self.code = code; self.severity = severity; self.location = location; self.message = message; self.exception = exception
+    public init(key: String, code: String, severity: Severity, location: String?, message: String, exception: String?, time: Millis = 0) {
+        self.key = key; self.code = code; self.severity = severity; self.location = location; self.message = message
+        self.exception = exception; self.time = time
     }
 }
 
@@ -150,15 +153,15 @@ public struct ExploreFindings: Sendable {
 
 public enum Explorer {
     /// The options of every explore run: settled at the end.
-    static func options(seed: Int64, os: OSProfile?, order: UInt64) -> RunOptions {
-        RunOptions(seed: seed, os: os, order: order, settle: true)
+    static func options(seed: Int64, os: OSProfile?, order: UInt64, until: Millis? = nil) -> RunOptions {
+        RunOptions(seed: seed, os: os, until: until, order: order, settle: true)
     }
 
     /// Runs the scenario with `seed`, drawing its schedule from the seed (`horizon`: where
     /// absolute actions fall).
     public static func run(path: String, seed: Int64, os: OSProfile?, horizon: Millis) throws(ScenarioError) -> RunOutcome {
         let plan = ExplorePlan.random(seed: seed, horizon: horizon)
-        let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: plan.order))
+        let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: plan.order), reuseCompiledChunks: true)
         runtime.world.recordTimeline = false
         try runtime.load()
         let driver = ExploreDriver(plan: plan, world: runtime.world, end: horizon)
@@ -172,7 +175,7 @@ public enum Explorer {
 
     /// Replays a schedule exactly as `luafetch run FILE --seed N --settle --inject ... --order N` does.
     public static func replay(path: String, seed: Int64, os: OSProfile?, schedule: Schedule) throws(ScenarioError) -> [Observation] {
-        let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: schedule.order))
+        let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: schedule.order, until: schedule.until), reuseCompiledChunks: true)
         runtime.world.recordTimeline = false
         try runtime.load()
         for a in schedule.actions { a.schedule(in: runtime.world) }
@@ -188,12 +191,13 @@ public enum Explorer {
         for v in world.violations where !expected.contains(v.code) {
             let loc = v.location?.description
             out.append((v.time, Observation(key: "\(v.code.rawValue) \(loc ?? "-")", code: v.code.rawValue, severity: v.severity,
-                                            location: loc, message: v.message, exception: v.exceptionCode)))
+                                            location: loc, message: v.message, exception: v.exceptionCode, time: v.time)))
         }
         for e in world.expectationResults where !e.passed && !e.aboutViolations {
             let loc = e.location?.description
             out.append((e.time, Observation(key: "expectation \(loc ?? "-")", code: "expectation", severity: .error, location: loc,
-                                            message: "expected \(e.description)\(e.detail.map { ": \($0)" } ?? "")", exception: nil)))
+                                            message: "expected \(e.description)\(e.detail.map { ": \($0)" } ?? "")", exception: nil,
+                                            time: e.time)))
         }
         // Stable: violations before expectations of the same instant.
         return out.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element.o)
@@ -230,7 +234,16 @@ public enum Explorer {
         }
         r.shrunk = true
         guard stillFails(record.schedule) else { r.minimal = nil; return r }
-        r.minimal = Schedule.shrink(record.schedule) { batch in parallel(batch, stillFails) }
+        var minimal = Schedule.shrink(record.schedule) { batch in parallel(batch, stillFails) }
+        // A shorter run: end it at the next whole second after what it shows (a violation; not
+        // an expectation, whose check may be at the end).
+        if record.first.code != "expectation",
+           let seen = (try? replay(path: path, seed: seed, os: os, schedule: minimal))?.first(where: { $0.key == key }) {
+            var shorter = minimal
+            shorter.until = (seen.time / Time.second + 1) * Time.second
+            if stillFails(shorter) { minimal = shorter }
+        }
+        r.minimal = minimal
         return r
     }
 }

@@ -8,6 +8,11 @@
 import CLua
 import CLuaHost
 import LuaFetchCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A Swift function callable from Lua. It returns a result count, or throws `LuaFailure`.
 final class HostFunction {
@@ -486,9 +491,27 @@ extension LuaState {
         return ScriptRef(id: Int(r))
     }
 
-    /// Loads a chunk and keeps the function (nil and the message on a syntax error).
-    func compile(_ source: [UInt8], chunkName: String) -> Result<ScriptRef, LuaMessage> {
+    /// Loads a chunk and keeps the function (nil and the message on a syntax error). With
+    /// `cached`, a chunk this process compiled before (same name, same source) is loaded from its
+    /// bytecode instead: the same function, without parsing again (explore's runs).
+    func compile(_ source: [UInt8], chunkName: String, cached: Bool = false) -> Result<ScriptRef, LuaMessage> {
+        if cached, let code = CompiledChunks.shared.bytecode(chunkName, source) {
+            let status = code.withUnsafeBufferPointer { buf in
+                buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buf.count, 1)) {
+                    clua_loadbinary(L, $0, buf.count, chunkName)
+                }
+            }
+            if status == LUA_OK { return .success(ScriptRef(id: Int(luaL_ref(L, clua_registryindex())))) }
+            clua_pop(L, 1)  // fall back to the source
+        }
         if let err = load(source, chunkName: chunkName) { return .failure(LuaMessage(text: err)) }
+        if cached {
+            var size = 0
+            if let bytes = clua_dump(L, &size) {
+                CompiledChunks.shared.keep(chunkName, source, Array(UnsafeRawBufferPointer(start: bytes, count: size)))
+                clua_free(bytes)
+            }
+        }
         return .success(ScriptRef(id: Int(luaL_ref(L, clua_registryindex()))))
     }
 
@@ -739,5 +762,27 @@ extension LuaState {
     var memoryCap: Int {
         get { hostRecord.pointee.cap }
         set { hostRecord.pointee.cap = newValue }
+    }
+}
+
+/// Chunks compiled in this process, as bytecode by name and source (thread-safe): explore's runs
+/// compile the prelude and the scenario once, not once per run.
+final class CompiledChunks: @unchecked Sendable {
+    static let shared = CompiledChunks()
+    private var chunks: [String: (source: [UInt8], code: [UInt8])] = [:]
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private init() { pthread_mutex_init(lock, nil) }
+
+    func bytecode(_ name: String, _ source: [UInt8]) -> [UInt8]? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        guard let c = chunks[name], c.source == source else { return nil }
+        return c.code
+    }
+
+    func keep(_ name: String, _ source: [UInt8], _ code: [UInt8]) {
+        pthread_mutex_lock(lock)
+        chunks[name] = (source, code)
+        pthread_mutex_unlock(lock)
     }
 }

@@ -9,6 +9,8 @@ public final class ScenarioRuntime: ScriptHost {
     public let world: World
     let lua: LuaState
     let path: String
+    /// Load the prelude and scenario from bytecode this process compiled before (explore; see CompiledChunks).
+    let reuseCompiledChunks: Bool
     /// The `app` object (the UIApplication handed to every handler), and the scene's.
     var appObject = ScriptRef(id: -1)
     var sceneObject = ScriptRef(id: -1)
@@ -43,8 +45,9 @@ public final class ScenarioRuntime: ScriptHost {
     /// `lazyTickMs`: the lazy watchdog's period (see LuaState.armBudgetLazily); only benchmarks
     /// under valgrind, where CPU time is inflated fiftyfold, raise it.
     public init(path: String, options: RunOptions = RunOptions(), instructionBudget: Int64 = 100_000_000,
-                memoryCap: Int = 256 << 20, lazyBudget: Bool = false, lazyTickMs: Int = 10) {
+                memoryCap: Int = 256 << 20, lazyBudget: Bool = false, lazyTickMs: Int = 10, reuseCompiledChunks: Bool = false) {
         self.path = path
+        self.reuseCompiledChunks = reuseCompiledChunks
         world = World(file: path, options: options)
         world.config.instructionBudget = instructionBudget
         world.config.memoryCap = options.limits.memory ?? memoryCap
@@ -99,7 +102,7 @@ public final class ScenarioRuntime: ScriptHost {
 
     private func runChunk(source: [UInt8], chunkName: String) throws(ScenarioError) {
         let chunk: ScriptRef
-        switch lua.compile(source, chunkName: chunkName) {
+        switch lua.compile(source, chunkName: chunkName, cached: reuseCompiledChunks && chunkName.hasPrefix("@")) {
         case .success(let f): chunk = f
         case .failure(let err): throw ScenarioError(err.text)
         }

@@ -67,8 +67,9 @@ struct Explore: ParsableCommand {
     @Flag(help: "No colour (explore's report has none; accepted as by every command, SPEC 1).")
     var noColor = false
 
-    /// The most runs one explore makes.
+    /// The most runs one explore process makes, and the most shards a run splits into.
     static let maxRuns = 1_000_000
+    static let maxShards = 10_000
     static let defaultRuns = 100
 
     func validate() throws {
@@ -82,8 +83,11 @@ struct Explore: ParsableCommand {
         }
         if let runs {
             guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
-            guard runs <= Self.maxRuns else {
-                throw ValidationError("--runs \(runs) is more than one explore makes (at most \(Self.maxRuns)); split the seeds with --seed-from or --shard")
+            guard runs <= Self.maxRuns * Self.maxShards else {
+                throw ValidationError("--runs \(runs) is more than explore splits (at most \(Self.maxRuns) per process and \(Self.maxShards) shards)")
+            }
+            if shard == nil, runs > Self.maxRuns {
+                throw ValidationError("--runs \(runs) is more than one explore makes (at most \(Self.maxRuns)); split the seeds with --shard K/M or --seed-from")
             }
         }
         if let time {
@@ -116,6 +120,13 @@ struct Explore: ParsableCommand {
             case .success(let s): shardSpec = s
             case .failure(let e):
                 Output.error("luafetch explore: \(e.message)\n")
+                throw ExitCode(2)
+            }
+        }
+        if let s = shardSpec {
+            let mine = (runs ?? Self.defaultRuns + s.count - 1) / s.count
+            guard s.count <= Self.maxShards, mine <= Self.maxRuns else {
+                Output.error("luafetch explore: --runs \(runs ?? Self.defaultRuns) over \(s.count) shards is \(mine) runs for this one, more than one explore makes (at most \(Self.maxRuns)); use more shards\n")
                 throw ExitCode(2)
             }
         }

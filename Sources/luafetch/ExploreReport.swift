@@ -101,6 +101,7 @@ struct ExploreReport {
     func replay(_ seed: Int64, _ s: Schedule) -> String {
         var parts = ["luafetch", "run", shellQuote(file), "--seed", String(seed)]
         if let osOption { parts += ["--os", osOption.rawValue] }
+        if let until = s.until { parts += ["--until", Time.secondsText(until)] }
         parts.append("--settle")
         if !s.actions.isEmpty { parts += ["--inject", shellQuote(s.injectText)] }
         if s.order != 0 { parts += ["--order", String(s.order)] }
@@ -172,13 +173,13 @@ struct ExploreReport {
     }
 
     static func json(_ s: Schedule) -> JSON {
-        .object([("inject", .string(s.injectText)), ("order", .string(String(s.order)))])
+        .object([("inject", .string(s.injectText)), ("order", .string(String(s.order))), ("until", s.until.map { .int($0) } ?? .null)])
     }
 
     static func schedule(_ j: JSON?) -> Schedule? {
         guard let j, let inject = j["inject"]?.stringValue, let order = j["order"]?.stringValue.flatMap({ UInt64($0) }),
               case .success(let actions) = InjectedAction.parse(inject) else { return nil }
-        return Schedule(actions: actions, order: order)
+        return Schedule(actions: actions, order: order, until: j["until"]?.intValue)
     }
 
     // MARK: - Merge

@@ -94,6 +94,12 @@ void clua_fullgc(lua_State *L);
 
 /* Loads a text chunk; returns a Lua status (the chunk or an error message is on the top). */
 int clua_loadbuffer(lua_State *L, const char *s, size_t n, const char *name);
+/* A chunk compiled earlier by luafetch itself (clua_dump's bytes): binary mode only. */
+int clua_loadbinary(lua_State *L, const char *s, size_t n, const char *name);
+/* The function on the top of the stack as bytecode with its debug information (malloc'd; free
+   with clua_free); NULL when it cannot be dumped. */
+char *clua_dump(lua_State *L, size_t *size);
+void clua_free(void *p);
 
 /* Pushes the C function that deep-copies its argument (tables recursively, cycles kept; only
  * plain data; the cap applies). Call it with lua_pcall. */
