@@ -59,6 +59,7 @@ CALLS = [
     'at({t}, function() system.launchTask({v}) end)', 'at({t}, function() system.expireTask({v}) end)',
     'at({t}, function() system.setCharging({v}) end)', 'at({t}, function() system.setDeviceIdle({b}) end)',
     'at({t}, function() system.setNetwork({b}) end)', 'at({t}, function() user.cancelTask({v}) end)',
+    'at({t}, function() system.serverOutage({v}) end)', 'at({t}, function() system.serverOutage({t}) end)',
     'scenario {{ os = "ios26", device = {{ idleWindows = {v} }} }}', 'at({t}, system.disconnectScene)',
     'app {{ scenes = {v}, scene = {{ willConnect = {fn}, didEnterBackground = function(s) print(s.state) work({t}) end, didDisconnect = {fn} }} }}', 'app {{ permittedIdentifiers = {v}, backgroundModes = {{ "fetch", "processing" }} }}',
 ]
@@ -185,10 +186,13 @@ def option_args(r, path):
             '--inject', '12.5:home,30:interrupt=20', '--inject', 'garbage', '--inject', '1e300:home', '--quiet', '--strict',
             '--no-color', '--limit-events', '0', '--limit-events', '100', '--limit-memory', '1M', '--limit-memory', '-5',
             '--limit-instructions', '1e3', '--bogus', '', '-', '--', path, path, '--debugger', '--order', '5', '--order', '-1',
-            '--order', '18446744073709551615', '--os', 'ios26']
+            '--order', '18446744073709551615', '--os', 'ios26', '--settle',
+            '--inject', '1:outage=30,2:network=off,3:charging=default,4:deviceIdle=on,5:expireTask=*,6:cancelTask=*,7:launchTask=*,8:push=alert']
     cmd = r.choice([['run', path], [path], ['explore', path, '--runs', r.choice(['1', '3', '0', '-1', '1e9', '10'])], []])
     if cmd and cmd[0] == 'explore':
-        cmd += r.choice([[], ['--jobs', r.choice(['1', '2', '0', '64'])], ['--seed-from', r.choice(['9223372036854775807', '-3', 'x'])]])
+        cmd += r.choice([[], ['--jobs', r.choice(['1', '2', '0', '64'])], ['--seed-from', r.choice(['9223372036854775807', '-3', 'x'])],
+                         ['--shard', r.choice(['1/2', '2/2', '0/2', 'auto', '3/2', 'x'])], ['--time', r.choice(['1s', '0', 'x'])],
+                         ['--shards', r.choice(['2', '0', '-1'])]])
     return cmd + [r.choice(pool) for _ in range(r.randint(0, 4))]
 
 
