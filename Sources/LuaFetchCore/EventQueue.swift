@@ -7,7 +7,9 @@
 /// Where an event sorts within its millisecond.
 public enum Phase: Int, Comparable, Sendable {
     /// `background`: background threads' blocks, after the main thread's of the same instant (SPEC 12.2).
-    case normal = 0, background = 1, deadline = 2, late = 3
+    /// `typed`: lines typed at the REPL's prompt, replayed by a `.save`d scenario (`typed(t, fn)`):
+    /// after everything else of their millisecond, as they were typed.
+    case normal = 0, background = 1, deadline = 2, late = 3, typed = 4
     public static func < (a: Phase, b: Phase) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -25,8 +27,8 @@ public struct EventID: Hashable, Sendable {
 
 struct EventQueue {
     /// A heap entry: one 128-bit key that sorts as (time, phase, sequence) and carries the slot of
-    /// the payload in its low bits: time (42 bits of milliseconds, 139 years) | phase (2) |
-    /// sequence (54) | slot (30). One comparison orders two entries.
+    /// the payload in its low bits: time (42 bits of milliseconds, 139 years) | phase (3) |
+    /// sequence (53) | slot (30). One comparison orders two entries.
     struct Entry: Comparable {
         let key: UInt128
         /// The latest time a key holds; later events (only reachable by advancing a REPL for more
@@ -34,8 +36,8 @@ struct EventQueue {
         static let maxTime: Millis = (1 << 42) - 1
 
         init(time: Millis, phase: Phase, seq: UInt64, slot: Int32) {
-            key = UInt128(UInt64(Swift.min(Swift.max(0, time), Entry.maxTime))) << 86 | UInt128(UInt64(phase.rawValue)) << 84
-                | UInt128(seq & 0x3F_FFFF_FFFF_FFFF) << 30 | UInt128(UInt32(slot))
+            key = UInt128(UInt64(Swift.min(Swift.max(0, time), Entry.maxTime))) << 86 | UInt128(UInt64(phase.rawValue)) << 83
+                | UInt128(seq & 0x1F_FFFF_FFFF_FFFF) << 30 | UInt128(UInt32(slot))
         }
         var time: Millis { Millis(truncatingIfNeeded: UInt64(truncatingIfNeeded: key >> 86)) }
         var slot: Int32 { Int32(truncatingIfNeeded: UInt32(truncatingIfNeeded: key & 0x3FFF_FFFF)) }

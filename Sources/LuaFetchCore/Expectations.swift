@@ -35,6 +35,9 @@ final class ExpectationBook: Subsystem {
         world.runCheck(e.description, e.fn, e.location)
     }
 
+    /// The expectations checked at the end of the run.
+    var atEndCount: Int { that.count + violations.count + noViolations.count }
+
     func checkAtEnd(in world: World) {
         for e in that { world.runCheck(e.description, e.fn, e.location); if world.fatal != nil { return } }
         for e in violations {
@@ -99,6 +102,16 @@ extension World {
     }
 
     // MARK: - End of run
+
+    /// At a `--until` cut: what is still pending, as information.
+    func notePendingAtCut() {
+        let parts = subsystems.flatMap { $0.pendingAtEnd(in: self).parts }
+        guard !parts.isEmpty, state != .notRunning else { return }
+        log("app", .info, "(at the cut: \(parts.joined(separator: " and ")))")
+    }
+
+    /// End-of-run expectations a `--until` cut left unchecked.
+    public var uncheckedExpectations: Int { cutAt == nil ? 0 : expectations.atEndCount }
 
     func reportPendingAtEnd() {
         var parts: [String] = []

@@ -75,6 +75,7 @@ public enum JSONLReport {
                 .object([("description", .string(r.description)), ("passed", .bool(r.passed)), ("t", .int(r.time)),
                          ("location", .opt(r.location?.description)), ("detail", .opt(r.detail))])
             })),
+            ("cutAt", world.cutAt.map { .int($0) } ?? .null), ("unchecked", .int(world.uncheckedExpectations)),
             ("violations", .array(world.violations.map { v in
                 guard case .object(var f) = violation(v) else { return .null }
                 f.append(("expected", .bool(expected.contains(v.code))))

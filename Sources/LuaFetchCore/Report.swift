@@ -41,7 +41,11 @@ public struct TextReport {
         switch e.kind {
         case .violation:
             let v = world.violations[e.violation!]
-            return "\(stamp)  \(paint(actor, v.severity == .error ? .red : .yellow))  \(paint(message, v.severity == .error ? .red : .yellow))"
+            let text = "\(stamp)  \(paint(actor, v.severity == .error ? .red : .yellow))  \(paint(message, v.severity == .error ? .red : .yellow))"
+            guard let frames = v.traceback.flatMap(TextReport.scenarioFrames) else { return text }
+            let indent = String(repeating: " ", count: Time.stamp(e.time).count + 2 + actorWidth + 2)
+            return text + frames.map { "\n" + indent + paint($0, .dim) }.joined()
+        
         case .state: return "\(stamp)  \(paint(actor, .bold))  \(paint(message, .cyan))"
         case .action: return "\(stamp)  \(paint(actor, .bold))  \(message)"
         case .info: return "\(stamp)  \(actor)  \(paint(message, .dim))"
@@ -49,6 +53,15 @@ public struct TextReport {
             return "\(stamp)  \(actor)  \(paint(message, message.hasPrefix("✓") ? .green : .red))"
         default: return "\(stamp)  \(actor)  \(message)"
         }
+    }
+
+    /// The scenario's frames of a Lua traceback (`file:line: in function ...`), without C frames
+    /// and luafetch's own; nil when they add nothing to the violation's line (one frame).
+    static func scenarioFrames(_ traceback: String) -> [String]? {
+        let frames = traceback.split(separator: "\n").filter { $0.hasPrefix("\t") }.map { $0.dropFirst() }
+            .filter { !$0.hasPrefix("[C]") && !$0.hasPrefix("luafetch:") && !$0.hasPrefix("(...tail calls...)") }
+        guard frames.count > 1 else { return nil }
+        return ["stack traceback:"] + frames.map { "  " + $0 }
     }
 
     /// `✗ task-expired [error, 0x8badf00d] file:line: message`.
@@ -91,9 +104,11 @@ public struct TextReport {
             out.append("requests   \(s.requests): " + (statuses + errors + inFlight).joined(separator: " · "))
         }
         let results = world.expectationResults
-        if !results.isEmpty {
+        let unchecked = world.uncheckedExpectations
+        if !results.isEmpty || unchecked > 0 {
             let failed = results.filter { !$0.passed }.count
-            out.append("expect     \(results.count - failed) passed, \(failed) failed")
+            let cut = unchecked > 0 ? ", \(unchecked) not checked (the run was cut by --until)" : ""
+            out.append("expect     \(results.count - failed) passed, \(failed) failed\(cut)")
             for r in results {
                 let mark = r.passed ? paint("✓", .green) : paint("✗", .red)
                 out.append("  \(mark) \(r.description)\(r.detail.map { ": \($0)" } ?? "")\(r.passed ? "" : r.location.map { " (\($0))" } ?? "")")

@@ -221,6 +221,13 @@ public final class World {
         schedule(Event(.timeline, Timeline.Kind.every, a: fn.id, b: Int(interval)), at: now + interval, recurring: true)
     }
 
+    /// `typed(time, fn)`: a line typed at the REPL's prompt, as `.save` writes it: at `time`, after
+    /// everything else of that millisecond, with the prompt's rights (app methods while the app
+    /// runs, declarations).
+    public func typed(_ time: Millis, _ fn: ScriptRef) {
+        schedule(Event(.timeline, Timeline.Kind.typed, a: fn.id), at: time, phase: .typed)
+    }
+
     /// Runs a Swift action at a virtual time (the REPL and explore inject actions this way).
     public func at(_ time: Millis, action body: @escaping () -> Void) {
         schedule(Event(.timeline, Timeline.Kind.action, a: timelineEvents.keep(body)), at: time)
@@ -313,13 +320,32 @@ public final class World {
     }
 
     /// Ends the run: `duration` reached or idle; reports what is still pending, checks expectations.
+    /// A run `--until` cut before its own end reports what happened up to the cut: what is still
+    /// pending there is noted, not a violation (unless it settled), and the end-of-run expectations
+    /// are not checked (the cut is not the scenario's end).
     public func finish() {
         guard !finished else { return }
         finished = true
         if let d = config.duration, now < min(d, endTime) { now = min(d, endTime) }
-        reportPendingAtEnd()
-        expectations.checkAtEnd(in: self)
+        // Cut: `--until` came before the scenario's own end (its duration; without one, the run
+        // reached the cut or had work left).
+        let cut = options.until.map { until in
+            config.duration.map { until < $0 } ?? (now >= until || queue.liveNonRecurring > 0 || hasPendingWork)
+        } ?? false
+        if cut {
+            if let until = options.until, now < until, !options.settle { now = until }
+            cutAt = now
+            if options.settle { reportPendingAtEnd() } else { notePendingAtCut() }
+            let unchecked = expectations.atEndCount
+            log("expect", .info, "(the run was cut by --until at \(Time.stamp(now))\(unchecked > 0 ? ": \(unchecked) end-of-run expectation\(unchecked == 1 ? " is" : "s are") not checked" : ""))")
+        } else {
+            reportPendingAtEnd()
+            expectations.checkAtEnd(in: self)
+        }
     }
+
+    /// When `--until` cut the run before its own end (nil: it ran to its end).
+    public private(set) var cutAt: Millis?
 
     func dispatch(_ qe: QueuedEvent) {
         let event = qe.event
@@ -523,7 +549,7 @@ public final class World {
 
 /// The scenario's own timeline: `at`, `every`, and actions injected by the REPL and explore.
 final class Timeline: Subsystem {
-    enum Kind: UInt8 { case call, every, action }
+    enum Kind: UInt8 { case call, every, action, typed }
     /// Injected actions by number, until they run.
     private var actions: [Int: () -> Void] = [:]
     private var nextAction = 0
@@ -543,6 +569,8 @@ final class Timeline: Subsystem {
             world.callWorld(ScriptRef(id: event.a))
         case .action:
             actions.removeValue(forKey: event.a)?()
+        case .typed:
+            world.callWorld(ScriptRef(id: event.a), as: .repl)
         }
     }
 

@@ -18,8 +18,8 @@ public final class ReplSession {
     /// Receives every line of output (timeline, results, errors).
     public var output: (String) -> Void
     var buffer: [String] = []
-    /// What was typed and ran, with its virtual time, for `.save`.
-    var typed: [(time: Millis, source: String)] = []
+    /// What was typed and ran, with its virtual time and how many events had run before it, for `.save`.
+    var typed: [(time: Millis, events: Int, source: String)] = []
     var report: TextReport
     public var quit = false
 
@@ -126,7 +126,7 @@ public final class ReplSession {
         }
         switch r.status {
         case .ok:
-            typed.append((time, source))
+            typed.append((time, world.stats.events, source))
             if !values.isEmpty { output(values.joined(separator: "\t")) }
         case .error:
             output(r.message)
@@ -194,9 +194,9 @@ public final class ReplSession {
             guard let path = args.first else { return usage("save") }
             do {
                 try saved().write(to: path)
-                output("saved \(typed.count) typed chunk\(typed.count == 1 ? "" : "s") to \(path) (run it with: luafetch run \(path) --until \(Time.human(world.now)))")
+                output("saved \(typed.count) typed chunk\(typed.count == 1 ? "" : "s") to \(path) (run it with: luafetch run \(path) --until \(Time.secondsText(world.now)))")
             } catch {
-                output("cannot write \(path): \(error)")
+                output("cannot write \(path): \(error.message)")
             }
         case "help":
             output("Lua lines run at the current virtual time (expressions print their value). Commands:")
@@ -234,7 +234,10 @@ public final class ReplSession {
 
     // MARK: - .save
 
-    /// The scenario plus what was typed: at t = 0 as top-level code, later inside `at(time, ...)`.
+    /// The scenario plus what was typed, each line inside `typed(time, function() ... end)`: at
+    /// its virtual time, after everything else of that millisecond, with the prompt's rights.
+    /// Lines typed one after another with no event in between share one `typed` (each in its own
+    /// `do ... end`, as each typed line is its own chunk), so what they schedule runs after all of them.
     func saved() throws(ScenarioError) -> String {
         var out = ""
         if let file {  // first and unchanged, so its line numbers stay the same
@@ -242,13 +245,21 @@ public final class ReplSession {
             if !out.hasSuffix("\n") { out += "\n" }
         }
         out += "\n-- Saved by luafetch repl at \(Time.stamp(world.now))\(file.map { " from \($0)" } ?? ""); typed at the prompt:\n"
-        for (time, source) in typed {
-            if time == 0 {
-                out += source + "\n"
-            } else {
-                out += "at(\(Time.secondsText(time)), function()\n" + source + "\nend)\n"
+        var i = 0
+        while i < typed.count {
+            let (time, events, _) = typed[i]
+            var group: [String] = []
+            while i < typed.count, typed[i].time == time, typed[i].events == events {
+                group.append(typed[i].source)
+                i += 1
             }
+            out += "typed(\(Time.secondsText(time)), function()\n"
+            // Not indented: a long string spanning lines must stay as typed.
+            out += group.map { "do\n" + $0 + "\nend\n" }.joined()
+            out += "end)\n"
         }
+        // Where the session's clock stood: the run goes on to it (run it with --until that time).
+        out += "typed(\(Time.secondsText(world.now)), function() end)  -- the session's clock\n"
         return out
     }
 }
@@ -260,8 +271,8 @@ extension Result {
 extension String {
     func padding(toWidth w: Int) -> String { count >= w ? self + " " : self + String(repeating: " ", count: w - count) }
 
-    func write(to path: String) throws {
-        guard let f = fopen(path, "w") else { throw ScenarioError("cannot open \(path)") }
+    func write(to path: String) throws(ScenarioError) {
+        guard let f = fopen(path, "w") else { throw ScenarioError("cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { fclose(f) }
         fputs(self, f)
     }

@@ -86,6 +86,13 @@ extension ScenarioRuntime {
             world.at(t, c.ref(2))
             return 0
         }
+        setGlobal("typed") { [unowned self] c throws(LuaFailure) in
+            try requireWorld(c, "; typed(t, fn) replays lines typed at the REPL's prompt")
+            let t = try c.duration(1)
+            try c.function(2)
+            world.typed(t, c.ref(2))
+            return 0
+        }
         setGlobal("every") { [unowned self] c throws(LuaFailure) in
             try requireWorld(c, "; app code uses timer.every(seconds, fn)")
             let t = try c.duration(1, allowZero: false)

@@ -18,13 +18,9 @@ struct Explore: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Hunt for schedules that break an app: many seeds, random user and system actions.",
         discussion: """
-        Each run draws a schedule from its seed: a random subset of the user and system actions at
-        random rates, bursts a moment apart, actions placed while a task, fetch or request is open
-        or just before a deadline, and the orders iOS leaves open (--order). Runs settle at the end
-        (--settle), so cutting a run is never a finding. A finding is a violation or a failed
-        expectation at a line; what it causes later in the same runs is listed under it. Each is
-        shrunk to a minimal schedule and printed with a replay command and a scenario fragment.
-        Exit status 1 if anything was found, 0 if not, 2 on a bad scenario or usage.
+        Each run draws a schedule from its seed: a random subset of the user and system actions at random rates, bursts a moment apart, actions placed while a task, fetch or request is open or just before a deadline, and the orders iOS leaves open (--order). Runs settle at the end (--settle), so cutting a run is never a finding. A finding is a violation or a failed expectation at a line; what it causes later in the same runs is listed under it. Each is shrunk to a minimal schedule and printed with a replay command and a scenario fragment.
+
+        Exit status: 1 something was found (the examples below that explore find something: that is what they show), 0 nothing, 2 a bad scenario or usage.
 
         Examples:
           luafetch explore examples/long_task.lua --runs 200 --jobs 2
@@ -116,7 +112,7 @@ struct Explore: ParsableCommand {
         let os = osProfile.flatMap(OSProfile.init(rawValue:))
         var shardSpec: Shard?
         if let shard {
-            switch shard == "auto" ? Shard.fromEnvironment(shards: shards, get: Env.get) : Shard.parse(shard).map { .success($0) }! {
+            switch shard == "auto" ? Shard.fromEnvironment(shards: shards, get: Env.get) : Shard.parse(shard).map({ .success($0) })! {
             case .success(let s): shardSpec = s
             case .failure(let e):
                 Output.error("luafetch explore: \(e.message)\n")

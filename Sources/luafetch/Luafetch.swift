@@ -16,16 +16,17 @@ struct Luafetch: ParsableCommand {
         commandName: "luafetch",
         abstract: "Simulate iOS background execution deterministically, from a Lua scenario.",
         discussion: """
-        Runs a scenario on a virtual clock under iOS's rules (background-time budgets, expiration
-        handlers, fetch deadlines, suspension, watchdog kills) and reports every rule the app broke.
+        Runs a scenario on a virtual clock under iOS's rules (background-time budgets, expiration handlers, fetch deadlines, suspension, watchdog kills) and reports every rule the app broke.
 
         Examples:
           luafetch examples/twitter.lua
-          luafetch run examples/leaky_task.lua --seed 3 --os ios7
+          luafetch run examples/long_task.lua --seed 3 --os ios7
           luafetch run examples/news.lua --until 6h --quiet
+          luafetch test examples --junit report.xml
+          luafetch new my_app.lua
         """,
         version: luafetchVersion,
-        subcommands: [Run.self, Repl.self, Explore.self],
+        subcommands: [Run.self, TestCommand.self, Repl.self, Explore.self, NewCommand.self],
         defaultSubcommand: Run.self
     )
 }
@@ -61,7 +62,7 @@ enum Main {
 /// Anything else, including help and every error, goes through ArgumentParser.
 func fastRun() -> RunSpec? {
     let args = Array(CommandLine.arguments.dropFirst())
-    guard let first = args.first, first != "repl", first != "explore", first != "help" else { return nil }
+    guard let first = args.first, !["repl", "explore", "help", "test", "new", "types"].contains(first) else { return nil }
     return RunSpec.fastParse(first == "run" ? Array(args.dropFirst()) : args)
 }
 

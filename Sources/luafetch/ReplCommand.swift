@@ -16,9 +16,7 @@ struct Repl: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "An interactive Lua prompt with the simulator loaded.",
         discussion: """
-        Lines are Lua, run at the current virtual time; expressions print their value. Dot commands
-        drive the clock: .advance 40s, .step, .run [until 2h], .now, .state, .pending, .trace [N],
-        .violations, .reset, .save FILE, .help, .quit.
+        Lines are Lua, run at the current virtual time; expressions print their value. Dot commands drive the clock: .advance 40s, .step, .run [until 2h], .now, .state, .pending, .trace [N], .violations, .reset, .save FILE, .help, .quit.
 
         Example:
           luafetch repl examples/long_task.lua

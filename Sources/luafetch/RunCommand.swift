@@ -14,9 +14,7 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a scenario and print its timeline and summary.",
         discussion: """
-        Exit status: 0 every expectation held and no unexpected error-level violation; 1 an
-        expectation failed or an unexpected error occurred (warnings too with --strict); 2 a usage
-        or scenario error; 3 a bug in luafetch.
+        Exit status: 0 every expectation held and no unexpected error-level violation; 1 an expectation failed or an unexpected error occurred (warnings too with --strict); 2 a usage or scenario error; 3 a bug in luafetch.
 
         Examples:
           luafetch run examples/long_task.lua --os ios6

@@ -1,0 +1,143 @@
+// TestSuite: what `luafetch test [PATH...]` runs. Finds the scenarios under the paths (a file, or a
+// folder searched recursively for `.lua` files, hidden folders skipped), sets aside the modules
+// (a file that another file under the paths loads with `require` is a module, not a scenario), and
+// runs one scenario to a verdict: pass, fail (with the first violation or failed expectation that
+// failed it) or a scenario error. Uses ScenarioRuntime; no terminal I/O.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LuaFetchCore
+
+public enum TestSuite {
+    /// A file found under the paths.
+    public struct Entry: Sendable, Equatable {
+        public var path: String
+        /// Set for a module: the file that requires it.
+        public var requiredBy: String?
+    }
+
+    /// The `.lua` files under `paths`, sorted, each once; modules marked. A path that is neither a
+    /// file nor a folder is returned in `missing`.
+    public static func discover(_ paths: [String]) -> (entries: [Entry], missing: [String]) {
+        var files: [String] = []
+        var missing: [String] = []
+        for p in paths {
+            let path = p.count > 1 && p.hasSuffix("/") ? String(p.dropLast()) : p
+            switch ScenarioFile.kind(path) {
+            case .directory: walk(path, into: &files)
+            case .file, .tooLarge: files.append(path)
+            default: missing.append(p)
+            }
+        }
+        var seen = Set<String>()
+        files = files.filter { seen.insert($0).inserted }.sorted()
+        var requiredBy: [String: String] = [:]
+        for f in files {
+            guard let text = try? ScenarioFile.read(f) else { continue }
+            for name in requires(in: String(decoding: text, as: UTF8.self)) {
+                let dir = f.lastIndex(of: "/").map { String(f[..<$0]) } ?? ""
+                let rel = String(name.map { $0 == "." ? "/" : $0 }) + ".lua"
+                let module = dir.isEmpty ? rel : dir + "/" + rel
+                if module != f, seen.contains(module), requiredBy[module] == nil { requiredBy[module] = f }
+            }
+        }
+        return (files.map { Entry(path: $0, requiredBy: requiredBy[$0]) }, missing)
+    }
+
+    static func walk(_ dir: String, into files: inout [String]) {
+        guard let d = opendir(dir) else { return }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard !name.hasPrefix(".") else { continue }  // ., .., .build, .git
+            names.append(name)
+        }
+        for name in names.sorted() {
+            let path = dir == "." ? name : dir + "/" + name
+            switch ScenarioFile.kind(path) {
+            case .directory: walk(path, into: &files)
+            case .file, .tooLarge: if name.hasSuffix(".lua") { files.append(path) }
+            default: break
+            }
+        }
+    }
+
+    /// The module names a file passes to `require` as a literal (`require "a.b"`, `require("a.b")`).
+    static func requires(in text: String) -> [String] {
+        var out: [String] = []
+        let bytes = Array(text.utf8)
+        let word = Array("require".utf8)
+        var i = 0
+        while i + word.count < bytes.count {
+            defer { i += 1 }
+            guard bytes[i] == word[0], Array(bytes[i..<i + word.count]) == word else { continue }
+            if i > 0, isName(bytes[i - 1]) { continue }
+            var j = i + word.count
+            while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x28 { j += 1 }  // spaces, (
+            guard j < bytes.count, bytes[j] == 0x22 || bytes[j] == 0x27 else { continue }
+            let quote = bytes[j]
+            var k = j + 1
+            while k < bytes.count, bytes[k] != quote, bytes[k] != 0x0A { k += 1 }
+            if k < bytes.count, bytes[k] == quote { out.append(String(decoding: bytes[(j + 1)..<k], as: UTF8.self)) }
+        }
+        return out
+    }
+
+    static func isName(_ b: UInt8) -> Bool { (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F }
+
+    /// One scenario's verdict.
+    public struct Verdict: Sendable {
+        public enum Status: String, Sendable { case passed, failed, error }
+        public var path: String
+        public var status: Status
+        /// What failed it first: a code (`task-expired`, `expectation`, `scenario-error`), where,
+        /// and the message.
+        public var code: String?
+        public var location: SourceLocation?
+        public var message: String?
+        /// Virtual time the run covered.
+        public var virtualTime: Millis = 0
+        public var exitCode: Int32 { status == .passed ? 0 : status == .failed ? 1 : 2 }
+    }
+
+    /// Runs the scenario at `path` to its verdict.
+    public static func run(_ path: String, options: RunOptions) -> Verdict {
+        let runtime = ScenarioRuntime(path: path, options: options)
+        runtime.world.recordTimeline = false
+        do {
+            try runtime.load()
+            try runtime.run()
+        } catch {
+            return Verdict(path: path, status: .error, code: "scenario-error", location: location(in: error.message),
+                           message: error.message, virtualTime: runtime.world.now)
+        }
+        let world = runtime.world
+        guard world.exitCode != 0 else { return Verdict(path: path, status: .passed, virtualTime: world.now) }
+        let expected = world.expectedCodes
+        let violation = world.violations.first { !expected.contains($0.code) && ($0.severity == .error || world.options.strict) }
+        let expectation = world.expectationResults.first { !$0.passed }
+        var v = Verdict(path: path, status: .failed, virtualTime: world.now)
+        if let violation, expectation.map({ violation.time <= $0.time }) ?? true {
+            v.code = violation.code.rawValue
+            v.location = violation.location
+            v.message = violation.message
+        } else if let e = expectation {
+            v.code = "expectation"
+            v.location = e.location
+            v.message = "expected \(e.description)\(e.detail.map { ": \($0)" } ?? "")"
+        }
+        return v
+    }
+
+    /// `file:line` at the start of a scenario error's message.
+    static func location(in message: String) -> SourceLocation? {
+        let head = message.prefix { $0 != " " }
+        guard head.hasSuffix(":") else { return nil }
+        let parts = head.dropLast().split(separator: ":")
+        guard parts.count >= 2, let line = Int(parts.last!) else { return nil }
+        return SourceLocation(file: parts.dropLast().joined(separator: ":"), line: line)
+    }
+}

@@ -1,0 +1,193 @@
+// `luafetch new FILE [--os PROFILE]`: writes a commented starter scenario (an app in the delegate
+// form, a fake server, a timeline and expectations) that runs green under the profile: a
+// background task everywhere, background fetch on ios7, BGTaskScheduler on ios13 and later, the
+// scene life cycle on ios26. Refuses to overwrite a file.
+import ArgumentParser
+import LuaFetchCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct NewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Write a commented starter scenario that runs green.",
+        discussion: """
+        The scenario has an app that uploads a note inside a background task when the person leaves it and refreshes from a fake server in the background (background fetch on ios7, BGTaskScheduler on ios13 and later, scenes on ios26), a timeline and expectations. An existing file is never overwritten.
+
+        Examples:
+          luafetch new my_app.lua
+          luafetch new legacy.lua --os ios7
+        """
+    )
+
+    @Argument(help: "The file to write (.lua).")
+    var file: String
+
+    @Option(name: .customLong("os"), help: "The OS profile: ios6, ios7, ios13 or ios26.")
+    var osProfile: String = "ios13"
+
+    @Flag(help: "No colour (new prints none; accepted as by every command).")
+    var noColor = false
+
+    func validate() throws {
+        guard OSProfile(rawValue: osProfile) != nil else {
+            throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
+        }
+    }
+
+    func run() throws {
+        let os = OSProfile(rawValue: osProfile)!
+        if access(file, F_OK) == 0 {
+            Output.error("luafetch new: \(file) already exists; choose another name (new never overwrites a file)\n")
+            throw ExitCode(2)
+        }
+        if let problem = writeFile(file, Self.starter(name: file, os: os)) {
+            Output.error("luafetch new: cannot write \(file): \(problem)\n")
+            throw ExitCode(2)
+        }
+        Output.line("wrote \(file) (profile \(os.rawValue)); run it with: luafetch run \(file)")
+    }
+
+    /// The starter scenario for `os`.
+    static func starter(name: String, os: OSProfile) -> String {
+        let base = name.split(separator: "/").last.map(String.init) ?? name
+        let modern = os == .ios13 || os == .ios26
+        var out = """
+        -- \(base): a starter scenario (`luafetch new --os \(os.rawValue)`). Run it with `luafetch run \(name)`;
+        -- `luafetch explore \(name)` then looks for schedules that break it. The app uploads a note
+        -- inside a background task when the person leaves it, and refreshes its feed from a fake
+        -- server in the background. Change the app, the server and the timeline to match yours;
+        -- docs/SCENARIO.md lists the API and docs/RULES.md the rules.
+        scenario {
+          name = "My app",
+          os = "\(os.rawValue)",
+          duration = hours(6),
+        }
+
+        -- A fake server: latency in seconds; a route answers with a table or a function(request).
+        local api = server "api.example.test" { latency = 0.3 }
+        api:route("POST /notes", { status = 201 })
+        api:route("GET /feed", function(request) return { status = 200, body = { items = 3 } } end)
+
+        -- What the expectations check lives outside the app (the app's memory ends with its process).
+        local uploaded, refreshed = 0, 0
+
+        app {
+
+        """
+        switch os {
+        case .ios6: out += ""
+        case .ios7: out += "  backgroundModes = { \"fetch\" },\n"
+        case .ios13, .ios26:
+            out += "  backgroundModes = { \"fetch\" },\n  permittedIdentifiers = { \"com.example.refresh\" },\n"
+        }
+        if os == .ios26 { out += "  scenes = true,   -- iOS 26 requires the UIScene life cycle\n" }
+        out += """
+          delegate = function(app)
+            -- Called at every launch of the process: locals here are the process's memory.
+            local function uploadNote()
+              local task
+              local function done()           -- ends the task once, whoever comes first
+                if task ~= UIBackgroundTaskInvalid then
+                  app:endBackgroundTask(task)
+                  task = UIBackgroundTaskInvalid
+                end
+              end
+              task = app:beginBackgroundTask("upload", done)   -- out of time: give the task back
+              http.request({ method = "POST", url = "https://api.example.test/notes", body = { text = "hi" } }, function(response, err)
+                if not err then uploaded = uploaded + 1 end
+                done()                        -- every path ends the task
+              end)
+            end
+
+
+        """
+        if modern {
+            out += """
+                local function scheduleRefresh()
+                  local request = BGAppRefreshTaskRequest("com.example.refresh")
+                  request.earliestBeginDate = now() + minutes(30)
+                  BGTaskScheduler.submit(request)
+                end
+
+                local function handleRefresh(task)
+                  scheduleRefresh()                -- first, so the chain goes on whatever happens
+                  local finished = false
+                  local function finish(ok)        -- completes the task once, whoever comes first
+                    if not finished then finished = true; task:setTaskCompleted(ok) end
+                  end
+                  task.expirationHandler = function() finish(false) end
+                  http.get("https://api.example.test/feed", function(response, err)
+                    if not err then refreshed = refreshed + 1 end
+                    finish(not err)
+                  end)
+                end
+
+
+            """
+        }
+        out += "    return {\n"
+        out += "      didFinishLaunching = function(app, launch)\n"
+        switch os {
+        case .ios6: break
+        case .ios7: out += "        app:setMinimumBackgroundFetchInterval(UIApplicationBackgroundFetchIntervalMinimum)\n"
+        case .ios13, .ios26: out += "        BGTaskScheduler.register(\"com.example.refresh\", handleRefresh)   -- before launching ends\n"
+        }
+        out += "      end,\n"
+        if os == .ios7 {
+            out += """
+                  performFetch = function(app, completionHandler)
+                    http.get("https://api.example.test/feed", function(response, err)
+                      if err then return completionHandler(UIBackgroundFetchResultFailed) end
+                      refreshed = refreshed + 1
+                      completionHandler(UIBackgroundFetchResultNewData)
+                    end)
+                  end,
+
+            """
+        }
+        let onLeave = modern ? "uploadNote()\n          scheduleRefresh()" : "uploadNote()"
+        if os == .ios26 {
+            out += """
+                  scene = {
+                    didEnterBackground = function(scene)   -- with scenes, the scene delegate hears it
+                      \(onLeave)
+                    end,
+                  },
+                }
+              end,
+            }
+
+            """
+        } else {
+            out += """
+                  didEnterBackground = function(app)
+                    \(onLeave)
+                  end,
+                }
+              end,
+            }
+
+            """
+        }
+        out += """
+
+        -- The timeline: what the person and the system do, in virtual time.
+        at(0, user.launch)
+        at(minutes(5), user.home)
+        at(hours(3), user.open)
+        at(hours(3) + minutes(2), user.home)
+
+        expect.noViolations()
+        expect.that("both notes were uploaded", function() return uploaded == 2 end)
+
+        """
+        if os != .ios6 {
+            out += "expect.that(\"the feed was refreshed in the background\", function() return refreshed >= 1 end)\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,246 @@
+// `luafetch test [PATH...]`: runs every scenario under the paths in parallel (TestSuite finds them
+// and sets modules aside), prints one line per scenario in path order and a closing count, and
+// exits 0 / 1 / 2 as `run` would for the worst of them. `--junit FILE` writes JUnit XML; under
+// GitHub Actions each failure is also a workflow annotation on the scenario's line.
+import ArgumentParser
+import Dispatch
+import LuaFetchCore
+import LuaFetchScripting
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct TestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Run every scenario under the given files and folders, as a test suite.",
+        discussion: """
+        Folders are searched recursively for .lua files (hidden folders are skipped). A file that another file under the paths loads with require is a module, not a scenario: it is listed as skipped. Each scenario runs as `luafetch run` would run it; a scenario passes when run would exit 0. One line per scenario (its wall-clock time, and for a failure the first violation or failed expectation with file:line), then a count. Exit status: 0 all passed, 1 a scenario failed, 2 a scenario error or bad usage.
+
+        With --junit FILE, a JUnit XML report (GitHub, GitLab and Jenkins show it). When GITHUB_ACTIONS=true, each failure is also printed as a workflow annotation (::error file=...,line=...), so it shows on the pull request's diff.
+
+        Examples:
+          luafetch test examples
+          luafetch test examples/twitter.lua examples/news.lua --os ios26
+          luafetch test examples --jobs 2 --junit report.xml
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Scenario files and folders (default: the current folder).", valueName: "path"))
+    var paths: [String] = []
+
+    @Option(help: "Scenarios at once (threads).")
+    var jobs: Int = 2
+
+    @Option(help: "The seed (overrides each scenario's).")
+    var seed: Int64?
+
+    @Option(name: .customLong("os"), help: "The OS profile: ios6, ios7, ios13 or ios26 (overrides each scenario's).")
+    var osProfile: String?
+
+    @Flag(help: "Warnings fail a scenario too.")
+    var strict = false
+
+    @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"))
+    var junit: String?
+
+    @Option(help: "Output format: text or jsonl (one JSON object per scenario, then a summary).")
+    var format: OutputFormat = .text
+
+    @Flag(help: "No colour (also when NO_COLOR is set to a non-empty value, or stdout is not a terminal).")
+    var noColor = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if let osProfile, OSProfile(rawValue: osProfile) == nil {
+            throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
+        }
+    }
+
+    struct Result {
+        var entry: TestSuite.Entry
+        var verdict: TestSuite.Verdict?
+        var ms: Int64
+    }
+
+    func run() throws {
+        let (entries, missing) = TestSuite.discover(paths.isEmpty ? ["."] : paths)
+        for m in missing { Output.error("luafetch test: \(m): no such file or folder\n") }
+        if !missing.isEmpty { throw ExitCode(2) }
+        if entries.isEmpty {
+            Output.error("luafetch test: no .lua files under \(paths.isEmpty ? "." : paths.joined(separator: ", "))\n")
+            throw ExitCode(2)
+        }
+        let options = RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)), strict: strict)
+        let color = format == .text && !noColor && !Env.noColor && isatty(1) != 0
+        let annotate = Env.get("GITHUB_ACTIONS") == "true"
+        let box = Box(count: entries.count)
+        let scenarios = entries.indices.filter { entries[$0].requiredBy == nil }
+        // Modules are settled at once; scenarios run on the workers.
+        for i in entries.indices where entries[i].requiredBy != nil { box.results[i] = Result(entry: entries[i], verdict: nil, ms: 0) }
+        let format = self.format
+        box.locked { box.flush(format: format, color: color, annotate: annotate) }
+        let workers = max(1, min(jobs, scenarios.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            for k in stride(from: w, to: scenarios.count, by: workers) {
+                let i = scenarios[k]
+                let start = Progress.clock()
+                let verdict = TestSuite.run(entries[i].path, options: options)
+                let result = Result(entry: entries[i], verdict: verdict, ms: Progress.clock() - start)
+                box.locked {
+                    box.results[i] = result
+                    box.flush(format: format, color: color, annotate: annotate)
+                }
+            }
+        }
+        let results = box.results.compactMap { $0 }
+        let verdicts = results.compactMap(\.verdict)
+        let passed = verdicts.filter { $0.status == .passed }.count
+        let failed = verdicts.count - passed
+        let skipped = results.count - verdicts.count
+        let code = verdicts.map(\.exitCode).max() ?? 0
+        switch format {
+        case .text:
+            var line = "\(passed) passed, \(failed) failed"
+            if skipped > 0 { line += ", \(skipped) skipped" }
+            Output.line(line)
+        case .jsonl:
+            Output.line(JSON.object([("type", .string("summary")), ("passed", .int(passed)), ("failed", .int(failed)),
+                                     ("skipped", .int(skipped)), ("exit", .int(Int(code)))]).text)
+        }
+        if let junit, let problem = writeFile(junit, JUnit.report(results)) {
+            Output.error("luafetch test: cannot write \(junit): \(problem)\n")
+            throw ExitCode(2)
+        }
+        throw ExitCode(code)
+    }
+
+    /// Results by index, printed in path order as soon as every earlier one is known.
+    final class Box: @unchecked Sendable {
+        var results: [Result?]
+        var printed = 0
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        init(count: Int) { results = Array(repeating: nil, count: count); pthread_mutex_init(lock, nil) }
+        deinit { pthread_mutex_destroy(lock); lock.deallocate() }
+        func locked<T>(_ body: () -> T) -> T { pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }; return body() }
+
+        func flush(format: OutputFormat, color: Bool, annotate: Bool) {
+            while printed < results.count, let r = results[printed] {
+                printed += 1
+                switch format {
+                case .text: Output.line(TestCommand.line(r, color: color))
+                case .jsonl: Output.line(TestCommand.json(r))
+                }
+                if annotate, let v = r.verdict, v.status != .passed { Output.line(TestCommand.annotation(v)) }
+                if format == .text && isatty(1) != 0 { Output.flush() }
+            }
+        }
+    }
+
+    static func paint(_ s: String, _ code: String, _ color: Bool) -> String { color ? "\u{1b}[\(code)m\(s)\u{1b}[0m" : s }
+
+    /// `✓ examples/hello.lua  (12 ms)`, `✗ ... task-expired file:line: message`, `- ... skipped: ...`.
+    static func line(_ r: Result, color: Bool) -> String {
+        guard let v = r.verdict else {
+            return "- \(r.entry.path)  skipped: a module (required by \(r.entry.requiredBy ?? "?"))"
+        }
+        let time = "(\(r.ms) ms)"
+        switch v.status {
+        case .passed: return "\(paint("✓", "32", color)) \(v.path)  \(time)"
+        case .failed:
+            let what = [v.code, v.location.map { "\($0):" }].compactMap { $0 }.joined(separator: " ")
+            return "\(paint("✗", "31", color)) \(v.path)  \(time)  \(paint(what, "31", color)) \(v.message ?? "")"
+        case .error:
+            return "\(paint("✗", "31", color)) \(v.path)  \(time)  \(paint("scenario error:", "31", color)) \(firstLine(v.message ?? ""))"
+        }
+    }
+
+    static func firstLine(_ s: String) -> String { String(s.prefix { $0 != "\n" }) }
+
+    static func json(_ r: Result) -> String {
+        guard let v = r.verdict else {
+            return JSON.object([("type", .string("scenario")), ("file", .string(r.entry.path)), ("status", .string("skipped")),
+                                ("requiredBy", .opt(r.entry.requiredBy))]).text
+        }
+        return JSON.object([("type", .string("scenario")), ("file", .string(v.path)), ("status", .string(v.status.rawValue)),
+                            ("exit", .int(Int(v.exitCode))), ("ms", .int(r.ms)), ("virtualTime", .int(v.virtualTime)),
+                            ("code", .opt(v.code)), ("location", .opt(v.location?.description)), ("message", .opt(v.message))]).text
+    }
+
+    /// A GitHub Actions workflow command: `::error file=F,line=L,title=CODE::message`.
+    static func annotation(_ v: TestSuite.Verdict) -> String {
+        func property(_ s: String) -> String {
+            s.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A").replacingAll(":", "%3A").replacingAll(",", "%2C")
+        }
+        func data(_ s: String) -> String { s.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A") }
+        var props = ["file=\(property(v.location?.file ?? v.path))"]
+        if let line = v.location?.line, line > 0 { props.append("line=\(line)") }
+        props.append("title=\(property(v.code ?? "failed"))")
+        return "::error \(props.joined(separator: ","))::\(data(v.message ?? "the scenario failed"))"
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, _ replacement: String) -> String { replacing(target, with: replacement) }
+}
+
+/// The JUnit XML report: one testsuite, one testcase per file (a module is skipped).
+enum JUnit {
+    static func report(_ results: [TestCommand.Result]) -> String {
+        let verdicts = results.compactMap(\.verdict)
+        let failures = verdicts.filter { $0.status == .failed }.count
+        let errors = verdicts.filter { $0.status == .error }.count
+        let skipped = results.count - verdicts.count
+        let total = results.reduce(Int64(0)) { $0 + $1.ms }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let counts = "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(total))\""
+        out += "<testsuites name=\"luafetch\" \(counts)>\n"
+        out += "  <testsuite name=\"luafetch\" \(counts)>\n"
+        for r in results {
+            let path = r.entry.path
+            let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            let head = "    <testcase name=\"\(escape(path))\" classname=\"\(escape(dir))\" file=\"\(escape(path))\" time=\"\(seconds(r.ms))\""
+            guard let v = r.verdict else {
+                out += head + ">\n      <skipped message=\"\(escape("a module, required by \(r.entry.requiredBy ?? "?")"))\"/>\n    </testcase>\n"
+                continue
+            }
+            switch v.status {
+            case .passed: out += head + "/>\n"
+            case .failed, .error:
+                let tag = v.status == .failed ? "failure" : "error"
+                // A scenario error's message starts with its file:line already.
+                let at = v.status == .failed ? v.location.map { "\($0): " } ?? "" : ""
+                let message = "\(v.code ?? "failed"): \(at)\(firstLineOf(v.message ?? ""))"
+                let body = "\(at)\(v.message ?? "")"
+                out += head + ">\n      <\(tag) message=\"\(escape(message))\" type=\"\(escape(v.code ?? "failed"))\">\(escape(body))</\(tag)>\n    </testcase>\n"
+            }
+        }
+        out += "  </testsuite>\n</testsuites>\n"
+        return out
+    }
+
+    static func firstLineOf(_ s: String) -> String { String(s.prefix { $0 != "\n" }) }
+
+    static func seconds(_ ms: Int64) -> String { "\(ms / 1000).\(String(repeating: "0", count: 3 - String(ms % 1000).count))\(ms % 1000)" }
+
+    /// XML text and attribute escaping (control characters other than tab and newline are dropped).
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\t": out += "&#9;"
+            case let c where c.value < 0x20: continue
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+}
