@@ -20,13 +20,14 @@ struct Explore: ParsableCommand {
         discussion: """
         Each run draws a schedule from its seed: a random subset of the user and system actions at random rates, bursts a moment apart, actions placed while a task, fetch or request is open or just before a deadline, and the orders iOS leaves open (--order). Runs settle at the end (--settle), so cutting a run is never a finding. A finding is a violation or a failed expectation at a line; what it causes later in the same runs is listed under it. Each is shrunk to a minimal schedule and printed with a replay command and a scenario fragment.
 
+        --time explores for a time budget instead of a number of runs; --shard K/M with --format jsonl runs one shard of the seeds, and `luafetch explore --merge FILES...` combines the shards into the report one run would print (docs/EXPLORE.md shows CI matrix and cluster set-ups).
+
         Exit status: 1 something was found (the examples below that explore find something: that is what they show), 0 nothing, 2 a bad scenario or usage.
 
         Examples:
-          luafetch explore examples/long_task.lua --runs 200 --jobs 2
-          luafetch explore examples/explore_me.lua --time 30s
-          luafetch explore examples/leaky_task.lua --runs 400 --shard 1/2 --format jsonl > s1.jsonl
-          luafetch explore --merge s1.jsonl s2.jsonl
+          luafetch explore examples/explore_me.lua --runs 500
+          luafetch explore examples/explore_me_fixed.lua --time 3s
+          luafetch explore examples/leaky_task.lua --runs 400 --shard 1/2
         """
     )
 

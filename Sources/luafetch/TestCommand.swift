@@ -23,7 +23,7 @@ struct TestCommand: ParsableCommand {
 
         Examples:
           luafetch test examples
-          luafetch test examples/twitter.lua examples/news.lua --os ios26
+          luafetch test examples/twitter.lua examples/news.lua --seed 7
           luafetch test examples --jobs 2 --junit report.xml
         """
     )

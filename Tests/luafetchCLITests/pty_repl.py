@@ -54,6 +54,16 @@ for _ in range(20):                     # Ctrl-C during the long .run (again if 
         break
 check(stopped, "Ctrl-C stops .run")
 seen = b""
+send(b".advance 20d\r")                # a long .advance stops on Ctrl-C too
+stopped = False
+for _ in range(20):
+    time.sleep(0.3)
+    send(b"\x03")
+    if read_until(b"interrupted at", timeout=0.5):
+        stopped = True
+        break
+check(stopped, "Ctrl-C stops .advance")
+seen = b""
 send(b"\x03")                           # Ctrl-C at the prompt: harmless
 time.sleep(0.2)
 send(b"1 + 1\r")

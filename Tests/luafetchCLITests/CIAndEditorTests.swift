@@ -1,0 +1,326 @@
+// Issue #17 on the built binary: `luafetch test` (lines, count, exit status, JUnit, GitHub
+// annotations, JSON Lines, modules skipped), `luafetch new` (green under every profile), and the
+// rough edges: every example command in every --help runs as shown, help paragraphs are not
+// re-wrapped mid-sentence, --no-color on every command, a cut by --until does not fail a run, an
+// app crash shows its traceback, `.save` replays to the REPL's timeline, no Swift type names.
+import Foundation
+import Testing
+
+/// A fresh folder under the temporary directory.
+func tempDir(_ name: String) throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+/// Runs luafetch in `dir` (so relative paths in examples resolve there) with `input` on stdin.
+func runIn(_ dir: URL, _ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> CLI.Result {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: CLI.binary)
+    p.arguments = arguments
+    p.currentDirectoryURL = dir
+    var env = ProcessInfo.processInfo.environment
+    env.removeValue(forKey: "NO_COLOR")
+    env.removeValue(forKey: "GITHUB_ACTIONS")
+    for (k, v) in environment { env[k] = v }
+    p.environment = env
+    let inPipe = Pipe(), out = Pipe(), err = Pipe()
+    p.standardInput = inPipe
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    inPipe.fileHandleForWriting.write(Data(input.utf8))
+    try inPipe.fileHandleForWriting.close()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+}
+
+/// A JUnit file read by Python's XML parser (a strict one: malformed XML fails): its test cases
+/// with their failure, error or skipped child.
+func junitCases(_ path: String) throws -> [[String: String]] {
+    let script = """
+        import json, sys, xml.dom.minidom as m
+        d = m.parse(sys.argv[1])
+        assert d.documentElement.tagName == "testsuites"
+        out = []
+        for c in d.getElementsByTagName("testcase"):
+            e = {"name": c.getAttribute("name"), "time": c.getAttribute("time")}
+            for kind in ("failure", "error", "skipped"):
+                for k in c.getElementsByTagName(kind):
+                    e["kind"] = kind
+                    e["type"] = k.getAttribute("type")
+                    e["message"] = k.getAttribute("message")
+            out.append(e)
+        print(json.dumps(out))
+        """
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", script, path]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    guard p.terminationStatus == 0 else { throw CocoaError(.fileReadCorruptFile) }
+    return try JSONSerialization.jsonObject(with: data) as! [[String: String]]
+}
+
+@Suite(.serialized) struct TestRunnerTests {
+    /// A folder with a passing scenario, a failing one (app crash), a scenario error, and a
+    /// module required by the passing one.
+    func suite() throws -> URL {
+        let dir = try tempDir("suite")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("lib"), withIntermediateDirectories: true)
+        try "return { greeting = \"hi\" }\n".write(to: dir.appendingPathComponent("lib/util.lua"), atomically: true, encoding: .utf8)
+        try """
+            local util = require("lib.util")
+            app {}
+            at(0, user.launch)
+            expect.noViolations()
+
+            """.write(to: dir.appendingPathComponent("a_pass.lua"), atomically: true, encoding: .utf8)
+        try """
+            local function parse(body) return body.items[1] end
+            app { didBecomeActive = function(app) parse({}) end }
+            at(0, user.launch)
+
+            """.write(to: dir.appendingPathComponent("b_crash.lua"), atomically: true, encoding: .utf8)
+        try "scenari {}\n".write(to: dir.appendingPathComponent("c_error.lua"), atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    @Test func examplesPassAndWriteValidJUnit() throws {
+        let dir = try tempDir("junit")
+        let xml = dir.appendingPathComponent("out.xml").path
+        let r = try CLI.run(["test", "examples", "--junit", xml])
+        #expect(r.status == 0, "\(r.stdout)")
+        let count = try FileManager.default.contentsOfDirectory(atPath: CLI.root.appendingPathComponent("examples").path).filter { $0.hasSuffix(".lua") }.count
+        #expect(r.stdout.hasSuffix("\(count) passed, 0 failed, 1 skipped\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("- examples/lib/multitasking_app.lua  skipped: a module (required by examples/multitasking.lua)"))
+        let cases = try junitCases(xml)
+        #expect(cases.count == count + 1)
+        #expect(!cases.contains { $0["kind"] == "failure" || $0["kind"] == "error" })
+        #expect(cases.filter { $0["kind"] == "skipped" }.count == 1)
+    }
+
+    @Test func failuresAreLinesJUnitFailuresAndAnnotations() throws {
+        let dir = try suite()
+        let r = try runIn(dir, ["test", ".", "--junit", "r.xml"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(r.status == 2)  // a scenario error, like run
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("✓ a_pass.lua  (") })
+        #expect(lines.contains { $0.hasPrefix("✗ b_crash.lua  (") && $0.hasSuffix("app-crash b_crash.lua:1: attempt to index a nil value (field 'items')") })
+        #expect(lines.contains { $0.hasPrefix("✗ c_error.lua  (") && $0.contains("scenario error: c_error.lua:1: unknown global 'scenari'") })
+        #expect(lines.contains("- lib/util.lua  skipped: a module (required by a_pass.lua)"))
+        #expect(lines.contains("::error file=b_crash.lua,line=1,title=app-crash::attempt to index a nil value (field 'items')"))
+        #expect(lines.contains { $0.hasPrefix("::error file=c_error.lua,line=1,title=scenario-error::") })
+        #expect(lines.last == "1 passed, 2 failed, 1 skipped")
+        let cases = try junitCases(dir.appendingPathComponent("r.xml").path)
+        let failure = try #require(cases.first { $0["name"] == "b_crash.lua" })
+        #expect(failure["kind"] == "failure" && failure["type"] == "app-crash")
+        #expect(failure["message"]?.hasPrefix("app-crash: b_crash.lua:1: attempt to index") == true)
+        #expect(cases.first { $0["name"] == "c_error.lua" }?["kind"] == "error")
+        // Only failures: exit 1. Without GITHUB_ACTIONS, no annotations.
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("c_error.lua"))
+        let one = try runIn(dir, ["test"])
+        #expect(one.status == 1)
+        #expect(!one.stdout.contains("::error"))
+        #expect(one.stdout.hasSuffix("1 passed, 1 failed, 1 skipped\n"))
+    }
+
+    @Test func optionsPassOnAndJSONLines() throws {
+        let dir = try suite()
+        let r = try runIn(dir, ["test", "a_pass.lua", "b_crash.lua", "--format", "jsonl", "--os", "ios7", "--seed", "5", "--jobs", "1"])
+        #expect(r.status == 1)
+        let objects = try r.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects.count == 3)
+        #expect(objects[0]["status"] as? String == "passed" && objects[1]["status"] as? String == "failed")
+        #expect(objects[1]["code"] as? String == "app-crash" && objects[1]["location"] as? String == "b_crash.lua:1")
+        #expect(objects[2]["type"] as? String == "summary" && objects[2]["exit"] as? Int == 1)
+        // --strict fails on warnings, as with run.
+        try "app { didEnterBackground = function(app) app:endBackgroundTask(7) end }\nat(0, user.launch)\nat(1, user.home)\n"
+            .write(to: dir.appendingPathComponent("warn.lua"), atomically: true, encoding: .utf8)
+        #expect(try runIn(dir, ["test", "warn.lua"]).status == 0)
+        let strict = try runIn(dir, ["test", "warn.lua", "--strict"])
+        #expect(strict.status == 1 && strict.stdout.contains("task-unknown warn.lua:1:"))
+        #expect(try runIn(dir, ["test", "nowhere"]).status == 2)
+    }
+
+    @Test func newWritesAGreenStarterForEveryProfile() throws {
+        let dir = try tempDir("new")
+        for os in ["ios6", "ios7", "ios13", "ios26"] {
+            let r = try runIn(dir, ["new", "\(os).lua", "--os", os])
+            #expect(r.status == 0, "\(r.stderr)")
+            let run = try runIn(dir, ["run", "\(os).lua", "--strict", "--quiet"])
+            #expect(run.status == 0, "\(os): \(run.stdout)")
+            #expect(run.stdout.contains("✓ both notes were uploaded"))
+        }
+        let again = try runIn(dir, ["new", "ios6.lua"])
+        #expect(again.status == 2 && again.stderr.contains("already exists"))
+    }
+}
+
+@Suite(.serialized) struct RoughEdgeTests {
+    static let commands = ["", "run", "test", "repl", "explore", "new"]
+
+    /// Every `luafetch ...` line under "Example(s):" in every --help runs as shown: exit 0, or 1
+    /// for an explore example of a scenario with planted bugs (the help says so). The REPL
+    /// example's prompt lines are its input.
+    @Test(arguments: commands)
+    func helpExamplesRunAsShown(command: String) throws {
+        let help = try CLI.run(command.isEmpty ? ["--help"] : [command, "--help"]).stdout
+        var examples: [(args: [String], input: String)] = []
+        var inExamples = false
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("Example") { inExamples = true; continue }
+            guard inExamples else { continue }
+            let t = line.drop { $0 == " " }
+            if t.hasPrefix("luafetch ") {
+                examples.append((t.split(separator: " ").dropFirst().map(String.init), ""))
+            } else if t.hasPrefix("> "), !examples.isEmpty {
+                examples[examples.count - 1].input += t.dropFirst(2) + "\n"
+            } else if t.isEmpty || !line.hasPrefix(" ") {
+                inExamples = !t.isEmpty && inExamples && line.hasPrefix(" ")
+            }
+        }
+        #expect(!examples.isEmpty, "no examples in \(command) --help")
+        let dir = try tempDir("help")
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("examples"), withDestinationURL: CLI.root.appendingPathComponent("examples"))
+        for (args, input) in examples {
+            let r = try runIn(dir, args, input: input)
+            let allowed: Set<Int32> = args.first == "explore" && !(args.dropFirst().first ?? "").contains("fixed") ? [0, 1] : [0]
+            #expect(allowed.contains(r.status), "luafetch \(args.joined(separator: " ")) exited \(r.status): \(r.stderr.prefix(300))")
+        }
+    }
+
+    /// Help paragraphs are written as one line each, so ArgumentParser wraps them once: no line
+    /// of a paragraph ends and the next starts with a lower-case continuation of a short line.
+    @Test(arguments: commands)
+    func helpIsNotRewrappedMidSentence(command: String) throws {
+        let help = try CLI.run(command.isEmpty ? ["--help"] : [command, "--help"], environment: ["COLUMNS": "80"]).stdout
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (a, b) in zip(lines, lines.dropFirst()) where !a.hasPrefix(" ") && !b.hasPrefix(" ") && !a.isEmpty && !b.isEmpty {
+            // A wrapped paragraph fills its line: a short line followed by more of the sentence is a re-wrap.
+            #expect(a.count > 50 || a.hasSuffix(":") || a.hasSuffix("."), "re-wrapped after '\(a)' in \(command) --help")
+        }
+    }
+
+    @Test(arguments: commands.filter { !$0.isEmpty })
+    func everyCommandTakesNoColor(command: String) throws {
+        let help = try CLI.run([command, "--help"]).stdout
+        #expect(help.contains("--no-color"), "\(command)")
+    }
+
+    @Test func noColorOnlyWhenNonEmpty() throws {
+        // Colour needs a terminal, so check the decision itself through the REPL's and run's flags:
+        // an empty NO_COLOR must not count as set.
+        let r = try CLI.run(["run", "examples/hello.lua", "--no-color"], environment: ["NO_COLOR": ""])
+        #expect(r.status == 0)
+        #expect(!r.stdout.contains("\u{1b}["))
+    }
+
+    @Test func aCutByUntilDoesNotFailTheRun() throws {
+        let r = try CLI.run(["run", "examples/news.lua", "--until", "6h", "--quiet"])
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(r.stdout.contains("not checked (the run was cut by --until)"))
+        // Pending work at the cut is a note, not pending-at-end; what happened before it counts.
+        let path = try CLI.scenario("""
+            app { didEnterBackground = function(app) app:beginBackgroundTask(nil) end }
+            at(0, user.launch)
+            at(10, user.home)
+            expect.that("never checked at a cut", function() return false end)
+
+            """)
+        let cut = try CLI.run(["run", path, "--until", "20", "--no-color"])
+        #expect(cut.status == 0, "\(cut.stdout)")
+        #expect(cut.stdout.contains("(at the cut: 1 background task open (#1))"))
+        #expect(!cut.stdout.contains("pending-at-end"))
+        let full = try CLI.run(["run", path, "--no-color"])
+        #expect(full.status == 1)
+    }
+
+    @Test func anAppCrashShowsItsTraceback() throws {
+        let path = try CLI.scenario("""
+            local function parse(body)
+              return body.items[1]
+            end
+            app { didBecomeActive = function(app) parse({}) end }
+            at(0, user.launch)
+
+            """)
+        let r = try CLI.run(["run", path, "--no-color"])
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        let i = try #require(lines.firstIndex { $0.contains("✗ app-crash [error] \(path):2:") })
+        #expect(lines[i + 1].hasSuffix("stack traceback:"))
+        #expect(lines[i + 2].hasSuffix("\(path):2: in upvalue 'parse'"))
+        #expect(lines[i + 3].hasSuffix("\(path):4: in function <\(path):4>"))
+        #expect(!r.stdout.contains("[C]") && !r.stdout.contains("luafetch:"))
+    }
+
+    @Test func noEmptySummaryLines() throws {
+        let path = try CLI.scenario("""
+            local api = server "api.test" { latency = 5 }
+            api:route("GET /x", { status = 200 })
+            app { didBecomeActive = function(app) http.get("https://api.test/x", function() end) end }
+            at(0, user.launch)
+            at(1, function() user.forceQuit() end)
+
+            """)
+        for args in [["run", path], ["run", path, "--until", "2"]] {
+            let r = try CLI.run(args + ["--no-color", "--quiet"])
+            for line in r.stdout.split(separator: "\n") {
+                #expect(!line.hasSuffix(":") && !line.hasSuffix(": "), "empty summary line '\(line)'")
+            }
+        }
+    }
+
+    @Test func didYouMeanProposesOnlyNamesAUserCouldMean() throws {
+        for (typo, want) in [("scenari {}", "did you mean scenario?"), ("prnt(1)", "did you mean print?"), ("aap {}", "did you mean app?")] {
+            let r = try CLI.run(["run", try CLI.scenario(typo + "\n")])
+            #expect(r.stderr.contains(want), "\(typo): \(r.stderr)")
+        }
+        for typo in ["G = _G.x", "print(G)", "print(VERSION)"] {
+            let r = try CLI.run(["run", try CLI.scenario(typo + "\n")])
+            #expect(!r.stderr.contains("did you mean _"), "\(typo): \(r.stderr)")
+        }
+    }
+
+    /// `.save` writes a scenario that `luafetch run` replays to the REPL's timeline, line by line:
+    /// world actions, app methods, `.advance`, several lines in one millisecond, an error line.
+    @Test func replSaveReplaysTheSameTimeline() throws {
+        let dir = try tempDir("save")
+        let saved = dir.appendingPathComponent("s.lua").path
+        let session = """
+            user.launch()
+            local id = app:beginBackgroundTask("work", nil)
+            after(0, function() print("after 0 runs after both lines") end)
+            .advance 5m12s
+            user.home()
+            print("same ms 1")
+            print("same ms 2")
+            .step
+            print("after a step, same ms")
+            .advance 10s
+            nosuchfunction()
+            app:endBackgroundTask(1)
+            .advance 1h30m
+            .save \(saved)
+
+            """
+        let repl = try runIn(CLI.root, ["repl", "examples/hello.lua", "--no-color"], input: session)
+        let until = try #require(repl.stdout.firstMatch(of: /--until (\d+)\)/)).1
+        let run = try CLI.run(["run", saved, "--until", String(until), "--no-color"])
+        func timeline(_ s: String) -> [String] {
+            s.split(separator: "\n").map(String.init).filter { $0.hasPrefix("+0d") && !$0.contains("(the run was cut by --until") }
+                .map { $0.replacing(/(stdin|\S*s\.lua):\d+/, with: "LOC") }
+        }
+        #expect(timeline(repl.stdout) == timeline(run.stdout))
+        #expect(timeline(run.stdout).contains { $0.contains("after 0 runs after both lines") })
+        // A .save that cannot write says why in the user's terms.
+        let bad = try runIn(CLI.root, ["repl", "examples/hello.lua"], input: ".save /nonexistent/dir/x.lua\n")
+        #expect(bad.stdout.contains("cannot write /nonexistent/dir/x.lua: cannot open /nonexistent/dir/x.lua: No such file or directory"))
+        #expect(!bad.stdout.contains("ScenarioError"))
+    }
+}
