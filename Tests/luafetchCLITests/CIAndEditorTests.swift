@@ -324,3 +324,23 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         #expect(!bad.stdout.contains("ScenarioError"))
     }
 }
+
+@Suite struct TutorialTests {
+    /// Every ```lua block of docs/TUTORIAL.md runs as a scenario: exit 0, or 1 where the text just
+    /// before it says it fails on purpose.
+    @Test func everyBlockRuns() throws {
+        let text = try String(contentsOf: CLI.root.appendingPathComponent("docs/TUTORIAL.md"), encoding: .utf8)
+        let parts = text.components(separatedBy: "```")
+        var blocks = 0
+        // parts alternate: prose, block, prose, block, ...
+        for i in stride(from: 1, to: parts.count, by: 2) where parts[i].hasPrefix("lua\n") {
+            blocks += 1
+            let source = String(parts[i].dropFirst(4))
+            let onPurpose = parts[i - 1].contains("*Fails on purpose:*")
+            let path = try CLI.scenario(source, name: "step\(blocks).lua")
+            let r = try CLI.run(["run", path, "--quiet", "--no-color"])
+            #expect(r.status == (onPurpose ? 1 : 0), "block \(blocks) of docs/TUTORIAL.md exited \(r.status): \(r.stdout.suffix(400)) \(r.stderr)")
+        }
+        #expect(blocks >= 7)
+    }
+}
