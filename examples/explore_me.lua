@@ -16,7 +16,7 @@ app {
   permittedIdentifiers = { "com.example.cleanup" },
   delegate = function(app)
     local uploadTask   -- BUG 1: one variable for every upload's task
-    local syncing, syncTask, cancelled = false, nil, false
+    local syncing, syncTask, cancelled = false, nil, false  -- luacheck: ignore 231 (BUG 2: the task is kept, never ended)
     local lastSync = -hours(1)
 
     local function sync()

@@ -88,6 +88,9 @@ final class LuaState {
     /// Every name the API declared, for the REPL's completion: globals, and each strict table's
     /// methods and fields as `table.name` / `table:name`.
     private(set) var declaredNames: [String] = []
+    /// The members of every strict table made so far, by its name's first word (`timer`, `queue`,
+    /// `server`): what TypeDefinitionTests checks the objects' definitions against.
+    private(set) var objectMembers: [String: Set<String>] = [:]
     /// The coroutine running now (nested handler calls resume from it, so Lua's C-stack limit
     /// counts every level), and how many handler calls are nested.
     private var running: OpaquePointer?
@@ -677,6 +680,10 @@ extension LuaState {
             lua_setfield(L, -2, method)
         }
         let known = (methods.map(\.0) + luaMethods.map(\.0) + fields.keys).sorted()
+        if !completes {  // an object's methods (API tables are declared names)
+            let kind = String(name.prefix { $0 != " " })  // `server "api.test"` is a server
+            objectMembers[kind, default: []].formUnion(known)
+        }
         if completes {
             declaredNames += fields.keys.sorted().map { "\(name).\($0)" } + methods.map { "\(name)\(methodSeparator)\($0.0)" }
         }

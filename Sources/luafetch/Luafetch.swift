@@ -26,7 +26,7 @@ struct Luafetch: ParsableCommand {
           luafetch new my_app.lua
         """,
         version: luafetchVersion,
-        subcommands: [Run.self, TestCommand.self, Repl.self, Explore.self, NewCommand.self],
+        subcommands: [Run.self, TestCommand.self, Repl.self, Explore.self, NewCommand.self, TypesCommand.self],
         defaultSubcommand: Run.self
     )
 }

@@ -344,3 +344,38 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         #expect(blocks >= 7)
     }
 }
+
+@Suite struct TypesCommandTests {
+    @Test func writesDefinitionsAndKeepsAUsersSettings() throws {
+        let dir = try tempDir("types")
+        let r = try runIn(dir, ["types"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for f in [".luafetch/luafetch.lua", ".luarc.json", ".luacheckrc"] {
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(f).path), "\(f)")
+        }
+        let luarc = dir.appendingPathComponent(".luarc.json")
+        try "{ \"mine\": true }\n".write(to: luarc, atomically: true, encoding: .utf8)
+        let again = try runIn(dir, ["types", "."])
+        #expect(again.stdout.contains("kept     ./.luarc.json"))
+        #expect(try String(contentsOf: luarc, encoding: .utf8) == "{ \"mine\": true }\n")
+        _ = try runIn(dir, ["types", ".", "--force"])
+        #expect(try String(contentsOf: luarc, encoding: .utf8).contains("\"workspace.library\": [\".luafetch\"]"))
+        // The definitions folder is hidden: `luafetch test` does not take it for a scenario.
+        try "app {}\nat(0, user.launch)\n".write(to: dir.appendingPathComponent("s.lua"), atomically: true, encoding: .utf8)
+        let test = try runIn(dir, ["test"])
+        #expect(test.stdout.hasSuffix("1 passed, 0 failed\n"), "\(test.stdout)")
+        #expect(try runIn(dir, ["types", "nowhere"]).status == 2)
+    }
+
+    /// The repository's own .luacheckrc, .luarc.json and .luafetch/ (which make `luacheck
+    /// examples` clean and the examples complete in an editor) are what `luafetch types` writes now.
+    @Test func theRepositorysDefinitionsAreCurrent() throws {
+        let dir = try tempDir("types-current")
+        _ = try runIn(dir, ["types"])
+        for f in [".luafetch/luafetch.lua", ".luarc.json", ".luacheckrc"] {
+            let fresh = try String(contentsOf: dir.appendingPathComponent(f), encoding: .utf8)
+            let committed = try String(contentsOf: CLI.root.appendingPathComponent(f), encoding: .utf8)
+            #expect(fresh == committed, "\(f) is out of date: run .build/debug/luafetch types . and commit it")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+// `luafetch types` cannot drift from the runtime: every API name the runtime declares has a
+// definition with documentation, every definition names something the runtime has (globals, API
+// tables, methods and fields, and the methods of the objects it hands out), option classes come
+// from the runtime's own OptionSpecs, and the file is valid Lua.
+import LuaFetchCore
+@testable import LuaFetchScripting
+import Testing
+
+@Suite struct TypeDefinitionTests {
+    /// A runtime that has made every kind of object (a server is made on demand).
+    static func runtime() throws -> ScenarioRuntime {
+        let r = ScenarioRuntime(path: "types.lua")
+        try r.run(source: Array("local s = server \"api.test\" {}\n".utf8), chunkName: "@types.lua")
+        return r
+    }
+
+    @Test func everyAPINameIsDefinedAndDocumented() throws {
+        let runtime = try Self.runtime()
+        let names = Set(runtime.lua.declaredNames)
+        let meta = TypeDefinitions.meta(names: runtime.lua.declaredNames, version: "test")
+        for name in names {
+            #expect(TypeDefinitions.docs[name] != nil, "\(name) has no documentation in TypeDefinitions.docs")
+            let defined: Bool
+            if name.contains(":") || (name.contains(".") && TypeDefinitions.isFunctionMember(name)) {
+                defined = meta.contains("function \(name)(")
+            } else if name.contains(".") {
+                let field = name.split(separator: ".", maxSplits: 1)[1]
+                defined = meta.contains("---@field \(field) ")
+            } else {
+                defined = meta.contains("function \(name)(") || meta.contains("\n\(name) = ")
+            }
+            #expect(defined, "\(name) has no definition")
+        }
+        // And nothing is documented or defined that the runtime does not have.
+        for name in TypeDefinitions.docs.keys { #expect(names.contains(name), "TypeDefinitions.docs has \(name), which the runtime does not declare") }
+        for line in meta.split(separator: "\n") where line.hasPrefix("function ") || (!line.hasPrefix("-") && line.contains(" = ")) {
+            let name = line.hasPrefix("function ") ? String(line.dropFirst(9).prefix { $0 != "(" }) : String(line.prefix { $0 != " " })
+            #expect(names.contains(name), "the definitions define \(name), which the runtime does not declare")
+        }
+    }
+
+    @Test func objectDefinitionsMatchTheRuntimesObjects() throws {
+        let runtime = try Self.runtime()
+        let members = runtime.lua.objectMembers
+        for o in TypeDefinitions.objects {
+            guard let table = TypeDefinitions.objectTables[o.name] else { continue }  // plain tables (Launch, Request, ...)
+            let runtimeMembers = try #require(members[table], "no runtime table \(table) for \(o.name)")
+            let methods = o.members.filter { $0.1.hasPrefix("fun(self") }.map(\.0)
+            for m in methods { #expect(runtimeMembers.contains(m), "\(o.name):\(m) is defined but the runtime's \(table) has no \(m)") }
+        }
+        // Every method of the runtime's objects is defined on some class for that table.
+        for (name, table) in TypeDefinitions.objectTables {
+            let defined = Set(TypeDefinitions.objects.filter { TypeDefinitions.objectTables[$0.name] == table }.flatMap { $0.members.map(\.0) })
+            for m in members[table] ?? [] { #expect(defined.contains(m), "the runtime's \(table) has \(m), which no class defines (\(name))") }
+        }
+    }
+
+    @Test func optionClassesComeFromTheOptionSpecs() {
+        let meta = TypeDefinitions.meta(names: [], version: "test")
+        for f in ScenarioRuntime.scenarioSpec.fields { #expect(meta.contains("---@field \(f.name)? "), "scenario{ \(f.name) }") }
+        for f in ScenarioRuntime.appSpec.fields { #expect(meta.contains("---@field \(f.name)? "), "app{ \(f.name) }") }
+        for f in ScenarioRuntime.requestSpec.fields { #expect(meta.contains("---@field \(f.name)? "), "http.request{ \(f.name) }") }
+        #expect(meta.contains("---@field performFetch? fun(app: luafetch.App, completionHandler: fun(result: string))"))
+        #expect(meta.contains("---@field os? \"ios6\"|\"ios7\"|\"ios13\"|\"ios26\""))
+    }
+
+    @Test func theDefinitionsAreValidLua() throws {
+        let runtime = ScenarioRuntime(path: "types.lua")
+        let meta = TypeDefinitions.meta(version: "test")
+        guard case .success = runtime.lua.compile(Array(meta.utf8), chunkName: "=luafetch.lua") else {
+            Issue.record("the definitions do not compile")
+            return
+        }
+        #expect(meta.hasPrefix("---@meta luafetch\n"))
+        let rc = TypeDefinitions.luacheckrc(version: "test")
+        for g in TypeDefinitions.globals() { #expect(rc.contains("  \"\(g)\",\n")) }
+    }
+}
