@@ -18,8 +18,17 @@ public enum TraceReport {
         var args: [(String, JSON)]
     }
 
-    /// The whole trace as one JSON document.
-    public static func build(_ world: World) -> String {
+    /// The run's intervals and instants, from the timeline's structured details: what the trace
+    /// and the HTML page draw.
+    struct Shape {
+        var states: [Slice] = [], budgets: [Slice] = [], sceneSlices: [Slice] = []
+        var tasks: [Slice] = [], fetches: [Slice] = []
+        var grantSlices: [String: [Slice]] = [:]
+        var requests: [String: [Slice]] = [:]
+        var instants: [(Millis, String, [(String, JSON)])] = []
+    }
+
+    static func shape(_ world: World) -> Shape {
         let end = world.now
         var states: [Slice] = []
         var tasks: [Slice] = [], fetches: [Slice] = [], budgets: [Slice] = []
@@ -30,7 +39,6 @@ public enum TraceReport {
         var openState: (AppState, Millis)?
         var openTasks: [Int: Slice] = [:], openFetches: [Int: Slice] = [:], openRequests: [Int: (String, Slice)] = [:]
         var openBudget: Slice?
-
         func closeProcess(at t: Millis) {
             for id in openTasks.keys.sorted() { var s = openTasks[id]!; s.end = t; s.args.append(("ended", .string("terminated"))); tasks.append(s) }
             for id in openFetches.keys.sorted() { var s = openFetches[id]!; s.end = t; fetches.append(s) }
@@ -106,6 +114,17 @@ public enum TraceReport {
             requests[host, default: []].append(s)
         }
 
+        if let (s, since) = openScene, s != "unattached" { sceneSlices.append(Slice(name: s, category: "scene", start: since, end: end, args: [])) }
+        return Shape(states: states, budgets: budgets, sceneSlices: sceneSlices, tasks: tasks, fetches: fetches,
+                     grantSlices: grantSlices, requests: requests, instants: instants)
+    }
+
+    /// The whole trace as one JSON document.
+    public static func build(_ world: World) -> String {
+        let shape = shape(world)
+        let (states, budgets, sceneSlices, tasks, fetches) = (shape.states, shape.budgets, shape.sceneSlices, shape.tasks, shape.fetches)
+        let (grantSlices, requests, instants) = (shape.grantSlices, shape.requests, shape.instants)
+
         var events: [JSON] = []
         func meta(_ pid: Int, _ tid: Int?, _ name: String) {
             var f: [(String, JSON)] = [("name", .string(tid == nil ? "process_name" : "thread_name")), ("ph", .string("M")), ("pid", .int(pid))]
@@ -125,7 +144,6 @@ public enum TraceReport {
         emit(states, pid: 1, tid: 1)
         meta(1, 2, "background time")
         emit(budgets, pid: 1, tid: 2)
-        if let (s, since) = openScene, s != "unattached" { sceneSlices.append(Slice(name: s, category: "scene", start: since, end: end, args: [])) }
         if !sceneSlices.isEmpty { meta(1, 3, "scene"); emit(sceneSlices, pid: 1, tid: 3) }
         var tid = 10
         for (i, lane) in lanes(tasks).enumerated() { meta(1, tid, "tasks \(i + 1)"); emit(lane, pid: 1, tid: tid); tid += 1 }

@@ -181,6 +181,9 @@ public final class World {
         case structured(limit: Int)
         /// The most recent entries (the REPL's `.trace`).
         case recent(Int)
+        /// What the HTML page draws: entries with structure or a violation, and the person's and
+        /// the system's actions, with their text, up to a limit.
+        case picture(limit: Int)
     }
 
     /// Forgets the recorded timeline (violation indexes stay valid: they point into `violations`).
@@ -473,6 +476,9 @@ public final class World {
             guard entry.detail != nil || entry.violation != nil else { return }
             guard timeline.count < limit else { timelineDropped += 1; return }
             entry.message = ""
+        case .picture(let limit):
+            guard entry.detail != nil || entry.violation != nil || entry.kind == .action else { return }
+            guard timeline.count < limit else { timelineDropped += 1; return }
         case .recent(let n):
             if timeline.count + 1 >= 2 * max(n, 1) {
                 let drop = timeline.count + 1 - n

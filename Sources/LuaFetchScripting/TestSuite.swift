@@ -100,13 +100,16 @@ public enum TestSuite {
         public var message: String?
         /// Virtual time the run covered.
         public var virtualTime: Millis = 0
+        /// The run as a page (`luafetch test --html`).
+        public var page: String?
         public var exitCode: Int32 { status == .passed ? 0 : status == .failed ? 1 : 2 }
     }
 
     /// Runs the scenario at `path` to its verdict.
-    public static func run(_ path: String, options: RunOptions) -> Verdict {
+    public static func run(_ path: String, options: RunOptions, html: Bool = false) -> Verdict {
         let runtime = ScenarioRuntime(path: path, options: options)
-        runtime.world.recordTimeline = false
+        runtime.world.recordTimeline = html
+        if html { runtime.world.timelineKeeping = .picture(limit: HTMLReport.maxEntries) }
         do {
             try runtime.load()
             try runtime.run()
@@ -115,11 +118,12 @@ public enum TestSuite {
                            message: error.message, virtualTime: runtime.world.now)
         }
         let world = runtime.world
-        guard world.exitCode != 0 else { return Verdict(path: path, status: .passed, virtualTime: world.now) }
+        var v = Verdict(path: path, status: world.exitCode == 0 ? .passed : .failed, virtualTime: world.now)
+        if html { v.page = HTMLReport.build(world, reproduce: "luafetch run \(path) --seed \(world.seed) --os \(world.os.rawValue)") }
+        guard v.status == .failed else { return v }
         let expected = world.expectedCodes
         let violation = world.violations.first { !expected.contains($0.code) && ($0.severity == .error || world.options.strict) }
         let expectation = world.expectationResults.first { !$0.passed }
-        var v = Verdict(path: path, status: .failed, virtualTime: world.now)
         if let violation, expectation.map({ violation.time <= $0.time }) ?? true {
             v.code = violation.code.rawValue
             v.location = violation.location

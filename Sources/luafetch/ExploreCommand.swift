@@ -58,6 +58,9 @@ struct Explore: ParsableCommand {
     @Option(help: ArgumentHelp("How many shards --shard auto splits into when the environment does not say (Kubernetes).", valueName: "M"))
     var shards: Int?
 
+    @Option(help: ArgumentHelp("Also write a page (the run as a picture) of each finding's minimal run, and an index.html, to this folder.", valueName: "dir"))
+    var html: String?
+
     @Flag(help: "Combine the JSON Lines of shards (given as the files) into one report.")
     var merge = false
 
@@ -102,6 +105,7 @@ struct Explore: ParsableCommand {
             throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
         }
         if let shards, shards < 1 { throw ValidationError("--shards must be at least 1") }
+        if format == .html { throw ValidationError("explore writes text or jsonl; --html DIR writes a page for each finding's minimal run") }
         if let shard, shard != "auto", Shard.parse(shard) == nil {
             throw ValidationError("bad --shard '\(shard)': use K/M with 1 ≤ K ≤ M, like 2/8, or auto")
         }
@@ -148,7 +152,32 @@ struct Explore: ParsableCommand {
         report.findings = shrinkAll(f, file: file, os: os,
                                     keys: shardSpec == nil ? f.roots.compactMap { f.headline($0)?.id } : f.observations.keys.sorted())
         report.print(format: format)
+        if let dir = html { try writePages(report, to: dir) }
         throw ExitCode(report.findings.roots.isEmpty ? 0 : 1)
+    }
+
+    /// `--html DIR`: a page per reported finding's minimal run, and an index.
+    func writePages(_ report: ExploreReport, to dir: String) throws {
+        if let problem = makeFolder(dir) {
+            Output.error("luafetch explore: cannot make \(dir): \(problem)\n")
+            throw ExitCode(2)
+        }
+        var pages: [(title: String, file: String, passed: Bool, note: String)] = []
+        for (n, line) in report.findings.roots.enumerated() {
+            guard let head = report.findings.headline(line), let minimal = head.minimal else { continue }
+            let command = report.replay(head.seed, minimal)
+            guard let page = Explorer.page(path: report.file, seed: head.seed, os: report.osOption, schedule: minimal, reproduce: command) else { continue }
+            let file = "finding-\(n + 1)-\(head.first.code).html"
+            if let problem = writeFile(dir + "/" + file, page) {
+                Output.error("luafetch explore: cannot write \(dir)/\(file): \(problem)\n")
+                throw ExitCode(2)
+            }
+            pages.append(("\(head.first.code) \(line)", file, false, head.first.message))
+        }
+        if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch explore · \(report.name)", pages)) {
+            Output.error("luafetch explore: cannot write \(dir)/index.html: \(problem)\n")
+            throw ExitCode(2)
+        }
     }
 
     // MARK: - The runs

@@ -25,7 +25,7 @@ struct ExploreReport {
 
     func print(format: OutputFormat) {
         switch format {
-        case .text: for line in text { Output.line(line) }
+        case .text, .html: for line in text { Output.line(line) }
         case .jsonl: for line in jsonl { Output.line(line) }
         }
     }

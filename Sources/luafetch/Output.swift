@@ -63,6 +63,16 @@ enum Env {
     static var noColor: Bool { !(get("NO_COLOR") ?? "").isEmpty }
 }
 
+/// Makes the folder `path` (and its parents) unless it exists; returns an error message on failure.
+func makeFolder(_ path: String) -> String? {
+    var built = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/") {
+        built += "/" + part
+        if mkdir(built, 0o755) != 0 && errno != EEXIST { return "\(built): \(String(cString: strerror(errno)))" }
+    }
+    return nil
+}
+
 /// Writes `text` to the file at `path`; returns an error message on failure.
 func writeFile(_ path: String, _ text: String) -> String? {
     guard let f = fopen(path, "wb") else { return String(cString: strerror(errno)) }

@@ -34,7 +34,7 @@ struct Run: ParsableCommand {
     @Option(help: "Stop the run at this virtual time: 90, 90s, 15m, 2h, 3d, 1h30m.")
     var until: String?
 
-    @Option(help: "Output format: text or jsonl (one JSON object per line; see docs/JSONL.md).")
+    @Option(help: "Output format: text, jsonl (one JSON object per line; see docs/JSONL.md) or html (one self-contained page: the run as a picture).")
     var format: OutputFormat = .text
 
     @Option(help: "Also write a Chrome Trace Event file (open it in Perfetto or chrome://tracing).")
@@ -222,8 +222,13 @@ struct RunSpec {
         let color = format == .text && !noColor && Env.noColor == false && isatty(1) != 0
         let report = TextReport(world: world, version: luafetchVersion, color: color)
         let earlier = world.timeline  // what top-level code printed while loading
-        world.recordTimeline = trace != nil
-        if trace == nil { world.clearTimeline() } else { world.timelineKeeping = .structured(limit: TraceReport.maxEntries) }
+        world.recordTimeline = trace != nil || format == .html
+        if trace == nil && format != .html { world.clearTimeline() }
+        if format == .html {
+            world.timelineKeeping = .picture(limit: HTMLReport.maxEntries)  // also what the trace needs
+        } else if trace != nil {
+            world.timelineKeeping = .structured(limit: TraceReport.maxEntries)
+        }
         switch format {
         case .text:
             Output.line(report.header(world))
@@ -237,6 +242,8 @@ struct RunSpec {
                 world.sink = { entry, w in Output.line(JSONLReport.event(entry, in: w)) }
                 for entry in earlier { Output.line(JSONLReport.event(entry, in: world)) }
             }
+        case .html:
+            break  // the page is written at the end
         }
         do {
             try runtime.run()
@@ -253,6 +260,10 @@ struct RunSpec {
             if code != 0 { Output.line("reproduce  \(reproduction(world))") }
         case .jsonl:
             Output.line(JSONLReport.summary(world, reproduce: code != 0 ? reproduction(world) : nil))
+        case .html:
+            let plain = TextReport(world: world, version: luafetchVersion, color: false)
+            Output.line(HTMLReport.build(world, summary: plain.summary(world), result: "\(code == 0 ? "PASS" : "FAIL") (exit \(code))",
+                                         reproduce: code != 0 ? reproduction(world) : nil))
         }
         if let trace {
             if let problem = writeFile(trace, TraceReport.build(world)) {
@@ -298,7 +309,7 @@ struct RunSpec {
 }
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, jsonl
+    case text, jsonl, html
 }
 
 func shellQuote(_ s: String) -> String {

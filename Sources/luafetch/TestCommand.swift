@@ -46,6 +46,9 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"))
     var junit: String?
 
+    @Option(help: ArgumentHelp("Also write a page per scenario (the run as a picture) and an index.html to this folder.", valueName: "dir"))
+    var html: String?
+
     @Option(help: "Output format: text or jsonl (one JSON object per scenario, then a summary).")
     var format: OutputFormat = .text
 
@@ -54,6 +57,7 @@ struct TestCommand: ParsableCommand {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if format == .html { throw ValidationError("test writes text or jsonl; --html DIR writes a page per scenario and an index") }
         if let osProfile, OSProfile(rawValue: osProfile) == nil {
             throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
         }
@@ -81,13 +85,18 @@ struct TestCommand: ParsableCommand {
         // Modules are settled at once; scenarios run on the workers.
         for i in entries.indices where entries[i].requiredBy != nil { box.results[i] = Result(entry: entries[i], verdict: nil, ms: 0) }
         let format = self.format
+        let html = self.html != nil
+        if let dir = self.html, let problem = makeFolder(dir) {
+            Output.error("luafetch test: cannot make \(dir): \(problem)\n")
+            throw ExitCode(2)
+        }
         box.locked { box.flush(format: format, color: color, annotate: annotate) }
         let workers = max(1, min(jobs, scenarios.count))
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             for k in stride(from: w, to: scenarios.count, by: workers) {
                 let i = scenarios[k]
                 let start = Progress.clock()
-                let verdict = TestSuite.run(entries[i].path, options: options)
+                let verdict = TestSuite.run(entries[i].path, options: options, html: html)
                 let result = Result(entry: entries[i], verdict: verdict, ms: Progress.clock() - start)
                 box.locked {
                     box.results[i] = result
@@ -102,13 +111,34 @@ struct TestCommand: ParsableCommand {
         let skipped = results.count - verdicts.count
         let code = verdicts.map(\.exitCode).max() ?? 0
         switch format {
-        case .text:
+        case .text, .html:
             var line = "\(passed) passed, \(failed) failed"
             if skipped > 0 { line += ", \(skipped) skipped" }
             Output.line(line)
         case .jsonl:
             Output.line(JSON.object([("type", .string("summary")), ("passed", .int(passed)), ("failed", .int(failed)),
                                      ("skipped", .int(skipped)), ("exit", .int(Int(code)))]).text)
+        }
+        if let dir = self.html {
+            var pages: [(title: String, file: String, passed: Bool, note: String)] = []
+            for r in results {
+                guard let v = r.verdict else { continue }
+                let note = v.status == .passed ? "passed" : "\(v.code ?? "failed")\(v.location.map { " \($0)" } ?? ""): \(TestCommand.firstLine(v.message ?? ""))"
+                if let page = v.page {
+                    let file = HTMLReport.fileName(for: v.path)
+                    if let problem = writeFile(dir + "/" + file, page) {
+                        Output.error("luafetch test: cannot write \(dir)/\(file): \(problem)\n")
+                        throw ExitCode(2)
+                    }
+                    pages.append((v.path, file, v.status == .passed, note))
+                } else {
+                    pages.append((v.path, "", false, note))
+                }
+            }
+            if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch test", pages)) {
+                Output.error("luafetch test: cannot write \(dir)/index.html: \(problem)\n")
+                throw ExitCode(2)
+            }
         }
         if let junit, let problem = writeFile(junit, JUnit.report(results)) {
             Output.error("luafetch test: cannot write \(junit): \(problem)\n")
@@ -130,7 +160,7 @@ struct TestCommand: ParsableCommand {
             while printed < results.count, let r = results[printed] {
                 printed += 1
                 switch format {
-                case .text: Output.line(TestCommand.line(r, color: color))
+                case .text, .html: Output.line(TestCommand.line(r, color: color))
                 case .jsonl: Output.line(TestCommand.json(r))
                 }
                 if annotate, let v = r.verdict, v.status != .passed { Output.line(TestCommand.annotation(v)) }

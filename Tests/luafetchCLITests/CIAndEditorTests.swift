@@ -379,3 +379,86 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         }
     }
 }
+
+/// The chromium binary, when there is one (scripts/setup --test installs Debian's `chromium`).
+func chromiumPath() -> String? {
+    for p in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"] where FileManager.default.isExecutableFile(atPath: p) {
+        return p
+    }
+    return nil
+}
+
+@Suite(.serialized) struct HTMLReportTests {
+    @Test func thePageIsDeterministicSelfContainedAndSmall() throws {
+        let a = try CLI.run(["run", "examples/twitter.lua", "--format", "html"])
+        let b = try CLI.run(["run", "examples/twitter.lua", "--format", "html"])
+        #expect(a.status == 0)
+        #expect(a.stdout == b.stdout)
+        #expect(a.stdout.utf8.count < 1_000_000, "\(a.stdout.utf8.count) bytes")
+        #expect(a.stdout.hasPrefix("<!DOCTYPE html>"))
+        for external in ["<script src", "<link", "url(", "@import", "<img", "<iframe"] {
+            #expect(!a.stdout.contains(external), "\(external)")
+        }
+        // The only URL is the SVG namespace the script creates elements in.
+        let urls = a.stdout.ranges(of: "http").count
+        #expect(urls == a.stdout.ranges(of: "http://www.w3.org/2000/svg").count)
+    }
+
+    @Test func everyViolationIsListedWithItsCodeAndLine() throws {
+        let r = try CLI.run(["run", "examples/background_mistakes.lua", "--format", "html"])
+        let jsonl = try CLI.run(["run", "examples/background_mistakes.lua", "--format", "jsonl"])
+        let summary = try #require(try jsonLines(jsonl.stdout).last)
+        let violations = try #require(summary["violations"] as? [[String: Any]])
+        #expect(!violations.isEmpty)
+        for v in violations {
+            let code = try #require(v["code"] as? String), line = v["location"] as? String ?? "-"
+            #expect(r.stdout.contains("data-violation=\"\(code)\" data-line=\"\(line)\""), "\(code) \(line)")
+        }
+    }
+
+    @Test func testAndExploreWritePages() throws {
+        let dir = try tempDir("pages")
+        let t = try CLI.run(["test", "examples/hello.lua", "examples/leaky_task.lua", "--html", dir.path + "/test"])
+        #expect(t.status == 0)
+        let index = try String(contentsOf: dir.appendingPathComponent("test/index.html"), encoding: .utf8)
+        #expect(index.contains("href=\"examples_hello.html\"") && index.contains("href=\"examples_leaky_task.html\""))
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("test/examples_leaky_task.html").path))
+        let e = try CLI.run(["explore", "examples/explore_me.lua", "--runs", "200", "--html", dir.path + "/explore"])
+        #expect(e.status == 1)
+        let pages = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("explore").path)
+        #expect(pages.contains("index.html") && pages.contains { $0.hasPrefix("finding-1-") })
+    }
+
+    /// Headless Chromium renders a violating scenario's page: every violation is a marker, and no
+    /// script error happened (the page marks its body `data-rendered="ok"`, `data-errors` if not).
+    @Test func chromiumRendersEveryMarkerWithoutErrors() throws {
+        guard let chromium = chromiumPath() else {
+            print("skipped: no chromium (scripts/setup --test installs Debian's chromium; it could not be installed here)")
+            return
+        }
+        let dir = try tempDir("chromium")
+        let page = dir.appendingPathComponent("page.html")
+        let r = try CLI.run(["run", "examples/background_mistakes.lua", "--format", "html"])
+        try r.stdout.write(to: page, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        p.arguments = ["120", chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                       "--user-data-dir=" + dir.appendingPathComponent("profile").path, "--virtual-time-budget=5000",
+                       "--window-size=1400,900", "--dump-dom", page.path]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(log.suffix(500))")
+        #expect(dom.contains("data-rendered=\"ok\""), "\(dom.prefix(300))")
+        #expect(!dom.contains("data-errors="))
+        #expect(!log.contains("Uncaught"))
+        let markers = dom.ranges(of: "class=\"marker ").count
+        let jsonl = try CLI.run(["run", "examples/background_mistakes.lua", "--format", "jsonl"])
+        let violations = (try jsonLines(jsonl.stdout).last?["violations"] as? [[String: Any]])?.count ?? -1
+        #expect(markers == violations, "\(markers) markers for \(violations) violations")
+    }
+}
