@@ -106,6 +106,7 @@ public enum HTMLReport {
                 })
             }
         }
+        lane("main thread blocked", "bar", world.mainBlockSpans.map { b in .array([.int(b.start), .int(b.end), .string(b.what), .int(-1)]) })
         let actions = world.timeline.filter { $0.kind == .action }.map { e -> JSON in
             .array([.int(e.time), .string(e.actor), .string(e.message)])
         }

@@ -477,7 +477,14 @@ extension World {
         let myPid = pid
         let outer = mainBlock
         mainBlock = MainBlock(location: location, what: what)
-        defer { mainBlock = outer }
+        let began = now
+        defer {
+            mainBlock = outer
+            // For the HTML page's lane of the main thread's waits (only when a timeline is kept).
+            if recordTimeline, outer == nil, now > began, mainBlockSpans.count < HTMLReport.maxEntries {
+                mainBlockSpans.append((began, now, "\(what)\(location.map { " at \($0)" } ?? "")"))
+            }
+        }
         var remaining = duration
         var maskedLimits = 0  // limits the debugger masked: they no longer cut the wait short
         settle()  // waiting does not hold off suspension (except inside a callback with a limit)

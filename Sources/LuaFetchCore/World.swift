@@ -154,6 +154,8 @@ public final class World {
     var worldRandom: SeededStream
     var schedulerRandom: SeededStream
     var networkRandom: SeededStream
+    /// When the main thread was blocked (work, a lock, q:sync), and on what: kept with the timeline.
+    public internal(set) var mainBlockSpans: [(start: Millis, end: Millis, what: String)] = []
     /// Explore's listener for milestones (nil in plain runs).
     public var onMilestone: ((Milestone, Millis?) -> Void)?
     var bgRandom: SeededStream
