@@ -186,7 +186,7 @@ def option_args(r, path):
             '--inject', '12.5:home,30:interrupt=20', '--inject', 'garbage', '--inject', '1e300:home', '--quiet', '--strict',
             '--no-color', '--limit-events', '0', '--limit-events', '100', '--limit-memory', '1M', '--limit-memory', '-5',
             '--limit-instructions', '1e3', '--bogus', '', '-', '--', path, path, '--debugger', '--order', '5', '--order', '-1',
-            '--order', '18446744073709551615', '--os', 'ios26', '--settle',
+            '--order', '18446744073709551615', '--os', 'ios26', '--settle', '--format', 'html',
             '--inject', '1:outage=30,2:network=off,3:charging=default,4:deviceIdle=on,5:expireTask=*,6:cancelTask=*,7:launchTask=*,8:push=alert']
     cmd = r.choice([['run', path], [path], ['explore', path, '--runs', r.choice(['1', '3', '0', '-1', '1e9', '10'])], []])
     if cmd and cmd[0] == 'explore':
