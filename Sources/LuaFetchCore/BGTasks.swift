@@ -93,13 +93,8 @@ final class BGScheduler: Subsystem, GrantBehaviour {
     /// and the running one goes round again).
     var evaluating = false
     var evaluateAgain = false
-    /// Launches at one instant: an app that crashes at launch after resubmitting would otherwise be
-    /// relaunched forever without the clock moving (more than `maxLaunchesPerInstant` wait a second).
-    var launchesAt = (time: Millis(-1), count: 0)
-    static let maxLaunchesPerInstant = 10
-    /// The wait after the cap: a second, doubling at each next time (at most an hour).
-    var backoff = Time.second
-    var backoffInstant: Millis = -1
+    /// At most 10 launches at one instant (InstantThrottle).
+    var launches = InstantThrottle(limit: 10)
 
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
         switch event.kind(Kind.self) {
@@ -332,12 +327,8 @@ extension World {
                 i += 1
                 continue
             }
-            if bgTasks.launchesAt.time == now && bgTasks.launchesAt.count >= BGScheduler.maxLaunchesPerInstant {
-                if bgTasks.backoffInstant != now {
-                    bgTasks.backoffInstant = now
-                    bgTasks.backoff = min(bgTasks.backoff * 2, Time.hour)
-                }
-                want(now + bgTasks.backoff / 2)
+            if bgTasks.launches.isFull(at: now) {
+                want(now + bgTasks.launches.wait(at: now))
                 i += 1
                 continue
             }
@@ -382,7 +373,7 @@ extension World {
     }
 
     func launchBGTask(_ request: BGTaskRequest) {
-        bgTasks.launchesAt = bgTasks.launchesAt.time == now ? (now, bgTasks.launchesAt.count + 1) : (now, 1)
+        bgTasks.launches.note(at: now)
         bgTasks.launched[request.identifier, default: 0] += 1
         stats.bgTasksLaunched += 1
         let allowed: Millis

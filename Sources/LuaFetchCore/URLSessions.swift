@@ -45,13 +45,9 @@ final class URLSessionBook: Subsystem, GrantBehaviour {
     var finished = 0
     /// Task objects and responses handed to queued delegate calls: released when the process ends.
     var held: [ScriptRef] = []
-    /// Wakes and launches for sessions at one instant: an app that starts a transfer that fails at
-    /// once and crashes at launch would be relaunched forever at one millisecond; past
-    /// `maxWakesPerInstant`, a session's wake waits, a second the first time and twice as long at
-    /// each next (at most an hour), as iOS throttles an app that keeps crashing.
-    var wakesAt = (time: Millis(-1), count: 0)
-    static let maxWakesPerInstant = 10
-    var backoff = Time.second
+    /// At most 10 wakes and launches for sessions at one instant (InstantThrottle); the sessions
+    /// that wait for the next try.
+    var wakes = InstantThrottle(limit: 10)
     var deferred: Set<String> = []
 
     enum Kind: UInt8 { case retryWakes }
@@ -202,15 +198,14 @@ extension World {
     func wakeForSessionIfDue(_ identifier: String) {
         guard !(sessions.sessions[identifier]?.tasks.contains { !$0.finished } ?? true), state != .notRunning || !forceQuitBlocked else { return }
         guard !isRunning, sessions.sessions[identifier]?.tasks.contains(where: { $0.finished && !$0.delivered }) == true else { return }
-        if sessions.wakesAt.time == now && sessions.wakesAt.count >= URLSessionBook.maxWakesPerInstant {
+        if sessions.wakes.isFull(at: now) {
             if sessions.deferred.isEmpty {
-                schedule(Event(.sessions, URLSessionBook.Kind.retryWakes), at: now + sessions.backoff)
-                sessions.backoff = min(sessions.backoff * 2, Time.hour)
+                schedule(Event(.sessions, URLSessionBook.Kind.retryWakes), at: now + sessions.wakes.wait(at: now))
             }
             sessions.deferred.insert(identifier)
             return
         }
-        sessions.wakesAt = sessions.wakesAt.time == now ? (now, sessions.wakesAt.count + 1) : (now, 1)
+        sessions.wakes.note(at: now)
         wakeForSession(identifier)
     }
 

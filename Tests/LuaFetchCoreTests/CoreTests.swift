@@ -245,3 +245,18 @@ import Testing
         #expect(h.world.completeGrant(GrantKey(kind: .fetch, serial: 99), with: .string("newData"), at: nil))
     }
 }
+
+@Suite struct InstantThrottleTests {
+    @Test func capsAnInstantAndDoublesItsWait() {
+        var t = InstantThrottle(limit: 3)
+        for _ in 0..<3 { #expect(!t.isFull(at: 5)); t.note(at: 5) }
+        #expect(t.isFull(at: 5))
+        #expect(!t.isFull(at: 6))  // a new instant starts over
+        #expect(t.wait(at: 5) == 1_000)
+        #expect(t.wait(at: 5) == 1_000)  // the same all through one instant
+        #expect(t.wait(at: 1_005) == 2_000)
+        #expect(t.wait(at: 3_005) == 4_000)
+        for i in 0..<20 { _ = t.wait(at: 10_000 + Millis(i)) }
+        #expect(t.wait(at: 99_999_999) == 3_600_000)  // at most an hour
+    }
+}
