@@ -304,12 +304,16 @@ extension World {
         guard let index = grants.index(key) else { return }
         let g = grants.pending[index]
         let what = behaviour(of: key.kind).missed(g, in: self)
-        if key.kind.info.noCompletion.severity == .warning {
-            // Only a warning (session events): the grant no longer keeps the app running.
-            violate(key.kind.info.noCompletion, at: g.location, what + "; the app may now be suspended")
+        /// The grant is over without its completion: a late one is then ignored.
+        func lapse() {
             grants.pending.remove(at: index)
             grants.markCompleted(key, lapsed: true)
             behaviour(of: key.kind).abandoned(g, in: self)
+        }
+        if key.kind.info.noCompletion.severity == .warning {
+            // Only a warning (session events): the grant no longer keeps the app running.
+            violate(key.kind.info.noCompletion, at: g.location, what + "; the app may now be suspended")
+            lapse()
             settle()
             return
         }
@@ -319,15 +323,11 @@ extension World {
         }
         if debugger && !isForeground {
             watchdogTerminate(key.kind.info.noCompletion, at: g.location, what)
-            grants.pending.remove(at: index)
-            grants.markCompleted(key, lapsed: true)
-            behaviour(of: key.kind).abandoned(g, in: self)
+            lapse()
             return
         }
         violate(key.kind.info.noCompletion, at: g.location,
                 what + "; the app is in the foreground, so iOS does not terminate it, but the completion no longer keeps the app running")
-        grants.pending.remove(at: index)
-        grants.markCompleted(key, lapsed: true)
-        behaviour(of: key.kind).abandoned(g, in: self)
+        lapse()
     }
 }
