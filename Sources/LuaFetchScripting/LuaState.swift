@@ -91,6 +91,9 @@ final class LuaState {
     /// The members of every strict table made so far, by its name's first word (`timer`, `queue`,
     /// `server`): what TypeDefinitionTests checks the objects' definitions against.
     private(set) var objectMembers: [String: Set<String>] = [:]
+    /// Whether states made from now on keep `objectMembers` (only the definitions' test asks;
+    /// runs do not pay for it).
+    nonisolated(unsafe) static var recordObjectMembers = false
     /// The coroutine running now (nested handler calls resume from it, so Lua's C-stack limit
     /// counts every level), and how many handler calls are nested.
     private var running: OpaquePointer?
@@ -680,7 +683,7 @@ extension LuaState {
             lua_setfield(L, -2, method)
         }
         let known = (methods.map(\.0) + luaMethods.map(\.0) + fields.keys).sorted()
-        if !completes {  // an object's methods (API tables are declared names)
+        if LuaState.recordObjectMembers && !completes {  // an object's methods (API tables are declared names)
             let kind = String(name.prefix { $0 != " " })  // `server "api.test"` is a server
             objectMembers[kind, default: []].formUnion(known)
         }

@@ -9,6 +9,7 @@ import Testing
 @Suite struct TypeDefinitionTests {
     /// A runtime that has made every kind of object (a server is made on demand).
     static func runtime() throws -> ScenarioRuntime {
+        LuaState.recordObjectMembers = true
         let r = ScenarioRuntime(path: "types.lua")
         try r.run(source: Array("local s = server \"api.test\" {}\n".utf8), chunkName: "@types.lua")
         return r
