@@ -48,6 +48,13 @@ public indirect enum JSON: Sendable {
     }
 
     static func escape(_ s: String, into out: inout String) {
+        // Most strings need no escaping: append them whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for u in s.unicodeScalars {
             switch u {

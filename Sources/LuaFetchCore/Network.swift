@@ -85,27 +85,39 @@ public struct ParsedURL: Sendable {
     public var path: String
     public var query: String?
 
-    /// Parses `scheme://host[:port]/path?query`; nil when it is not such a URL.
-    public init?(_ text: String) {
-        let chars = Array(text.utf8)
-        guard let at = (0..<max(0, chars.count - 2)).first(where: {
-            chars[$0] == UInt8(ascii: ":") && chars[$0 + 1] == UInt8(ascii: "/") && chars[$0 + 2] == UInt8(ascii: "/")
-        }) else { return nil }
-        let sepLower = text.utf8.index(text.startIndex, offsetBy: at)
-        scheme = String(text[..<sepLower])
-        let rest = text[text.utf8.index(sepLower, offsetBy: 3)...]
-        let hostEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-        var hostPart = rest[..<hostEnd]
-        if let colon = hostPart.lastIndex(of: ":") { hostPart = hostPart[..<colon] }
-        guard !scheme.isEmpty, !hostPart.isEmpty, !hostPart.contains(" ") else { return nil }
-        host = hostPart.lowercased()
-        var tail = rest[hostEnd...]
-        if let hash = tail.firstIndex(of: "#") { tail = tail[..<hash] }
-        if let q = tail.firstIndex(of: "?") {
-            query = String(tail[tail.index(after: q)...])
-            tail = tail[..<q]
+    /// Parses `scheme://host[:port]/path?query`; nil when it is not such a URL. Works on the
+    /// UTF-8 bytes (every delimiter is ASCII), so a request does not walk its URL by Character.
+    public init?(_ url: String) {
+        let b = Array(url.utf8)
+        let n = b.count
+        let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/"), question = UInt8(ascii: "?"), hash = UInt8(ascii: "#")
+        var at = -1
+        var k = 0
+        while k + 2 < n {
+            if b[k] == colon && b[k + 1] == slash && b[k + 2] == slash { at = k; break }
+            k += 1
         }
-        path = tail.isEmpty ? "/" : String(tail)
+        guard at > 0 else { return nil }
+        func text(_ from: Int, _ to: Int) -> String { String(decoding: b[from..<to], as: UTF8.self) }
+        let hostStart = at + 3
+        var hostEnd = hostStart
+        while hostEnd < n, b[hostEnd] != slash, b[hostEnd] != question, b[hostEnd] != hash { hostEnd += 1 }
+        var hostStop = hostEnd
+        if let c = b[hostStart..<hostEnd].lastIndex(of: colon) { hostStop = c }
+        guard hostStop > hostStart, !b[hostStart..<hostStop].contains(UInt8(ascii: " ")) else { return nil }
+        scheme = text(0, at)
+        if b[hostStart..<hostStop].allSatisfy({ $0 < 0x80 }) {
+            host = String(decoding: b[hostStart..<hostStop].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+        } else {
+            host = text(hostStart, hostStop).lowercased()
+        }
+        var tailEnd = n
+        if let h = b[hostEnd..<n].firstIndex(of: hash) { tailEnd = h }
+        if let q = b[hostEnd..<tailEnd].firstIndex(of: question) {
+            query = text(q + 1, tailEnd)
+            tailEnd = q
+        }
+        path = tailEnd == hostEnd ? "/" : text(hostEnd, tailEnd)
     }
 }
 

@@ -132,6 +132,24 @@ import Testing
         #expect(u?.query == "x=1")
         #expect(ParsedURL("https://api.test")?.path == "/")
         #expect(ParsedURL("api.test/x") == nil)
+        // Edges of the byte-level parser.
+        for bad in ["://x", "https:///x", "https://a b/x", "https://:80/x", "", "https:/", "x:/"] {
+            #expect(ParsedURL(bad) == nil, "\(bad)")
+        }
+        let q = ParsedURL("https://h?q=1#f")
+        #expect(q?.host == "h" && q?.path == "/" && q?.query == "q=1")
+        let h = ParsedURL("https://h/p#f?x")
+        #expect(h?.path == "/p" && h?.query == nil)
+        #expect(ParsedURL("https://ÄPI.test/x")?.host == "äpi.test")
+        let p = ParsedURL("http://H:80")
+        #expect(p?.scheme == "http" && p?.host == "h" && p?.path == "/")
+        #expect(ParsedURL("https://h/a?b?c")?.query == "b?c")
+        #expect(ParsedURL("https://h/ä/ö?ü=1")?.path == "/ä/ö")
+    }
+
+    @Test func jsonEscapesOnlyWhatItMust() {
+        #expect(JSON.string("plain text · ünïcode").text == "\"plain text · ünïcode\"")
+        #expect(JSON.string("a\"b\\c\nd\u{1}").text == "\"a\\\"b\\\\c\\nd\\u0001\"")
     }
 }
 
