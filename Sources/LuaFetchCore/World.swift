@@ -460,9 +460,12 @@ public final class World {
 
     // MARK: - Output helpers
 
-    func log(_ actor: String, _ kind: TimelineEntry.Kind, _ message: String, violation: Int? = nil,
+    /// A timeline line. Its message is built only when someone reads it (a kept timeline or an
+    /// output sink): `--quiet` runs format none.
+    func log(_ actor: String, _ kind: TimelineEntry.Kind, _ message: @autoclosure () -> String, violation: Int? = nil,
              detail: TimelineEntry.Detail? = nil) {
-        let entry = TimelineEntry(time: now, actor: actor, kind: kind, message: message, violation: violation, detail: detail)
+        guard recordTimeline || sink != nil else { return }
+        let entry = TimelineEntry(time: now, actor: actor, kind: kind, message: message(), violation: violation, detail: detail)
         if recordTimeline { keep(entry) }
         sink?(entry, self)
     }
