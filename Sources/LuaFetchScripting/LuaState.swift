@@ -682,10 +682,14 @@ extension LuaState {
             lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
             lua_setfield(L, -2, method)
         }
-        let known = (methods.map(\.0) + luaMethods.map(\.0) + fields.keys).sorted()
+        // The names "did you mean" chooses from: made only when a name is missed (most tables
+        // never are), so making the API's tables costs no sorting.
+        let methodNames = methods.map(\.0) + luaMethods.map(\.0)
+        let fieldNames = Array(fields.keys)
+        let known = { (methodNames + fieldNames).sorted() }
         if LuaState.recordObjectMembers && !completes {  // an object's methods (API tables are declared names)
             let kind = String(name.prefix { $0 != " " })  // `server "api.test"` is a server
-            objectMembers[kind, default: []].formUnion(known)
+            objectMembers[kind, default: []].formUnion(known())
         }
         if completes {
             declaredNames += fields.keys.sorted().map { "\(name).\($0)" } + methods.map { "\(name)\(methodSeparator)\($0.0)" }
@@ -695,7 +699,7 @@ extension LuaState {
             let key = c.type(2) == LUA_TSTRING ? LuaCall.text(c.L, 2) : nil
             if let key, let getter = fields[key] { getter().push(c.L); return 1 }
             let shown = key ?? (c.type(2) == LUA_TNUMBER ? LuaCall.text(c.L, 2) : c.typeName(2))
-            let hint = key.map { c.didYouMean($0, among: known) } ?? ""
+            let hint = key.map { c.didYouMean($0, among: known()) } ?? ""
             throw .error("unknown field '\(shown)' of \(name)\(hint)")
         }, on: L)
         lua_setfield(L, -2, "__index")
