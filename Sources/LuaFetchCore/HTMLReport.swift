@@ -136,7 +136,9 @@ public enum HTMLReport {
     /// "● background (launched into the background: backgroundFetch)" → "background (...)".
     static func stripDot(_ s: String) -> String { s.hasPrefix("● ") ? String(s.dropFirst(2)) : s }
 
-    /// HTML text escaping.
+    /// HTML and XML text and attribute escaping (the page, and `luafetch test`'s JUnit report):
+    /// markup characters and quotes as entities, newline and tab as character references (so
+    /// attributes keep them), other control characters dropped (XML 1.0 cannot carry them).
     public static func escape(_ s: String) -> String {
         var out = ""
         for u in s.unicodeScalars {
@@ -145,6 +147,10 @@ public enum HTMLReport {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\t": out += "&#9;"
+            case let c where c.value < 0x20: continue
             default: out.unicodeScalars.append(u)
             }
         }

@@ -255,22 +255,5 @@ enum JUnit {
 
     static func seconds(_ ms: Int64) -> String { "\(ms / 1000).\(String(repeating: "0", count: 3 - String(ms % 1000).count))\(ms % 1000)" }
 
-    /// XML text and attribute escaping (control characters other than tab and newline are dropped).
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\t": out += "&#9;"
-            case let c where c.value < 0x20: continue
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { HTMLReport.escape(s) }
 }

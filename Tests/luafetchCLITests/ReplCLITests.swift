@@ -4,23 +4,7 @@ import Foundation
 import Testing
 
 @Suite(.serialized) struct ReplCLITests {
-    func runWithInput(_ args: [String], _ input: String) throws -> CLI.Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: CLI.binary)
-        p.arguments = args
-        p.currentDirectoryURL = CLI.root
-        let inPipe = Pipe(), out = Pipe(), err = Pipe()
-        p.standardInput = inPipe
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        inPipe.fileHandleForWriting.write(Data(input.utf8))
-        try inPipe.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
-    }
+    func runWithInput(_ args: [String], _ input: String) throws -> CLI.Result { try runIn(CLI.root, args, input: input) }
 
     @Test func pipedInputHasNoPromptsAndReadsToEOF() throws {
         let r = try runWithInput(["repl", "examples/long_task.lua"], "app.state\nuser.home()\n.advance 30s\n.pending\n.violations\nfor i = 1, 2 do\nprint(i)\nend\n")
