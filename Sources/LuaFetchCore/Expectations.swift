@@ -105,7 +105,7 @@ extension World {
 
     /// At a `--until` cut: what is still pending, as information.
     func notePendingAtCut() {
-        let parts = subsystems.flatMap { $0.pendingAtEnd(in: self).parts }
+        let parts = pendingAtEnd().parts
         guard !parts.isEmpty, state != .notRunning else { return }
         log("app", .info, "(at the cut: \(parts.joined(separator: " and ")))")
     }
@@ -113,7 +113,8 @@ extension World {
     /// End-of-run expectations a `--until` cut left unchecked.
     public var uncheckedExpectations: Int { cutAt == nil ? 0 : expectations.atEndCount }
 
-    func reportPendingAtEnd() {
+    /// What every subsystem still has pending, in SubsystemID order, and the first one's line.
+    func pendingAtEnd() -> (parts: [String], location: SourceLocation?) {
         var parts: [String] = []
         var location: SourceLocation?
         for s in subsystems {
@@ -121,6 +122,11 @@ extension World {
             parts += left.parts
             location = location ?? left.location
         }
+        return (parts, location)
+    }
+
+    func reportPendingAtEnd() {
+        let (parts, location) = pendingAtEnd()
         guard !parts.isEmpty, state != .notRunning else { return }
         violate(.pendingAtEnd, at: location,
                 "the run ended with \(parts.joined(separator: " and "))")

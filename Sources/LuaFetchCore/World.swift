@@ -314,7 +314,7 @@ public final class World {
 
     /// Whether work is pending that `pending-at-end` would report, or a request is in flight.
     var hasPendingWork: Bool {
-        !net.requests.isEmpty || subsystems.contains { !$0.pendingAtEnd(in: self).parts.isEmpty }
+        !net.requests.isEmpty || !pendingAtEnd().parts.isEmpty
     }
 
     /// Advances the clock to `time`, running every event up to it.

@@ -188,10 +188,8 @@ struct Explore: ParsableCommand {
         var next = 0
         var done = 0
         var stop = false
-        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        init() { pthread_mutex_init(lock, nil) }
-        deinit { pthread_mutex_destroy(lock); lock.deallocate() }
-        func locked<T>(_ body: () -> T) -> T { pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }; return body() }
+        let lock = Lock()
+        func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
     }
 
     /// Runs the seeds (every one, or one shard's: the i-th seed belongs to shard i mod M + 1);
@@ -280,11 +278,10 @@ struct Explore: ParsableCommand {
 /// Verdicts of a batch of candidate runs, each written by one thread.
 final class Verdicts: @unchecked Sendable {
     private var storage: [Bool]
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    init(count: Int) { storage = Array(repeating: false, count: count); pthread_mutex_init(lock, nil) }
-    deinit { pthread_mutex_destroy(lock); lock.deallocate() }
-    func set(_ i: Int, _ v: Bool) { pthread_mutex_lock(lock); storage[i] = v; pthread_mutex_unlock(lock) }
-    var values: [Bool] { pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }; return storage }
+    private let lock = Lock()
+    init(count: Int) { storage = Array(repeating: false, count: count) }
+    func set(_ i: Int, _ v: Bool) { lock.locked { storage[i] = v } }
+    var values: [Bool] { lock.locked { storage } }
 }
 
 /// One shard of the seeds: `index` of `count`, 1-based.

@@ -63,6 +63,14 @@ enum Env {
     static var noColor: Bool { !(get("NO_COLOR") ?? "").isEmpty }
 }
 
+/// A POSIX mutex for the command line's worker threads (explore's sweep and shrink, test's results).
+final class Lock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(mutex, nil) }
+    deinit { pthread_mutex_destroy(mutex); mutex.deallocate() }
+    func locked<T>(_ body: () -> T) -> T { pthread_mutex_lock(mutex); defer { pthread_mutex_unlock(mutex) }; return body() }
+}
+
 /// Makes the folder `path` (and its parents) unless it exists; returns an error message on failure.
 func makeFolder(_ path: String) -> String? {
     var built = path.hasPrefix("/") ? "" : "."

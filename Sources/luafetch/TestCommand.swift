@@ -151,10 +151,9 @@ struct TestCommand: ParsableCommand {
     final class Box: @unchecked Sendable {
         var results: [Result?]
         var printed = 0
-        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        init(count: Int) { results = Array(repeating: nil, count: count); pthread_mutex_init(lock, nil) }
-        deinit { pthread_mutex_destroy(lock); lock.deallocate() }
-        func locked<T>(_ body: () -> T) -> T { pthread_mutex_lock(lock); defer { pthread_mutex_unlock(lock) }; return body() }
+        let lock = Lock()
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+        func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
 
         func flush(format: OutputFormat, color: Bool, annotate: Bool) {
             while printed < results.count, let r = results[printed] {
@@ -242,7 +241,7 @@ enum JUnit {
                 let tag = v.status == .failed ? "failure" : "error"
                 // A scenario error's message starts with its file:line already.
                 let at = v.status == .failed ? v.location.map { "\($0): " } ?? "" : ""
-                let message = "\(v.code ?? "failed"): \(at)\(firstLineOf(v.message ?? ""))"
+                let message = "\(v.code ?? "failed"): \(at)\(TestCommand.firstLine(v.message ?? ""))"
                 let body = "\(at)\(v.message ?? "")"
                 out += head + ">\n      <\(tag) message=\"\(escape(message))\" type=\"\(escape(v.code ?? "failed"))\">\(escape(body))</\(tag)>\n    </testcase>\n"
             }
@@ -251,7 +250,6 @@ enum JUnit {
         return out
     }
 
-    static func firstLineOf(_ s: String) -> String { String(s.prefix { $0 != "\n" }) }
 
     static func seconds(_ ms: Int64) -> String { "\(ms / 1000).\(String(repeating: "0", count: 3 - String(ms % 1000).count))\(ms % 1000)" }
 

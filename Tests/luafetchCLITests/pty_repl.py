@@ -44,26 +44,21 @@ seen = b""
 send(b"\x1b[A\r")                       # up arrow: recall the last line, run it again
 check(read_until(b"42"), "history recall with the up arrow")
 seen = b""
-send(b".run\r")
-stopped = False
-for _ in range(20):                     # Ctrl-C during the long .run (again if it came too early)
-    time.sleep(0.3)
-    send(b"\x03")
-    if read_until(b"interrupted at", timeout=0.5):
-        stopped = True
-        break
-check(stopped, "Ctrl-C stops .run")
-seen = b""
-send(b".advance 20d\r")                # a long .advance stops on Ctrl-C too
-stopped = False
-for _ in range(20):
-    time.sleep(0.3)
-    send(b"\x03")
-    if read_until(b"interrupted at", timeout=0.5):
-        stopped = True
-        break
-check(stopped, "Ctrl-C stops .advance")
-seen = b""
+def interrupt(command, what):
+    """Sends a long command, then Ctrl-C (again if it came too early) until it stops."""
+    global seen
+    send(command + b"\r")
+    stopped = False
+    for _ in range(20):
+        time.sleep(0.3)
+        send(b"\x03")
+        if read_until(b"interrupted at", timeout=0.5):
+            stopped = True
+            break
+    check(stopped, "Ctrl-C stops " + what)
+    seen = b""
+interrupt(b".run", ".run")
+interrupt(b".advance 20d", ".advance")              # a long .advance stops on Ctrl-C too
 send(b"\x03")                           # Ctrl-C at the prompt: harmless
 time.sleep(0.2)
 send(b"1 + 1\r")
