@@ -23,6 +23,7 @@
 #include <lualib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <time.h>
 #include <pthread.h>
 #if defined(__linux__)
@@ -151,7 +152,8 @@ static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     clua_Host *h = (clua_Host *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
-        free(ptr);
+        if (h->arena) clua_arena_realloc(h->arena, ptr, osize, 0);
+        else free(ptr);
         h->used -= old;
         return NULL;
     }
@@ -167,7 +169,7 @@ static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         h->total += units;
         if (h->killed == CLUA_KILL_NONE && over(h) != CLUA_KILL_NONE) make_sticky(NULL, h);
     }
-    void *p = realloc(ptr, nsize);
+    void *p = h->arena ? clua_arena_realloc(h->arena, ptr, old, nsize) : realloc(ptr, nsize);
     if (p == NULL) return NULL;
     h->used = h->used - old + nsize;
     return p;
@@ -338,6 +340,14 @@ lua_State *clua_newstate(clua_Host *h) {
     return lua_newstate(alloc, h);
 }
 
+lua_State *clua_newstate_arena(clua_Host *h, size_t reserve) {
+    h->arena = clua_arena_new(reserve);
+    if (h->arena == NULL) return NULL;
+    lua_State *L = lua_newstate(alloc, h);
+    if (L == NULL) { clua_arena_delete(h->arena); h->arena = NULL; }
+    return L;
+}
+
 void clua_close(lua_State *L) {
     clua_Host *h = clua_host(L);
     stop_watchdog(h);
@@ -345,6 +355,7 @@ void clua_close(lua_State *L) {
     h->top = NULL;
     h->current = NULL;
     lua_close(L);
+    if (h->arena) { clua_arena_delete(h->arena); h->arena = NULL; }
 }
 
 /* MARK: - coroutine.resume */
@@ -397,13 +408,14 @@ static int trampoline(lua_State *L) {
 static int box_gc(lua_State *L) {
     void **slot = (void **)lua_touserdata(L, 1);
     if (slot && *slot) {
-        clua_host(L)->release(*slot);
+        clua_Host *h = clua_host(L);
+        h->release(h->owner, slot[0], slot);
         *slot = NULL;
     }
     return 0;
 }
 
-void clua_pushbox(lua_State *L, void *box) {
+void *clua_pushbox(lua_State *L, void *box) {
     void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
     *slot = box;
     if (luaL_newmetatable(L, "luafetch.box")) {
@@ -414,6 +426,7 @@ void clua_pushbox(lua_State *L, void *box) {
     }
     lua_setmetatable(L, -2);
     lua_pushcclosure(L, trampoline, 1);
+    return slot;
 }
 
 /* MARK: - Message handler */
@@ -510,6 +523,7 @@ void clua_openlibs(lua_State *L) {
     luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
     luaL_requiref(L, LUA_OSLIBNAME, luaopen_os, 1);
     lua_pop(L, 7);
+    clua_note_random(L);
     /* coroutine.resume that carries budgets and kills */
     lua_getglobal(L, "coroutine");
     lua_getfield(L, -1, "resume");

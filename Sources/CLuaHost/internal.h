@@ -15,4 +15,10 @@ int clua_position_message(lua_State *L, lua_State *at, int level);
 /* Replaces the library functions that work in C with counted ones (libs.c, patterns.c). */
 void clua_install_counted(lua_State *L);
 void clua_install_patterns(lua_State *L);
+/* The region allocator (arena.c). */
+clua_Arena *clua_arena_new(size_t reserve);
+void clua_arena_delete(clua_Arena *a);
+void *clua_arena_realloc(clua_Arena *a, void *ptr, size_t osize, size_t nsize);
+/* Finds math.random's generator state (after the math library is open). */
+void clua_note_random(lua_State *L);
 #endif

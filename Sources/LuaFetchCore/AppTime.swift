@@ -174,3 +174,8 @@ extension World {
         timers.removeAll()
     }
 }
+
+// Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
+extension AppTimeBook {
+    func copyState(from o: AppTimeBook) { timers = o.timers; immediate = o.immediate }
+}

@@ -507,3 +507,12 @@ extension World {
     /// A force quit cancels queued continued requests.
     func dropQueuedContinued() { bgTasks.continuedQueue.removeAll() }
 }
+
+// Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
+extension BGScheduler {
+    func copyState(from o: BGScheduler) {
+        pending = o.pending; registered = o.registered; running = o.running; launchFinished = o.launchFinished
+        queueIndex = o.queueIndex; evaluation = o.evaluation; launched = o.launched; continuedQueue = o.continuedQueue
+        evaluating = o.evaluating; evaluateAgain = o.evaluateAgain; launches = o.launches
+    }
+}

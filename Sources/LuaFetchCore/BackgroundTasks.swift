@@ -224,3 +224,8 @@ extension World {
         tasks.open.removeAll()
     }
 }
+
+// Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
+extension TaskBook {
+    func copyState(from o: TaskBook) { open = o.open; nextID = o.nextID; episode = o.episode; nextEpisode = o.nextEpisode }
+}

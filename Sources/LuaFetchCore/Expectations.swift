@@ -132,3 +132,10 @@ extension World {
                 "the run ended with \(parts.joined(separator: " and "))")
     }
 }
+
+// Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
+extension ExpectationBook {
+    func copyState(from o: ExpectationBook) {
+        noViolations = o.noViolations; violations = o.violations; that = o.that; at = o.at; results = o.results
+    }
+}

@@ -211,3 +211,10 @@ extension World {
         return true
     }
 }
+
+// Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
+extension FetchSchedule {
+    func copyState(from o: FetchSchedule) {
+        interval = o.interval; factor = o.factor; generation = o.generation; dueEvent = o.dueEvent; dueWhileForeground = o.dueWhileForeground
+    }
+}

@@ -331,3 +331,10 @@ extension World {
         lapse()
     }
 }
+
+// Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
+extension GrantBook {
+    func copyState(from o: GrantBook) {
+        pending = o.pending; completed = o.completed; serials = o.serials; lapsed = o.lapsed; loose = o.loose
+    }
+}

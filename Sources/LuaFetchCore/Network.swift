@@ -415,3 +415,20 @@ func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
     }
     return prev[b.count]
 }
+
+// Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
+extension NetworkState {
+    /// Servers are objects the scripting layer's server objects hold: a server this book already
+    /// has takes the other's settings in place (so those objects see them); a copy never shares one.
+    func copyState(from o: NetworkState) {
+        var kept: [String: FakeServer] = [:]
+        for (key, s) in o.servers {
+            let mine = servers[key] ?? FakeServer(host: s.host, latency: s.latency, jitter: s.jitter, failureRate: s.failureRate)
+            mine.latency = s.latency; mine.jitter = s.jitter; mine.failureRate = s.failureRate
+            mine.routes = s.routes; mine.outages = s.outages
+            kept[key] = mine
+        }
+        servers = kept
+        order = o.order; requests = o.requests; responses = o.responses; nextID = o.nextID
+    }
+}

@@ -49,3 +49,8 @@ extension World {
     /// `lock:unlock()` (a second unlock, or one after the process ended, does nothing).
     public func unlockContainer(_ id: Int) { container.release(id) }
 }
+
+// Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
+extension SharedContainer {
+    func copyState(from o: SharedContainer) { held = o.held; lastID = o.lastID }
+}

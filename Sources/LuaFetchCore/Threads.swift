@@ -577,3 +577,11 @@ extension World {
         return true
     }
 }
+
+// Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
+extension ThreadBook {
+    func copyState(from o: ThreadBook) {
+        threads = o.threads; queues = o.queues; mutexes = o.mutexes; lastThread = o.lastThread; current = o.current
+        deadlocked = o.deadlocked; decidedInstant = o.decidedInstant
+    }
+}

@@ -264,3 +264,10 @@ extension World {
         sessions.sessions[identifier] = s
     }
 }
+
+// Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
+extension URLSessionBook {
+    func copyState(from o: URLSessionBook) {
+        sessions = o.sessions; delegates = o.delegates; finished = o.finished; held = o.held; wakes = o.wakes; deferred = o.deferred
+    }
+}

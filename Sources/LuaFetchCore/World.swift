@@ -56,7 +56,7 @@ public struct TimelineEntry: Sendable {
 public final class World {
     // MARK: - Configuration
     public var config: ScenarioConfig
-    public private(set) var options: RunOptions
+    public internal(set) var options: RunOptions
     public private(set) var budgets: Budgets
     public var os: OSProfile { options.os ?? config.os }
     public var seed: Int64 { options.seed ?? config.seed }
@@ -587,5 +587,35 @@ final class Timeline: Subsystem {
 
     func location(of event: Event, in world: World) -> SourceLocation? {
         event.kind(Kind.self) == .action ? nil : world.host.location(of: ScriptRef(id: event.a))
+    }
+}
+
+// Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
+extension Timeline {
+    func copyState(from o: Timeline) { actions = o.actions; nextAction = o.nextAction }
+}
+
+extension World {
+    /// Makes this World's whole state (every stored property and every subsystem's) the other's,
+    /// except `file` and `host`, which stay this World's. Both must be of the same scenario.
+    func copyState(from o: World) {
+        config = o.config; options = o.options; budgets = o.budgets; app = o.app
+        queue = o.queue; now = o.now; endTime = o.endTime; started = o.started; finished = o.finished
+        context = o.context; appDepth = o.appDepth; stopRequested = o.stopRequested; callbackLimit = o.callbackLimit
+        observing = o.observing; mainBlock = o.mainBlock; mainWait = o.mainWait; mainWaiting = o.mainWaiting
+        transitionStart = o.transitionStart; sceneConnected = o.sceneConnected; sceneState = o.sceneState
+        debuggerHeldSuspension = o.debuggerHeldSuspension; racedSuspension = o.racedSuspension; inRacedBlock = o.inRacedBlock
+        fatal = o.fatal; state = o.state; pid = o.pid; interruption = o.interruption; forceQuitBlocked = o.forceQuitBlocked
+        launchReason = o.launchReason; parked = o.parked; observers = o.observers; processDelegate = o.processDelegate
+        warnedFetchNotConfigured = o.warnedFetchNotConfigured
+        timelineEvents.copyState(from: o.timelineEvents); container.copyState(from: o.container); tasks.copyState(from: o.tasks)
+        grants.copyState(from: o.grants); net.copyState(from: o.net); appTime.copyState(from: o.appTime)
+        threads.copyState(from: o.threads); fetch.copyState(from: o.fetch); bgTasks.copyState(from: o.bgTasks)
+        sessions.copyState(from: o.sessions); expectations.copyState(from: o.expectations)
+        changedDevice = o.changedDevice
+        worldRandom = o.worldRandom; schedulerRandom = o.schedulerRandom; networkRandom = o.networkRandom; bgRandom = o.bgRandom
+        mainBlockSpans = o.mainBlockSpans; onMilestone = o.onMilestone
+        timeline = o.timeline; violations = o.violations; stats = o.stats; sink = o.sink; recordTimeline = o.recordTimeline
+        timelineKeeping = o.timelineKeeping; timelineDropped = o.timelineDropped; timelineBytes = o.timelineBytes; cutAt = o.cutAt
     }
 }

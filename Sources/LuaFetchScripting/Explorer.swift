@@ -7,6 +7,11 @@
 // in every run that showed it (those are its causes). The records of shards merge the same way, so
 // a merged report is the one a single run prints. Uses ScenarioRuntime.
 import LuaFetchCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One thing a run found.
 public struct Observation: Sendable, Equatable {
@@ -159,11 +164,10 @@ public enum Explorer {
 
     /// Runs the scenario with `seed`, drawing its schedule from the seed (`horizon`: where
     /// absolute actions fall).
-    public static func run(path: String, seed: Int64, os: OSProfile?, horizon: Millis) throws(ScenarioError) -> RunOutcome {
+    /// `warm`: this thread's warm runtime (see `Warm`); nil loads the scenario afresh.
+    public static func run(path: String, seed: Int64, os: OSProfile?, horizon: Millis, warm: Warm? = nil) throws(ScenarioError) -> RunOutcome {
         let plan = ExplorePlan.random(seed: seed, horizon: horizon)
-        let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: plan.order), reuseCompiledChunks: true)
-        runtime.world.recordTimeline = false
-        try runtime.load()
+        let runtime = try loaded(path: path, options: options(seed: seed, os: os, order: plan.order), warm: warm)
         let driver = ExploreDriver(plan: plan, world: runtime.world, end: horizon)
         try runtime.run()
         // Bits past the choice points the run met changed nothing: drop them.
@@ -174,13 +178,60 @@ public enum Explorer {
     }
 
     /// Replays a schedule exactly as `luafetch run FILE --seed N --settle --inject ... --order N` does.
-    public static func replay(path: String, seed: Int64, os: OSProfile?, schedule: Schedule) throws(ScenarioError) -> [Observation] {
-        let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: schedule.order, until: schedule.until), reuseCompiledChunks: true)
-        runtime.world.recordTimeline = false
-        try runtime.load()
+    public static func replay(path: String, seed: Int64, os: OSProfile?, schedule: Schedule, warm: Warm? = nil) throws(ScenarioError) -> [Observation] {
+        let runtime = try loaded(path: path, options: options(seed: seed, os: os, order: schedule.order, until: schedule.until), warm: warm)
         for a in schedule.actions { a.schedule(in: runtime.world) }
         try runtime.run()
         return observations(runtime.world)
+    }
+
+    /// A thread's warm runtime: the scenario loaded once and saved (its Lua heap, the runtime, the
+    /// World), then put back before each run instead of loaded again, so a run costs what its
+    /// events cost. When the scenario's top-level code draws from math.random (what it does then
+    /// depends on the seed), the runtime is saved before loading instead, and each run loads the
+    /// scenario's top-level code again (but not the prelude and the API). Not shared between threads.
+    public final class Warm {
+        let path: String
+        var runtime: ScenarioRuntime?
+        /// Whether the saved state is from before the scenario's top-level code ran.
+        var savedBeforeLoad = false
+        var unsaveable = false
+        /// Runs that restored a saved state, and of those, how many loaded the top-level code.
+        public internal(set) var restored = 0, reloaded = 0
+        public init(path: String) { self.path = path }
+    }
+
+    /// `LUAFETCH_EXPLORE_COLD=1` loads every run afresh (benchmarks compare the two).
+    nonisolated(unsafe) public static var warmRuns = getenv("LUAFETCH_EXPLORE_COLD").map { String(cString: $0) != "1" } ?? true
+
+    /// A runtime with the scenario loaded and `options` given: the warm one put back, or a new one.
+    static func loaded(path: String, options: RunOptions, warm: Warm?) throws(ScenarioError) -> ScenarioRuntime {
+        let warm = warmRuns ? warm.flatMap { $0.path == path ? $0 : nil } : nil
+        if let warm, let runtime = warm.runtime, runtime.world.options.os == options.os {
+            runtime.restoreState(options: options)
+            warm.restored += 1
+            if warm.savedBeforeLoad {
+                warm.reloaded += 1
+                try runtime.load()
+            }
+            return runtime
+        }
+        let restorable = warm.map { !$0.unsaveable } ?? false
+        let runtime = ScenarioRuntime(path: path, options: options, reuseCompiledChunks: true, restorable: restorable)
+        runtime.world.recordTimeline = false
+        let before = restorable && runtime.saveState()
+        try runtime.load()
+        if let warm, restorable {
+            if runtime.saveState() {
+                warm.runtime = runtime
+            } else if before {
+                warm.runtime = runtime
+                warm.savedBeforeLoad = true
+            } else {
+                warm.unsaveable = true
+            }
+        }
+        return runtime
     }
 
     /// The page of a schedule's replay (`explore --html`), or nil when the scenario fails to load.

@@ -101,7 +101,9 @@ final class LuaState {
     /// Handlers calling handlers (an observer posting what it observes) stop here with an error.
     static let maxNesting = 48
 
-    init(memoryCap: Int, instructionBudget: Int64, totalBudget: Int64 = 0) {
+    /// `restorable`: the heap lives in a region that `save` and `restore` can copy (explore's warm
+    /// runs); when the region cannot be reserved the state is an ordinary one and `save` says no.
+    init(memoryCap: Int, instructionBudget: Int64, totalBudget: Int64 = 0, restorable: Bool = false) {
         hostRecord = .allocate(capacity: 1)
         hostRecord.initialize(to: clua_Host())
         hostRecord.pointee.cap = memoryCap
@@ -112,15 +114,26 @@ final class LuaState {
             let fn = Unmanaged<HostFunction>.fromOpaque(box!).takeUnretainedValue()
             return LuaState.dispatch(fn, L!)
         }
-        hostRecord.pointee.release = { box in
-            Unmanaged<HostFunction>.fromOpaque(box!).release()
+        hostRecord.pointee.release = { owner, box, slot in
+            if let owner, Unmanaged<LuaState>.fromOpaque(owner).takeUnretainedValue().keepsBoxes {
+                Unmanaged<LuaState>.fromOpaque(owner).takeUnretainedValue().boxCollected(box!, slot: slot!)
+            } else {
+                Unmanaged<HostFunction>.fromOpaque(box!).release()
+            }
         }
-        L = clua_newstate(hostRecord)
+        let reserve = min(max(memoryCap, 64 << 20) * 2 + (64 << 20), 16 << 30)
+        L = (restorable ? clua_newstate_arena(hostRecord, reserve) : nil) ?? clua_newstate(hostRecord)
         hostRecord.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         clua_openlibs(L)
     }
 
     deinit {
+        if saved != nil {
+            // Back to the saved heap (every box it holds, once), then an ordinary close.
+            restore()
+            saved = nil
+        }
+        hostRecord.pointee.owner = nil
         clua_close(L)
         hostRecord.deinitialize(count: 1)
         hostRecord.deallocate()
@@ -164,7 +177,90 @@ final class LuaState {
     func push(_ fn: HostFunction) { LuaState.push(fn, on: L) }
 
     static func push(_ fn: HostFunction, on L: OpaquePointer) {
-        clua_pushbox(L, Unmanaged.passRetained(fn).toOpaque())
+        let box = Unmanaged.passRetained(fn)
+        let slot = clua_pushbox(L, box.toOpaque())
+        if let owner = clua_host(L).pointee.owner {
+            let state = Unmanaged<LuaState>.fromOpaque(owner).takeUnretainedValue()
+            if state.keepsBoxes { state.transientBoxes[slot!] = box }
+        }
+    }
+
+    // MARK: - Saving and restoring (explore's warm runs)
+
+    /// What `save` kept: the host record and the Swift side of the state (the heap is the arena's).
+    private struct Saved {
+        var host: clua_Host
+        var idleThreads: [(OpaquePointer, Int32)]
+        var refLocations: [SourceLocation?]
+        var declaredNames: [String]
+        var objectMembers: [String: Set<String>]
+        var show: ScriptRef?
+    }
+    private var saved: Saved?
+    /// While a state is saved, a box made before the save belongs to the saved heap: when a run's
+    /// garbage collection frees its userdata the function stays alive (a restore brings the
+    /// userdata back); boxes made since are released when collected, or by the restore.
+    private var keepsBoxes: Bool { saved != nil }
+    private var transientBoxes: [UnsafeMutableRawPointer: Unmanaged<HostFunction>] = [:]
+    /// Boxes of the saved heap whose userdata a run collected (alive until the heap comes back).
+    private var collectedSaved: [Unmanaged<HostFunction>] = []
+
+    private func boxCollected(_ box: UnsafeMutableRawPointer, slot: UnsafeMutableRawPointer) {
+        if let made = transientBoxes.removeValue(forKey: slot) { made.release() } else { collectedSaved.append(Unmanaged.fromOpaque(box)) }
+    }
+
+    /// Saves the heap and the state's own bookkeeping, so `restore` can put them back (a second
+    /// save replaces the first); false when the state cannot be saved (an ordinary heap, a block
+    /// outside the region, a call running).
+    func save() -> Bool {
+        guard let arena = hostRecord.pointee.arena, running == nil, nesting == 0 else { return false }
+        guard clua_arena_save(arena) == 0 else { return false }
+        // The earlier image is gone: what it alone held goes now; what was made since is the new image's.
+        for box in collectedSaved { box.release() }
+        collectedSaved.removeAll()
+        transientBoxes.removeAll()
+        saved = Saved(host: hostRecord.pointee, idleThreads: idleThreads, refLocations: refLocations,
+                      declaredNames: declaredNames, objectMembers: objectMembers, show: show)
+        return true
+    }
+
+    /// Puts the saved heap and bookkeeping back (everything since the save is forgotten).
+    func restore() {
+        guard let s = saved, let arena = hostRecord.pointee.arena else { return }
+        for (_, box) in transientBoxes { box.release() }
+        transientBoxes.removeAll(keepingCapacity: true)
+        collectedSaved.removeAll(keepingCapacity: true)
+        _ = clua_arena_restore(arena)
+        hostRecord.pointee = s.host
+        idleThreads = s.idleThreads
+        refLocations = s.refLocations
+        declaredNames = s.declaredNames
+        objectMembers = s.objectMembers
+        show = s.show
+        running = nil
+        nesting = 0
+    }
+
+    /// Bytes of heap a restore copies.
+    var savedBytes: Int { hostRecord.pointee.arena.map { Int(clua_arena_saved_bytes($0)) } ?? 0 }
+
+    /// math.random's generator state now (empty when unknown).
+    var randomState: [UInt8] {
+        var buf = [UInt8](repeating: 0, count: 64)
+        let n = buf.withUnsafeMutableBytes { clua_get_random(L, $0.baseAddress, 64) }
+        return Array(buf.prefix(n))
+    }
+
+    /// The generator state `math.randomseed(seed)` leaves (empty when unknown).
+    static func seededRandomState(_ seed: Int64) -> [UInt8] {
+        var buf = [UInt8](repeating: 0, count: 64)
+        let n = buf.withUnsafeMutableBytes { clua_seeded_random(lua_Integer(seed), $0.baseAddress, 64) }
+        return Array(buf.prefix(n))
+    }
+
+    /// Sets math.random's generator state (false when its size is not the generator's).
+    func setRandomState(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { clua_set_random(L, $0.baseAddress, $0.count) } == 0
     }
 
     /// Sets `t[name] = fn` for the table at `index`.

@@ -45,7 +45,8 @@ public final class ScenarioRuntime: ScriptHost {
     /// `lazyTickMs`: the lazy watchdog's period (see LuaState.armBudgetLazily); only benchmarks
     /// under valgrind, where CPU time is inflated fiftyfold, raise it.
     public init(path: String, options: RunOptions = RunOptions(), instructionBudget: Int64 = 100_000_000,
-                memoryCap: Int = 256 << 20, lazyBudget: Bool = false, lazyTickMs: Int = 10, reuseCompiledChunks: Bool = false) {
+                memoryCap: Int = 256 << 20, lazyBudget: Bool = false, lazyTickMs: Int = 10, reuseCompiledChunks: Bool = false,
+                restorable: Bool = false) {
         self.path = path
         self.reuseCompiledChunks = reuseCompiledChunks
         world = World(file: path, options: options)
@@ -54,13 +55,14 @@ public final class ScenarioRuntime: ScriptHost {
         world.config.instructionLimit = options.limits.instructions ?? world.config.instructionLimit
         world.config.eventLimit = options.limits.events ?? world.config.eventLimit
         lua = LuaState(memoryCap: world.config.memoryCap, instructionBudget: instructionBudget,
-                       totalBudget: world.config.instructionLimit)
+                       totalBudget: world.config.instructionLimit, restorable: restorable)
         world.host = self
         lua.mustStop = { [unowned self] in
             lua.account(hostBytes: world.hostBytes)
             return (world.stopRequested && world.context == .app) || world.fatal != nil
         }
         installPrelude()
+        if restorable { preludeRandom = lua.randomState }
         installAPI()
         sceneObject = lua.strictTable("scene", methods: [], fields: [
             "state": { [unowned self] in .string(world.sceneState.rawValue) },
@@ -125,6 +127,56 @@ public final class ScenarioRuntime: ScriptHost {
     public func run() throws(ScenarioError) {
         do { try world.run() } catch { throw expand(error) }
     }
+
+    // MARK: - Warm runs (explore)
+
+    /// The generator state the prelude seeded (restorable runtimes only).
+    private var preludeRandom: [UInt8] = []
+    /// What `saveLoaded` kept of the runtime itself (the heap and the World keep their own).
+    private struct Saved {
+        var world: WorldState
+        var appObject, sceneObject, timerMeta, lockMeta, queueMeta, mutexMeta, taskMeta, sessionMeta, transferMeta: ScriptRef
+        var sessionObjects: [String: (pid: Int, ref: ScriptRef)]
+        var defaultsStore: ScriptRef
+        var timerObjects: [ScriptRef?]
+        var reseed: ScriptRef?
+        var preludeExports: ScriptRef
+        var chunkPaths: [String]
+        var scenarioDeclaredAt, appDeclaredAt: String?
+    }
+    private var saved: Saved?
+
+    /// Saves the runtime as it is now (its Lua heap, this runtime, its World), before or after
+    /// `load()`, so that `restoreSaved` can start another run from here. False when it cannot: the
+    /// runtime is not restorable, it ran already, or the scenario's top-level code drew from
+    /// math.random or reseeded it (what it did would then depend on the seed).
+    public func saveState() -> Bool {
+        guard !world.started, world.fatal == nil, !preludeRandom.isEmpty, lua.randomState == preludeRandom,
+              LuaState.seededRandomState(scenarioSeed()) == preludeRandom, lua.save() else { return false }
+        saved = Saved(world: WorldState(of: world), appObject: appObject, sceneObject: sceneObject, timerMeta: timerMeta,
+                      lockMeta: lockMeta, queueMeta: queueMeta, mutexMeta: mutexMeta, taskMeta: taskMeta, sessionMeta: sessionMeta,
+                      transferMeta: transferMeta, sessionObjects: sessionObjects, defaultsStore: defaultsStore,
+                      timerObjects: timerObjects, reseed: reseed, preludeExports: preludeExports, chunkPaths: chunkPaths,
+                      scenarioDeclaredAt: scenarioDeclaredAt, appDeclaredAt: appDeclaredAt)
+        return true
+    }
+
+    /// Puts the runtime back to where `saveState` left it, with other options (seed, order, cut):
+    /// exactly the runtime a fresh one with those options would be at that point.
+    public func restoreState(options: RunOptions) {
+        guard let s = saved else { preconditionFailure("restoreState needs saveState") }
+        lua.restore()
+        s.world.restore(world, options: options)
+        (appObject, sceneObject, timerMeta, lockMeta, queueMeta) = (s.appObject, s.sceneObject, s.timerMeta, s.lockMeta, s.queueMeta)
+        (mutexMeta, taskMeta, sessionMeta, transferMeta) = (s.mutexMeta, s.taskMeta, s.sessionMeta, s.transferMeta)
+        sessionObjects = s.sessionObjects; defaultsStore = s.defaultsStore; timerObjects = s.timerObjects; reseed = s.reseed
+        preludeExports = s.preludeExports; chunkPaths = s.chunkPaths
+        scenarioDeclaredAt = s.scenarioDeclaredAt; appDeclaredAt = s.appDeclaredAt
+        _ = lua.setRandomState(LuaState.seededRandomState(scenarioSeed()))
+    }
+
+    /// Bytes of Lua heap a restore copies.
+    public var savedHeapBytes: Int { lua.savedBytes }
 
     // MARK: - Long chunk names
 

@@ -202,6 +202,7 @@ struct Explore: ParsableCommand {
         let seed: @Sendable (Int) -> Int64 = { i in first + Int64(shard.map { i * $0.count + $0.index - 1 } ?? i) }
         let progress = Progress(enabled: isatty(2) != 0, total: budget == nil ? seeds : nil, budget: budget)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, seeds))) { _ in
+            let warm = Explorer.Warm(path: file)
             while true {
                 let i: Int? = state.locked {
                     guard !state.stop, state.failure == nil, state.next < seeds else { return nil }
@@ -211,7 +212,7 @@ struct Explore: ParsableCommand {
                 }
                 guard let i else { return }
                 do {
-                    let outcome = try Explorer.run(path: file, seed: seed(i), os: os, horizon: horizon)
+                    let outcome = try Explorer.run(path: file, seed: seed(i), os: os, horizon: horizon, warm: warm)
                     state.locked {
                         state.findings.add(outcome)
                         state.done += 1

@@ -26,7 +26,10 @@
 #define CLUA_KILL_RESTART   6 /* lazy mode only: the watchdog asks for an exact (eager) rerun */
 
 typedef int (*clua_Dispatch)(lua_State *L, void *box);
-typedef void (*clua_Release)(void *box);
+/* A box's userdata (at `slot`, as clua_pushbox returned it) was collected. */
+typedef void (*clua_Release)(void *owner, void *box, void *slot);
+/* A heap that can be saved and restored (arena.c). */
+typedef struct clua_Arena clua_Arena;
 
 /* One per lua_State, reachable from any coroutine through the allocator's userdata. */
 typedef struct clua_Host {
@@ -59,10 +62,26 @@ typedef struct clua_Host {
     clua_Dispatch dispatch;
     clua_Release release;
     void *owner;                     /* the Swift LuaState */
+    clua_Arena *arena;               /* the heap's region when it can be saved (0: malloc) */
+    void *randState;                 /* math.random's generator state (in the heap), and its size */
+    size_t randSize;
 } clua_Host;
 
 /* The state and its host record. */
 lua_State *clua_newstate(clua_Host *h);
+/* A state whose heap lives in a region of `reserve` bytes that can be saved and restored; NULL
+ * when the region cannot be reserved. clua_close deletes the region too. */
+lua_State *clua_newstate_arena(clua_Host *h, size_t reserve);
+/* Saves the heap (0; -1 when it cannot be saved now); restores the saved heap (0; -1 when none).
+ * The host record is the caller's to save and restore. */
+int clua_arena_save(clua_Arena *a);
+int clua_arena_restore(clua_Arena *a);
+size_t clua_arena_saved_bytes(clua_Arena *a);
+/* math.random's generator: its state now (returns the size copied; 0 when unknown), set it, and
+ * the state `math.randomseed(seed)` leaves (computed in a scratch state). */
+size_t clua_get_random(lua_State *L, void *out, size_t cap);
+int clua_set_random(lua_State *L, const void *bytes, size_t n);
+size_t clua_seeded_random(lua_Integer seed, void *out, size_t cap);
 void clua_close(lua_State *L);            /* stops the watchdog, then lua_close */
 clua_Host *clua_host(lua_State *L);
 void clua_openlibs(lua_State *L);         /* the allow-listed libraries, with counted replacements */
@@ -83,7 +102,7 @@ int clua_account(lua_State *L, long long bytes);
 int clua_start_watchdog(clua_Host *h, long periodMs, long tripMs);
 
 /* Swift closures: a C closure with the boxed pointer as upvalue, called through the trampoline. */
-void clua_pushbox(lua_State *L, void *box);
+void *clua_pushbox(lua_State *L, void *box); /* returns the box's slot (what clua_Release gets) */
 
 /* The traceback message handler (as lua.c's msghandler); it also gives non-string errors and
  * errors raised at level 0 the position of the scenario line that raised them. */
