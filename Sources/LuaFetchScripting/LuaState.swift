@@ -205,8 +205,16 @@ final class LuaState {
     /// Boxes of the saved heap whose userdata a run collected (alive until the heap comes back).
     private var collectedSaved: [Unmanaged<HostFunction>] = []
 
+    /// How many times a run collected a box of the saved heap (tests check the path is taken).
+    private(set) var savedBoxesCollected = 0
+
     private func boxCollected(_ box: UnsafeMutableRawPointer, slot: UnsafeMutableRawPointer) {
-        if let made = transientBoxes.removeValue(forKey: slot) { made.release() } else { collectedSaved.append(Unmanaged.fromOpaque(box)) }
+        if let made = transientBoxes.removeValue(forKey: slot) {
+            made.release()
+        } else {
+            collectedSaved.append(Unmanaged.fromOpaque(box))
+            savedBoxesCollected += 1
+        }
     }
 
     /// Saves the heap and the state's own bookkeeping, so `restore` can put them back (a second
