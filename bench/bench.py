@@ -193,16 +193,17 @@ def callgrind():
     add("callgrind", "instructions per event, C host", fmt(c / 100_000, 0), "instr", f"ratio {fmt(lf / c, 1)}×")
 
 def explore_efficiency():
-    """Explore (issue #16): the share of a run's instructions spent in events (World.step) rather
-    than in setting the run up, per example; only the runs are counted (callgrind collects inside
-    Explorer.run), not the probe or the shrinking."""
+    """Explore (issues #16, #19): instructions per run and the share spent in the World's run (its
+    events and end-of-run checks, World.run) rather than in setting the run up (restoring the
+    saved state, drawing the plan), per example; only the runs are counted (callgrind collects
+    inside Explorer.run), not the probe or the shrinking. One worker: its one load is included."""
     if not shutil.which("valgrind"):
         return
     lf_bin = os.path.join(TMP, "luafetch-nodebug")
     if not os.path.exists(lf_bin):
         subprocess.run(["strip", "--strip-debug", "-o", lf_bin, LUAFETCH], check=True)
     env = dict(os.environ, LUAFETCH_LAZY_TICK_MS="60000")
-    runs = 20
+    runs = 100
     for example in sorted(glob.glob(os.path.join(ROOT, "examples", "*.lua"))):
         name = os.path.basename(example)
         out = os.path.join(TMP, "cg.explore")
@@ -218,11 +219,11 @@ def explore_efficiency():
                 continue
             if "PROGRAM TOTALS" in line:
                 total = int(fields[0].replace(",", ""))
-            elif "5WorldC4step5limit" in line and events == 0:
+            elif "5WorldC3runyy" in line and events == 0:
                 events = int(fields[0].replace(",", ""))
         if total:
-            add("explore", f"{name}: instructions per run, in events", fmt(total / runs / 1e6), "M instr",
-                f"{fmt(100 * events / total, 0)} % in events",
+            add("explore", f"{name}: instructions per run, in the run", fmt(total / runs / 1e6), "M instr",
+                f"{fmt(100 * events / total, 0)} % in the run",
                 f"valgrind --tool=callgrind --collect-atstart=no --toggle-collect='$s17LuaFetchScripting8ExplorerO3run4path*' luafetch explore examples/{name} --runs {runs} --jobs 1")
 
 # MARK: - Report

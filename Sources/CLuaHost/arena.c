@@ -45,6 +45,7 @@ struct clua_Arena {
     void *free[CLASSES];
     Outside outside;   /* the list of outside blocks (a sentinel) */
     size_t outsideCount;
+    lua_State *scratch; /* a plain state for computing math.randomseed's results */
     /* the saved image */
     char *saved;
     size_t savedTop;
@@ -152,17 +153,33 @@ void clua_arena_delete(clua_Arena *a) {
     if (a == NULL) return;
     while (a->outside.next != &a->outside) outside_free(a, a->outside.next + 1);
     munmap(a->base, a->size);
+    if (a->scratch) lua_close(a->scratch);
     free(a->saved);
     free(a);
 }
 
 /* MARK: - Saving and restoring */
 
+/* Copies whole 64-byte chunks (the region and the image are page-aligned and sizes are multiples of
+ * 16) with vector moves, then the rest: as fast as memcpy, and counted by callgrind as what it is
+ * (its `rep movsb` counts one instruction per byte). */
+typedef struct { uint64_t w[8]; } Chunk;
+static void copy_image(char *dst, const char *src, size_t n) {
+    size_t chunks = n / sizeof(Chunk);
+    Chunk *d = (Chunk *)dst;
+    const Chunk *s = (const Chunk *)src;
+    for (size_t i = 0; i < chunks; i++) d[i] = s[i];
+    size_t done = chunks * sizeof(Chunk);
+    if (done < n) memcpy(dst + done, src + done, n - done);
+}
+
 int clua_arena_save(clua_Arena *a) {
     if (a->outsideCount != 0) return -1;
-    char *copy = realloc(a->saved, a->top ? a->top : 1);
+    char *copy = NULL;
+    if (posix_memalign((void **)&copy, 64, a->top ? a->top : 64) != 0) return -1;
+    free(a->saved);
     if (copy == NULL) return -1;
-    memcpy(copy, a->base, a->top);
+    copy_image(copy, a->base, a->top);
     a->saved = copy;
     a->savedTop = a->top;
     memcpy(a->savedFree, a->free, sizeof(a->free));
@@ -173,7 +190,7 @@ int clua_arena_save(clua_Arena *a) {
 int clua_arena_restore(clua_Arena *a) {
     if (!a->hasSaved) return -1;
     while (a->outside.next != &a->outside) outside_free(a, a->outside.next + 1);
-    memcpy(a->base, a->saved, a->savedTop);
+    copy_image(a->base, a->saved, a->savedTop);
     a->top = a->savedTop;
     memcpy(a->free, a->savedFree, sizeof(a->free));
     return 0;
@@ -225,19 +242,31 @@ int clua_set_random(lua_State *L, const void *bytes, size_t n) {
     return 0;
 }
 
-static int seed_scratch(lua_State *S) {
-    lua_Integer n = lua_tointeger(S, 1);
+static int open_scratch(lua_State *S) {
     luaL_requiref(S, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(S, LUA_MATHLIBNAME, luaopen_math, 1);
+    return 0;
+}
+
+static int seed_scratch(lua_State *S) {
+    lua_Integer n = lua_tointeger(S, 1);
+    lua_getglobal(S, LUA_MATHLIBNAME);
     lua_getfield(S, -1, "randomseed");
     lua_pushinteger(S, n);
     lua_call(S, 1, 0);
     return 0;
 }
 
-size_t clua_seeded_random(lua_Integer seed, void *out, size_t cap) {
-    lua_State *S = luaL_newstate();
-    if (S == NULL) return 0;
+size_t clua_seeded_random(lua_State *L, lua_Integer seed, void *out, size_t cap) {
+    clua_Host *h = L ? clua_host(L) : NULL;
+    lua_State *S = h && h->arena ? h->arena->scratch : NULL;
+    if (S == NULL) {
+        S = luaL_newstate();
+        if (S == NULL) return 0;
+        lua_pushcfunction(S, open_scratch);
+        if (lua_pcall(S, 0, 0, 0) != LUA_OK) { lua_close(S); return 0; }
+        if (h && h->arena) h->arena->scratch = S;
+    }
     size_t got = 0;
     lua_pushcfunction(S, seed_scratch);
     lua_pushinteger(S, seed);
@@ -246,6 +275,7 @@ size_t clua_seeded_random(lua_Integer seed, void *out, size_t cap) {
         void *p = random_state(S, &size);
         if (p != NULL && size <= cap) { memcpy(out, p, size); got = size; }
     }
-    lua_close(S);
+    lua_settop(S, 0);
+    if (!(h && h->arena)) lua_close(S);
     return got;
 }

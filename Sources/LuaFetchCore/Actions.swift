@@ -135,7 +135,11 @@ extension ActionSpec {
     }
 
     /// The action `--inject` calls `name`.
-    public static func injected(_ name: String) -> ActionSpec? { all.first { $0.injectName == name } }
+    public static func injected(_ name: String) -> ActionSpec? { injectedRows[name].map { all[$0] } }
+    /// The row of each `--inject` name.
+    static let injectedRows: [String: Int] = Dictionary(uniqueKeysWithValues: all.indices.compactMap { i in all[i].injectName.map { ($0, i) } })
+    /// The rows explore draws from (a weight above zero), in table order.
+    static let explored: [Int] = all.indices.filter { all[$0].exploreWeight > 0 }
 
     /// The Lua tables actions live in, in order.
     public static var tables: [String] {

@@ -7,17 +7,23 @@
 public struct InjectedAction: Equatable, Sendable {
     /// Which action, by its `--inject` name, with its argument.
     public struct Kind: Equatable, Sendable {
-        public let name: String
+        /// Its row of the action table.
+        let row: Int
         public let argument: ActionArgument
+        /// Its `--inject` name.
+        public var name: String { ActionSpec.all[row].injectName! }
         /// Only for names of the action table (parse, random and the constants below make them).
-        init(_ name: String, _ argument: ActionArgument = .none) { self.name = name; self.argument = argument }
+        init(_ name: String, _ argument: ActionArgument = .none) {
+            self.argument = argument; row = ActionSpec.injectedRows[name]!
+        }
+        init(row: Int, _ argument: ActionArgument) { self.argument = argument; self.row = row }
         public static let home = Kind("home"), open = Kind("open"), forceQuit = Kind("forceQuit")
         public static let backgroundFetch = Kind("backgroundFetch"), memoryPressure = Kind("memoryPressure")
         public static func interrupt(_ d: Millis) -> Kind { Kind("interrupt", .duration(d)) }
         public static let expireTask = Kind("expireTask", .identifier("*")), launchTask = Kind("launchTask", .identifier("*"))
         public static func outage(_ d: Millis) -> Kind { Kind("outage", .duration(d)) }
         public static func lowPower(_ on: Bool) -> Kind { Kind("lowPower", .flag(on)) }
-        var spec: ActionSpec { ActionSpec.injected(name)! }
+        var spec: ActionSpec { ActionSpec.all[row] }
     }
     public var time: Millis
     public var kind: Kind
@@ -112,10 +118,11 @@ public struct InjectedAction: Equatable, Sendable {
     /// Time that grows log-uniformly from `low` to `high` (an octave drawn evenly, then a point in
     /// it): integers only, so every machine draws the same.
     static func logUniform(_ low: Millis, _ high: Millis, _ rng: inout SeededStream) -> Millis {
-        var octaves: [Millis] = [max(1, low)]
-        while octaves.last! * 2 < high { octaves.append(octaves.last! * 2) }
-        let i = Int(rng.next() % UInt64(octaves.count))
-        let from = octaves[i], to = min(high, from * 2)
+        // Octaves low, 2·low, 4·low, ... below high; one drawn, then a time inside it.
+        let first = max(1, low)
+        var count: UInt64 = 1
+        while first << count < high { count += 1 }
+        let from = first << Millis(rng.next() % count), to = min(high, from * 2)
         return from + Millis(rng.next() % UInt64(max(1, to - from)))
     }
 }
@@ -245,22 +252,22 @@ public struct ExplorePlan: Equatable, Sendable {
     /// The plan of the run with `seed`; absolute times fall in [0, horizon).
     public static func random(seed: Int64, horizon: Millis) -> ExplorePlan {
         var rng = SeededStream(seed: seed, stream: "explore")
-        let table = ActionSpec.all.filter { $0.exploreWeight > 0 }
+        let table = ActionSpec.explored
         // Swarm: each kind on with p = 1/2 (at least one), at 1/4 to 4 times its weight.
-        var mix: [(spec: ActionSpec, weight: Int)] = []
+        var mix: [(row: Int, weight: Int)] = []
         for a in table where rng.next() % 2 == 0 {
-            mix.append((a, a.exploreWeight * [1, 2, 4, 8, 16][Int(rng.next() % 5)]))
+            mix.append((a, ActionSpec.all[a].exploreWeight * [1, 2, 4, 8, 16][Int(rng.next() % 5)]))
         }
         if mix.isEmpty { mix = [(table[Int(rng.next() % UInt64(table.count))], 1)] }
         let total = mix.reduce(0) { $0 + $1.weight }
+        func kind(_ row: Int) -> InjectedAction.Kind { InjectedAction.Kind(row: row, ActionSpec.all[row].draw(&rng)) }
         func pick() -> InjectedAction.Kind {
             var roll = Int(rng.next() % UInt64(total))
             for (a, w) in mix {
-                if roll < w { return InjectedAction.Kind(a.injectName!, a.draw(&rng)) }
+                if roll < w { return kind(a) }
                 roll -= w
             }
-            let a = mix[mix.count - 1].spec
-            return InjectedAction.Kind(a.injectName!, a.draw(&rng))
+            return kind(mix[mix.count - 1].row)
         }
         let h = max(horizon, 1)
         var actions: [InjectedAction] = []
@@ -297,7 +304,7 @@ public struct ExplorePlan: Equatable, Sendable {
             anchored.append(Anchored(milestone: milestone, occurrence: occurrence, placement: placement, kind: pick()))
         }
         let order = rng.next() % 3 == 0 ? rng.next() : 0
-        let alternatives = mix.map { InjectedAction.Kind($0.spec.injectName!, $0.spec.draw(&rng)) }
+        let alternatives = mix.map { kind($0.row) }
         return ExplorePlan(actions: actions.sorted { $0.time < $1.time }, anchored: anchored, order: order, alternatives: alternatives)
     }
 }
@@ -354,7 +361,7 @@ public final class ExploreDriver {
     private func usefulKind(_ planned: InjectedAction.Kind) -> InjectedAction.Kind? {
         if planned.spec.isUseful(planned.argument, in: world) { return planned }
         let others = plan.alternatives
-        guard let i = others.firstIndex(where: { $0.name == planned.name }) else { return nil }
+        guard let i = others.firstIndex(where: { $0.row == planned.row }) else { return nil }
         for k in 1..<max(1, others.count) {
             let alt = others[(i + k) % others.count]
             if alt.spec.isUseful(alt.argument, in: world) { return alt }

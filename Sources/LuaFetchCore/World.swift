@@ -561,14 +561,20 @@ public final class World {
 /// The scenario's own timeline: `at`, `every`, and actions injected by the REPL and explore.
 final class Timeline: Subsystem {
     enum Kind: UInt8 { case call, every, action, typed }
-    /// Injected actions by number, until they run.
-    private var actions: [Int: () -> Void] = [:]
-    private var nextAction = 0
+    /// Injected actions by number (from 1; a slot is emptied when its action runs).
+    private var actions: [(() -> Void)?] = []
 
     func keep(_ body: @escaping () -> Void) -> Int {
-        nextAction += 1
-        actions[nextAction] = body
-        return nextAction
+        actions.append(body)
+        return actions.count
+    }
+
+    private func take(_ number: Int) -> (() -> Void)? {
+        guard number >= 1, number <= actions.count, let body = actions[number - 1] else { return nil }
+        actions[number - 1] = nil
+        // Numbers of actions that ran are free again once nothing after them is pending.
+        while actions.last.map({ $0 == nil }) == true { actions.removeLast() }
+        return body
     }
 
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
@@ -579,7 +585,7 @@ final class Timeline: Subsystem {
             world.schedule(event, at: time + Millis(event.b), recurring: true)
             world.callWorld(ScriptRef(id: event.a))
         case .action:
-            actions.removeValue(forKey: event.a)?()
+            take(event.a)?()
         case .typed:
             world.callWorld(ScriptRef(id: event.a), as: .repl)
         }
@@ -592,7 +598,10 @@ final class Timeline: Subsystem {
 
 // Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
 extension Timeline {
-    func copyState(from o: Timeline) { actions = o.actions; nextAction = o.nextAction }
+    func copyState(from o: Timeline) {
+        // Usually none were kept: keep this book's capacity for the next run's.
+        if o.actions.isEmpty { actions.removeAll(keepingCapacity: true) } else { actions = o.actions }
+    }
 }
 
 extension World {

@@ -190,11 +190,13 @@ public enum Explorer {
     /// events cost. When the scenario's top-level code draws from math.random (what it does then
     /// depends on the seed), the runtime is saved before loading instead, and each run loads the
     /// scenario's top-level code again (but not the prelude and the API). Not shared between threads.
-    public final class Warm {
+    public final class Warm: @unchecked Sendable {
         let path: String
         var runtime: ScenarioRuntime?
-        /// Whether the saved state is from before the scenario's top-level code ran.
+        /// Whether the saved state is from before the scenario's top-level code ran, and then the
+        /// scenario's source (read once).
         var savedBeforeLoad = false
+        var source: [UInt8] = []
         var unsaveable = false
         /// Runs that restored a saved state, and of those, how many loaded the top-level code.
         public internal(set) var restored = 0, reloaded = 0
@@ -212,7 +214,7 @@ public enum Explorer {
             warm.restored += 1
             if warm.savedBeforeLoad {
                 warm.reloaded += 1
-                try runtime.load()
+                try runtime.run(source: warm.source, chunkName: "@" + path)
             }
             return runtime
         }
@@ -227,6 +229,7 @@ public enum Explorer {
             } else if before {
                 warm.runtime = runtime
                 warm.savedBeforeLoad = true
+                warm.source = try ScenarioFile.read(path)
             } else {
                 warm.unsaveable = true
             }
@@ -285,18 +288,20 @@ public enum Explorer {
     }
 
     /// Shrinks the record's schedule; `parallel` runs a batch of candidate schedules (in any
-    /// order, on any threads) and returns whether each still shows the record's key.
+    /// order, on any threads, each thread with its own warm runtime or none) and returns whether
+    /// each still shows the record's key.
     public static func shrink(_ record: FindingRecord, path: String, os: OSProfile?,
-                              parallel: ([Schedule], @escaping @Sendable (Schedule) -> Bool) -> [Bool]) -> FindingRecord {
+                              parallel: ([Schedule], @escaping @Sendable (Schedule, Warm?) -> Bool) -> [Bool]) -> FindingRecord {
         var r = record
         let key = record.id
         let seed = record.seed
-        let stillFails: @Sendable (Schedule) -> Bool = { s in
-            ((try? replay(path: path, seed: seed, os: os, schedule: s)) ?? []).contains { $0.key == key }
+        let stillFailsOn: @Sendable (Schedule, Warm?) -> Bool = { s, warm in
+            ((try? replay(path: path, seed: seed, os: os, schedule: s, warm: warm)) ?? []).contains { $0.key == key }
         }
+        let stillFails: @Sendable (Schedule) -> Bool = { stillFailsOn($0, nil) }
         r.shrunk = true
         guard stillFails(record.schedule) else { r.minimal = nil; return r }
-        var minimal = Schedule.shrink(record.schedule) { batch in parallel(batch, stillFails) }
+        var minimal = Schedule.shrink(record.schedule) { batch in parallel(batch, stillFailsOn) }
         // A shorter run: end it at the next whole second after what it shows (a violation; not
         // an expectation, whose check may be at the end).
         if record.first.code != "expectation",

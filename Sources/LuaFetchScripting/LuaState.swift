@@ -260,9 +260,9 @@ final class LuaState {
     }
 
     /// The generator state `math.randomseed(seed)` leaves (empty when unknown).
-    static func seededRandomState(_ seed: Int64) -> [UInt8] {
+    func seededRandomState(_ seed: Int64) -> [UInt8] {
         var buf = [UInt8](repeating: 0, count: 64)
-        let n = buf.withUnsafeMutableBytes { clua_seeded_random(lua_Integer(seed), $0.baseAddress, 64) }
+        let n = buf.withUnsafeMutableBytes { clua_seeded_random(L, lua_Integer(seed), $0.baseAddress, 64) }
         return Array(buf.prefix(n))
     }
 

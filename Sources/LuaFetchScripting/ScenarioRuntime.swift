@@ -152,7 +152,7 @@ public final class ScenarioRuntime: ScriptHost {
     /// math.random or reseeded it (what it did would then depend on the seed).
     public func saveState() -> Bool {
         guard !world.started, world.fatal == nil, !preludeRandom.isEmpty, lua.randomState == preludeRandom,
-              LuaState.seededRandomState(scenarioSeed()) == preludeRandom, lua.save() else { return false }
+              lua.seededRandomState(scenarioSeed()) == preludeRandom, lua.save() else { return false }
         saved = Saved(world: WorldState(of: world), appObject: appObject, sceneObject: sceneObject, timerMeta: timerMeta,
                       lockMeta: lockMeta, queueMeta: queueMeta, mutexMeta: mutexMeta, taskMeta: taskMeta, sessionMeta: sessionMeta,
                       transferMeta: transferMeta, sessionObjects: sessionObjects, defaultsStore: defaultsStore,
@@ -172,7 +172,7 @@ public final class ScenarioRuntime: ScriptHost {
         sessionObjects = s.sessionObjects; defaultsStore = s.defaultsStore; timerObjects = s.timerObjects; reseed = s.reseed
         preludeExports = s.preludeExports; chunkPaths = s.chunkPaths
         scenarioDeclaredAt = s.scenarioDeclaredAt; appDeclaredAt = s.appDeclaredAt
-        _ = lua.setRandomState(LuaState.seededRandomState(scenarioSeed()))
+        _ = lua.setRandomState(lua.seededRandomState(scenarioSeed()))
     }
 
     /// Bytes of Lua heap a restore copies.

@@ -238,6 +238,8 @@ struct Explore: ParsableCommand {
     func shrinkAll(_ found: ExploreFindings, file: String, os: OSProfile?, keys: [String]) -> ExploreFindings {
         var findings = found
         let progress = Progress(enabled: isatty(2) != 0, total: nil, budget: nil)
+        // One warm runtime per worker, kept across the batches (worker w only ever runs on one thread at a time).
+        let warms = (0..<max(1, jobs)).map { _ in Explorer.Warm(path: file) }
         for (n, key) in keys.enumerated() {
             progress.note("shrinking \(n + 1)/\(keys.count)")
             guard let record = findings.observations[key] else { continue }
@@ -245,7 +247,7 @@ struct Explore: ParsableCommand {
                 let results = Verdicts(count: batch.count)
                 let workers = min(jobs, batch.count)
                 DispatchQueue.concurrentPerform(iterations: workers) { w in
-                    for i in stride(from: w, to: batch.count, by: workers) { results.set(i, stillFails(batch[i])) }
+                    for i in stride(from: w, to: batch.count, by: workers) { results.set(i, stillFails(batch[i], warms[w])) }
                 }
                 return results.values
             }
