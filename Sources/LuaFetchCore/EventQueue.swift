@@ -128,6 +128,18 @@ struct EventQueue {
         return nil
     }
 
+    /// Becomes a copy of `other`, keeping this queue's storage, so a warm run's events allocate
+    /// nothing for the queue (see WorldState).
+    mutating func assign(_ other: EventQueue) {
+        heap.assign(other.heap)
+        slots.removeAll(keepingCapacity: true)
+        slots.append(contentsOf: other.slots)
+        free.removeAll(keepingCapacity: true)
+        free.append(contentsOf: other.free)
+        nextSeq = other.nextSeq
+        liveNonRecurring = other.liveNonRecurring
+    }
+
     private mutating func release(_ slot: Int32) {
         slots[Int(slot)].event = nil
         slots[Int(slot)].cancelled = false

@@ -255,8 +255,9 @@ public struct ExplorePlan: Equatable, Sendable {
         let table = ActionSpec.explored
         // Swarm: each kind on with p = 1/2 (at least one), at 1/4 to 4 times its weight.
         var mix: [(row: Int, weight: Int)] = []
+        mix.reserveCapacity(table.count)
         for a in table where rng.next() % 2 == 0 {
-            mix.append((a, ActionSpec.all[a].exploreWeight * [1, 2, 4, 8, 16][Int(rng.next() % 5)]))
+            mix.append((a, ActionSpec.all[a].exploreWeight << Int(rng.next() % 5)))  // × 1, 2, 4, 8 or 16
         }
         if mix.isEmpty { mix = [(table[Int(rng.next() % UInt64(table.count))], 1)] }
         let total = mix.reduce(0) { $0 + $1.weight }
@@ -271,6 +272,7 @@ public struct ExplorePlan: Equatable, Sendable {
         }
         let h = max(horizon, 1)
         var actions: [InjectedAction] = []
+        actions.reserveCapacity(32)
         // Clusters: one to six, each of one to five actions a moment apart (gaps log-uniform from
         // 50 ms to 10 s), placed anywhere; so about half the gaps are bursts.
         for _ in 0..<(1 + Int(rng.next() % 6)) {
@@ -293,7 +295,7 @@ public struct ExplorePlan: Equatable, Sendable {
         // Actions anchored to what the app is doing.
         var anchored: [Anchored] = []
         for _ in 0..<Int(rng.next() % 4) {
-            let milestone = World.Milestone.allCases[Int(rng.next() % UInt64(World.Milestone.allCases.count))]
+            let milestone = World.Milestone(rawValue: Int(rng.next() % UInt64(World.Milestone.count)))!
             let occurrence = 1 + Int(rng.next() % 3)
             let placement: Placement
             switch rng.next() % 3 {
@@ -305,7 +307,8 @@ public struct ExplorePlan: Equatable, Sendable {
         }
         let order = rng.next() % 3 == 0 ? rng.next() : 0
         let alternatives = mix.map { kind($0.row) }
-        return ExplorePlan(actions: actions.sorted { $0.time < $1.time }, anchored: anchored, order: order, alternatives: alternatives)
+        actions.sort { $0.time < $1.time }
+        return ExplorePlan(actions: actions, anchored: anchored, order: order, alternatives: alternatives)
     }
 }
 
@@ -317,11 +320,15 @@ public final class ExploreDriver {
     private let plan: ExplorePlan
     private unowned let world: World
     private let end: Millis
-    private var reached = [Int](repeating: 0, count: World.Milestone.allCases.count)
+    private var reached = [Int](repeating: 0, count: World.Milestone.count)
+    /// The actions put on the timeline, by number (the World hands the number back when due).
+    private var planned: [InjectedAction.Kind] = []
 
     /// Attach after the scenario loaded; anchored actions land no later than `end`.
     public init(plan: ExplorePlan, world: World, end: Millis) {
         self.plan = plan; self.world = world; self.end = end
+        planned.reserveCapacity(plan.actions.count + plan.anchored.count)
+        world.onExploreAction = { [unowned self] n in carryOut(planned[n]) }
         for a in plan.actions { fire(a.kind, at: a.time) }
         if !plan.anchored.isEmpty {
             world.onMilestone = { [unowned self] m, until in self.reach(m, until) }
@@ -349,12 +356,15 @@ public final class ExploreDriver {
         }
     }
 
-    private func fire(_ planned: InjectedAction.Kind, at time: Millis) {
-        world.at(time) { [unowned self] in
-            guard let kind = usefulKind(planned) else { return }
-            performed.append(InjectedAction(time: world.now, kind: kind))
-            kind.spec.perform(kind.argument, in: world)
-        }
+    private func fire(_ kind: InjectedAction.Kind, at time: Millis) {
+        planned.append(kind)
+        world.atExploreAction(planned.count - 1, time)
+    }
+
+    private func carryOut(_ planned: InjectedAction.Kind) {
+        guard let kind = usefulKind(planned) else { return }
+        performed.append(InjectedAction(time: world.now, kind: kind))
+        kind.spec.perform(kind.argument, in: world)
     }
 
     /// `planned`, or when it would do nothing now the first useful alternative after it.

@@ -10,6 +10,12 @@ struct QuaternaryHeap<Element: Comparable> {
     var count: Int { items.count }
     var min: Element? { items.first }
 
+    /// Becomes a copy of `other`, keeping this heap's storage (a warm run's restore).
+    mutating func assign(_ other: QuaternaryHeap) {
+        items.removeAll(keepingCapacity: true)
+        items.append(contentsOf: other.items)
+    }
+
     mutating func insert(_ e: Element) {
         items.append(e)
         items.withUnsafeMutableBufferPointer { b in

@@ -158,6 +158,8 @@ public final class World {
     public internal(set) var mainBlockSpans: [(start: Millis, end: Millis, what: String)] = []
     /// Explore's listener for milestones (nil in plain runs).
     public var onMilestone: ((Milestone, Millis?) -> Void)?
+    /// Explore's driver: carries out its planned action number N (see `atExploreAction`).
+    public var onExploreAction: ((Int) -> Void)?
     var bgRandom: SeededStream
 
     // MARK: - Output
@@ -238,6 +240,12 @@ public final class World {
         schedule(Event(.timeline, Timeline.Kind.action, a: timelineEvents.keep(body)), at: time)
     }
 
+    /// Explore's planned action number `n` at a virtual time (`onExploreAction` carries it out):
+    /// like `at(_:action:)`, without a closure per action.
+    public func atExploreAction(_ n: Int, _ time: Millis) {
+        schedule(Event(.timeline, Timeline.Kind.explore, a: n), at: time)
+    }
+
     // MARK: - Running
 
     /// Applies the configuration and command-line options; call once after the scenario loaded.
@@ -294,6 +302,7 @@ public final class World {
     /// of the window it opens (a deadline, a response), when there is one.
     public enum Milestone: Int, CaseIterable, Sendable {
         case taskBegan, backgroundTime, grant, request, suspended, backgroundLaunch
+        static let count = allCases.count
     }
 
     func milestone(_ m: Milestone, until: Millis? = nil) {
@@ -560,7 +569,7 @@ public final class World {
 
 /// The scenario's own timeline: `at`, `every`, and actions injected by the REPL and explore.
 final class Timeline: Subsystem {
-    enum Kind: UInt8 { case call, every, action, typed }
+    enum Kind: UInt8 { case call, every, action, typed, explore }
     /// Injected actions by number (from 1; a slot is emptied when its action runs).
     private var actions: [(() -> Void)?] = []
 
@@ -588,11 +597,14 @@ final class Timeline: Subsystem {
             take(event.a)?()
         case .typed:
             world.callWorld(ScriptRef(id: event.a), as: .repl)
+        case .explore:
+            world.onExploreAction?(event.a)
         }
     }
 
     func location(of event: Event, in world: World) -> SourceLocation? {
-        event.kind(Kind.self) == .action ? nil : world.host.location(of: ScriptRef(id: event.a))
+        let kind = event.kind(Kind.self)
+        return kind == .action || kind == .explore ? nil : world.host.location(of: ScriptRef(id: event.a))
     }
 }
 
@@ -609,7 +621,7 @@ extension World {
     /// except `file` and `host`, which stay this World's. Both must be of the same scenario.
     func copyState(from o: World) {
         config = o.config; options = o.options; budgets = o.budgets; app = o.app
-        queue = o.queue; now = o.now; endTime = o.endTime; started = o.started; finished = o.finished
+        queue.assign(o.queue); now = o.now; endTime = o.endTime; started = o.started; finished = o.finished
         context = o.context; appDepth = o.appDepth; stopRequested = o.stopRequested; callbackLimit = o.callbackLimit
         observing = o.observing; mainBlock = o.mainBlock; mainWait = o.mainWait; mainWaiting = o.mainWaiting
         transitionStart = o.transitionStart; sceneConnected = o.sceneConnected; sceneState = o.sceneState
@@ -623,7 +635,7 @@ extension World {
         sessions.copyState(from: o.sessions); expectations.copyState(from: o.expectations)
         changedDevice = o.changedDevice
         worldRandom = o.worldRandom; schedulerRandom = o.schedulerRandom; networkRandom = o.networkRandom; bgRandom = o.bgRandom
-        mainBlockSpans = o.mainBlockSpans; onMilestone = o.onMilestone
+        mainBlockSpans = o.mainBlockSpans; onMilestone = o.onMilestone; onExploreAction = o.onExploreAction
         timeline = o.timeline; violations = o.violations; stats = o.stats; sink = o.sink; recordTimeline = o.recordTimeline
         timelineKeeping = o.timelineKeeping; timelineDropped = o.timelineDropped; timelineBytes = o.timelineBytes; cutAt = o.cutAt
     }
