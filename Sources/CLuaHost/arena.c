@@ -266,13 +266,6 @@ size_t clua_get_random(lua_State *L, void *out, size_t cap) {
     return h->randSize;
 }
 
-int clua_set_random(lua_State *L, const void *bytes, size_t n) {
-    clua_Host *h = clua_host(L);
-    if (h->randState == NULL || h->randSize != n) return -1;
-    memcpy(h->randState, bytes, n);
-    return 0;
-}
-
 static int open_scratch(lua_State *S) {
     luaL_requiref(S, LUA_GNAME, luaopen_base, 1);
     luaL_requiref(S, LUA_MATHLIBNAME, luaopen_math, 1);
@@ -335,4 +328,11 @@ size_t clua_seeded_random(lua_State *L, lua_Integer seed, void *out, size_t cap)
         h->arena->directSeed = got == sizeof s && memcmp(s, out, sizeof s) == 0;
     }
     return got;
+}
+
+void clua_reseed_random(lua_State *L, lua_Integer seed) {
+    clua_Host *h = clua_host(L);
+    unsigned char buf[64];
+    if (h->randState == NULL || h->randSize > sizeof buf) return;
+    if (clua_seeded_random(L, seed, buf, sizeof buf) == h->randSize) memcpy(h->randState, buf, h->randSize);
 }

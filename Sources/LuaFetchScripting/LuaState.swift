@@ -187,14 +187,20 @@ final class LuaState {
 
     // MARK: - Saving and restoring (explore's warm runs)
 
-    /// What `save` kept: the host record and the Swift side of the state (the heap is the arena's).
-    private struct Saved {
+    /// What `save` kept: the host record and the Swift side of the state (the heap is the arena's);
+    /// a class, so a restore reads it without copying it.
+    private final class Saved {
         var host: clua_Host
         var idleThreads: [(OpaquePointer, Int32)]
         var refLocations: [SourceLocation?]
         var declaredNames: [String]
         var objectMembers: [String: Set<String>]
         var show: ScriptRef?
+        init(host: clua_Host, idleThreads: [(OpaquePointer, Int32)], refLocations: [SourceLocation?], declaredNames: [String],
+             objectMembers: [String: Set<String>], show: ScriptRef?) {
+            self.host = host; self.idleThreads = idleThreads; self.refLocations = refLocations; self.declaredNames = declaredNames
+            self.objectMembers = objectMembers; self.show = show
+        }
     }
     private var saved: Saved?
     /// While a state is saved, a box made before the save belongs to the saved heap: when a run's
@@ -266,10 +272,10 @@ final class LuaState {
         return Array(buf.prefix(n))
     }
 
-    /// Sets math.random's generator state (false when its size is not the generator's).
-    func setRandomState(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { clua_set_random(L, $0.baseAddress, $0.count) } == 0
-    }
+    /// Gives math.random the state `math.randomseed(seed)` leaves.
+    func reseedRandom(_ seed: Int64) { clua_reseed_random(L, lua_Integer(seed)) }
+
+
 
     /// Sets `t[name] = fn` for the table at `index`.
     func setFunction(_ index: Int32, _ name: String, _ body: @escaping (LuaCall) throws(LuaFailure) -> Int32) {

@@ -132,8 +132,9 @@ public final class ScenarioRuntime: ScriptHost {
 
     /// The generator state the prelude seeded (restorable runtimes only).
     private var preludeRandom: [UInt8] = []
-    /// What `saveLoaded` kept of the runtime itself (the heap and the World keep their own).
-    private struct Saved {
+    /// What `saveState` kept of the runtime itself (the heap and the World keep their own); a
+    /// class, so a restore reads it without copying it.
+    private final class Saved {
         var world: WorldState
         var appObject, sceneObject, timerMeta, lockMeta, queueMeta, mutexMeta, taskMeta, sessionMeta, transferMeta: ScriptRef
         var sessionObjects: [String: (pid: Int, ref: ScriptRef)]
@@ -143,6 +144,14 @@ public final class ScenarioRuntime: ScriptHost {
         var preludeExports: ScriptRef
         var chunkPaths: [String]
         var scenarioDeclaredAt, appDeclaredAt: String?
+        init(_ r: ScenarioRuntime) {
+            world = WorldState(of: r.world)
+            (appObject, sceneObject, timerMeta, lockMeta, queueMeta) = (r.appObject, r.sceneObject, r.timerMeta, r.lockMeta, r.queueMeta)
+            (mutexMeta, taskMeta, sessionMeta, transferMeta) = (r.mutexMeta, r.taskMeta, r.sessionMeta, r.transferMeta)
+            sessionObjects = r.sessionObjects; defaultsStore = r.defaultsStore; timerObjects = r.timerObjects; reseed = r.reseed
+            preludeExports = r.preludeExports; chunkPaths = r.chunkPaths
+            scenarioDeclaredAt = r.scenarioDeclaredAt; appDeclaredAt = r.appDeclaredAt
+        }
     }
     private var saved: Saved?
 
@@ -153,11 +162,7 @@ public final class ScenarioRuntime: ScriptHost {
     public func saveState() -> Bool {
         guard !world.started, world.fatal == nil, !preludeRandom.isEmpty, lua.randomState == preludeRandom,
               lua.seededRandomState(scenarioSeed()) == preludeRandom, lua.save() else { return false }
-        saved = Saved(world: WorldState(of: world), appObject: appObject, sceneObject: sceneObject, timerMeta: timerMeta,
-                      lockMeta: lockMeta, queueMeta: queueMeta, mutexMeta: mutexMeta, taskMeta: taskMeta, sessionMeta: sessionMeta,
-                      transferMeta: transferMeta, sessionObjects: sessionObjects, defaultsStore: defaultsStore,
-                      timerObjects: timerObjects, reseed: reseed, preludeExports: preludeExports, chunkPaths: chunkPaths,
-                      scenarioDeclaredAt: scenarioDeclaredAt, appDeclaredAt: appDeclaredAt)
+        saved = Saved(self)
         return true
     }
 
@@ -172,7 +177,7 @@ public final class ScenarioRuntime: ScriptHost {
         sessionObjects = s.sessionObjects; defaultsStore = s.defaultsStore; timerObjects = s.timerObjects; reseed = s.reseed
         preludeExports = s.preludeExports; chunkPaths = s.chunkPaths
         scenarioDeclaredAt = s.scenarioDeclaredAt; appDeclaredAt = s.appDeclaredAt
-        _ = lua.setRandomState(lua.seededRandomState(scenarioSeed()))
+        lua.reseedRandom(scenarioSeed())
     }
 
     /// Bytes of Lua heap a restore copies.

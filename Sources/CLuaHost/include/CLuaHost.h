@@ -77,11 +77,12 @@ lua_State *clua_newstate_arena(clua_Host *h, size_t reserve);
 int clua_arena_save(clua_Arena *a);
 int clua_arena_restore(clua_Arena *a);
 size_t clua_arena_saved_bytes(clua_Arena *a);
-/* math.random's generator: its state now (returns the size copied; 0 when unknown), set it, and
- * the state `math.randomseed(seed)` leaves (computed in a scratch state that L's region keeps). */
+/* math.random's generator: its state now (returns the size copied; 0 when unknown), the state
+ * `math.randomseed(seed)` leaves (computed in a scratch state that L's region keeps, or directly
+ * once that agreed), and giving the generator that state. */
 size_t clua_get_random(lua_State *L, void *out, size_t cap);
-int clua_set_random(lua_State *L, const void *bytes, size_t n);
 size_t clua_seeded_random(lua_State *L, lua_Integer seed, void *out, size_t cap);
+void clua_reseed_random(lua_State *L, lua_Integer seed); /* the state math.randomseed(seed) leaves */
 void clua_close(lua_State *L);            /* stops the watchdog, then lua_close */
 clua_Host *clua_host(lua_State *L);
 void clua_openlibs(lua_State *L);         /* the allow-listed libraries, with counted replacements */
