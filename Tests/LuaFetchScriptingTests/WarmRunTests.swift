@@ -38,11 +38,29 @@ import Foundation
         let warm = Explorer.Warm(path: me)
         for seed in Int64(1)...10 { _ = Self.outcome(me, seed: seed, warm: warm) }
         #expect(warm.restored == 9 && warm.reloaded == 0)
-        // hello.lua rolls dice at its top level: saved before loading, its top level runs each time.
-        let hello = Self.root.appendingPathComponent("examples/hello.lua").path
-        let warmHello = Explorer.Warm(path: hello)
-        for seed in Int64(1)...10 { _ = Self.outcome(hello, seed: seed, warm: warmHello) }
-        #expect(warmHello.restored == 9 && warmHello.reloaded == 9)
+        // A top level that rolls dice depends on the seed: saved before loading, it runs each time
+        // (and still gives what a fresh load gives).
+        let dice = try! Self.scenarioFile("dice.lua", """
+            scenario { duration = minutes(5) }
+            local roll = math.random(6)
+            app { delegate = function() return { didFinishLaunching = function() print("rolled", roll); return true end } end }
+            at(0, user.launch)
+            expect.that("the roll is not 6", function() return roll ~= 6 end)
+            """)
+        let warmDice = Explorer.Warm(path: dice)
+        for seed in Int64(1)...10 {
+            #expect(Self.outcome(dice, seed: seed, warm: warmDice) == Self.outcome(dice, seed: seed, warm: nil))
+        }
+        #expect(warmDice.restored == 9 && warmDice.reloaded == 9)
+    }
+
+    /// Writes a scenario into a scratch folder; returns its path.
+    static func scenarioFile(_ name: String, _ source: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("warm-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        try source.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
     /// A World copied in the middle of a run, into a World of the same scenario that ran elsewhere,
@@ -84,10 +102,7 @@ import Foundation
             every(seconds(30), system.backgroundFetch)
             at(2, function() expect = nil; collectgarbage() end)  -- expect's functions are garbage now
             """
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("warm-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent("gc.lua").path
-        try source.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try Self.scenarioFile("gc.lua", source)
         let warm = Explorer.Warm(path: path)
         for seed in Int64(1)...20 {
             #expect(Self.outcome(path, seed: seed, warm: warm) == Self.outcome(path, seed: seed, warm: nil))
