@@ -184,7 +184,9 @@ struct Explore: ParsableCommand {
 
     final class Sweep: @unchecked Sendable {
         var findings = ExploreFindings()
-        var failure: ScenarioError?
+        /// The failing run with the lowest seed (every lower seed had been handed out, so it ran: the
+        /// same failure is reported whichever worker finished first).
+        var failure: (index: Int, error: ScenarioError)?
         var next = 0
         var done = 0
         var stop = false
@@ -220,13 +222,13 @@ struct Explore: ParsableCommand {
                     }
                 } catch {
                     let failure = (error as Any as? ScenarioError) ?? ScenarioError("\(file): \(error)")
-                    state.locked { if state.failure == nil { state.failure = failure } }
+                    state.locked { if state.failure.map({ i < $0.index }) ?? true { state.failure = (i, failure) } }
                     return
                 }
             }
         }
         progress.clear()
-        if let failure = state.failure {
+        if let failure = state.failure?.error {
             Output.error(failure.message + "\n")
             throw ExitCode(2)
         }

@@ -227,6 +227,21 @@ func replayArguments(_ line: String) -> [String] {
         #expect(r.stderr.isEmpty)  // no progress line when standard error is not a terminal
     }
 
+    /// Every run fails in world code with its own message: the report names the lowest seed's,
+    /// whichever worker finished first.
+    @Test func aFailingScenarioReportsTheSameFailureWithAnyJobs() throws {
+        let file = try CLI.scenario("""
+            scenario { duration = minutes(1) }
+            at(seconds(1), function() local roll = math.random(1000000); error("roll " .. roll) end)
+            """)
+        let one = try CLI.run(["explore", file, "--runs", "40", "--jobs", "1"])
+        #expect(one.status == 2 && one.stderr.contains("roll "))
+        for _ in 0..<12 {  // the race it guards against showed in about one try of eight
+            let two = try CLI.run(["explore", file, "--runs", "40", "--jobs", "2"])
+            #expect(two.status == 2 && two.stderr == one.stderr)
+        }
+    }
+
     @Test func badInputExits2() throws {
         #expect(try CLI.run(["explore", "no/such.lua"]).status == 2)
         #expect(try CLI.run(["explore", "examples/hello.lua", "--runs", "0"]).status == 2)
