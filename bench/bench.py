@@ -152,6 +152,12 @@ def memory(twitter, empty):
     add("memory", "peak RSS, throughput run", fmt(peak_rss_kb([LUAFETCH, os.path.join(ROOT, "bench/throughput.lua"), "--quiet"]) / 1024, 1), "MiB", "target < 20 MiB")
     add("memory", "peak RSS, twitter 30 days", fmt(peak_rss_kb([LUAFETCH, twitter, "--quiet"]) / 1024, 1), "MiB")
     add("memory", "peak RSS, empty scenario", fmt(peak_rss_kb([LUAFETCH, empty, "--quiet"]) / 1024, 1), "MiB")
+    pending = scenario("pending.lua", 'scenario { duration = 10 }\nfor i = 1, 1000000 do at(5, function() end) end\n')
+    add("memory", "peak RSS, 1,000,000 pending at() closures", fmt(peak_rss_kb([LUAFETCH, pending, "--quiet"]) / 1024, 1), "MiB",
+        "goal ≤ 130 MB", "luafetch pending.lua --quiet")
+    if shutil.which("lua5.4"):
+        plain = scenario("pending-plain.lua", 'local t = {}\nfor i = 1, 1000000 do t[i] = function() end end\n')
+        add("memory", "plain Lua: 1,000,000 closures in a table", fmt(peak_rss_kb(["lua5.4", plain]) / 1024, 1), "MiB", "the floor beside it")
     probe = scenario("lua-memory.lua", 'collectgarbage("collect")\nprint(string.format("%.0f", collectgarbage("count")))\n')
     out = subprocess.run([LUAFETCH, probe, "--no-color"], capture_output=True, text=True).stdout
     kb = next(l.split()[-1] for l in out.splitlines() if l.startswith("+0d"))
@@ -189,8 +195,27 @@ def callgrind():
     small = periodic(1000, 100)
     lf = instructions([LUAFETCH, small, "--quiet"]) - instructions([LUAFETCH, periodic(1000, 0), "--quiet"])
     c = instructions([CHOST, "1000", "100000"]) - instructions([CHOST, "1000", "0"])
-    add("callgrind", "instructions per event, luafetch", fmt(lf / 100_000, 0), "instr", "100,000 events, start-up subtracted; repeatable")
+    add("callgrind", "instructions per event, luafetch", fmt(lf / 100_000, 0), "instr", "100,000 events, start-up subtracted; repeatable; goal ≤ 1,300")
     add("callgrind", "instructions per event, C host", fmt(c / 100_000, 0), "instr", f"ratio {fmt(lf / c, 1)}×")
+    if shutil.which("lua5.4"):
+        pl = instructions(["lua5.4", "bench/plain.lua", "1000", "100000"]) - instructions(["lua5.4", "bench/plain.lua", "1000", "0"])
+        add("callgrind", "instructions per event, plain Lua 5.4", fmt(pl / 100_000, 0), "instr", f"ratio {fmt(lf / pl, 1)}×")
+    # Issue #19's table: the rest of its figures, each with the command.
+    src = open(os.path.join(ROOT, "examples/twitter.lua")).read()
+    src = src.replace("duration = days(2)", "duration = days(30)").replace("for day = 0, 1 do", "for day = 0, 29 do")
+    t30 = scenario("twitter30.lua", src)
+    quiet = instructions([LUAFETCH, t30, "--quiet"])
+    jsonl = instructions([LUAFETCH, t30, "--format", "jsonl"])
+    add("callgrind", "twitter.lua over 30 days, --quiet", fmt(quiet / 1e6, 1), "M instr", "goal ≤ 230 M", "luafetch twitter30.lua --quiet")
+    add("callgrind", "the same with --format jsonl", fmt(jsonl / 1e6, 1), "M instr", f"{fmt(jsonl / quiet)}× --quiet; goal ≤ 1.3×",
+        "luafetch twitter30.lua --format jsonl")
+    empty = scenario("empty.lua", 'scenario { name = "empty" }\n')
+    st = instructions([LUAFETCH, empty, "--quiet"])
+    cst = instructions([CHOST, "1", "0"])
+    add("callgrind", "start-up, empty scenario", fmt(st / 1e6), "M instr", f"C host {fmt(cst / 1e6)} M ({fmt(st / cst, 1)}×); goal ≤ 3.5 M",
+        "luafetch empty.lua --quiet")
+    if shutil.which("lua5.4"):
+        add("callgrind", "start-up, lua5.4 -e ''", fmt(instructions(["lua5.4", "-e", ""]) / 1e6), "M instr", "plain Lua beside it")
 
 def explore_efficiency():
     """Explore (issues #16, #19): instructions per run and the share spent in the World's run (its
@@ -203,7 +228,7 @@ def explore_efficiency():
     if not os.path.exists(lf_bin):
         subprocess.run(["strip", "--strip-debug", "-o", lf_bin, LUAFETCH], check=True)
     env = dict(os.environ, LUAFETCH_LAZY_TICK_MS="60000")
-    runs = 100
+    runs = 1000  # steady state: the one load per worker is included, spread over the runs
     for example in sorted(glob.glob(os.path.join(ROOT, "examples", "*.lua"))):
         name = os.path.basename(example)
         out = os.path.join(TMP, "cg.explore")

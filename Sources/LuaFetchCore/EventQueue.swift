@@ -44,11 +44,22 @@ struct EventQueue {
         static func < (a: Entry, b: Entry) -> Bool { a.key < b.key }
     }
 
+    /// 32 bytes: the event, and its sequence number with the two flags in the top bits (sequence
+    /// numbers use 53 bits), so a million pending events keep 32 MB here.
     struct Slot {
         var event: Event?
-        var seq: UInt64 = 0
-        var recurring = false
-        var cancelled = false
+        private var bits: UInt64 = 0
+        private static let recurringBit: UInt64 = 1 << 63, cancelledBit: UInt64 = 1 << 62
+        init(event: Event?, seq: UInt64, recurring: Bool) {
+            self.event = event
+            bits = seq | (recurring ? Slot.recurringBit : 0)
+        }
+        var seq: UInt64 { bits & ~(Slot.recurringBit | Slot.cancelledBit) }
+        var recurring: Bool { bits & Slot.recurringBit != 0 }
+        var cancelled: Bool {
+            get { bits & Slot.cancelledBit != 0 }
+            set { if newValue { bits |= Slot.cancelledBit } else { bits &= ~Slot.cancelledBit } }
+        }
     }
 
     private var heap = QuaternaryHeap<Entry>()

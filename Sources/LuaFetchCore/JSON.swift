@@ -73,6 +73,132 @@ public indirect enum JSON: Sendable {
     }
 }
 
+/// Writes JSON objects straight into a byte buffer it owns and reuses (the JSON Lines of a long
+/// run: no tree, no String appends, no per-byte Array bookkeeping): fields in the order written,
+/// strings escaped as `JSON.escape` escapes them. One writer per thread; `reset()` between lines.
+public final class JSONWriter {
+    private var p: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written since the last reset.
+    public private(set) var count = 0
+    private var first = true
+
+    public init(capacity: Int = 1024) {
+        self.capacity = capacity
+        p = .allocate(capacity: capacity)
+    }
+    deinit { p.deallocate() }
+
+    public func reset() { count = 0; first = true }
+    /// What was written since the last reset.
+    public var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: p, count: count) }
+    public var text: String { String(decoding: written, as: UTF8.self) }
+
+    @inline(__always) private func ensure(_ n: Int) { if count + n > capacity { grow(n) } }
+    private func grow(_ n: Int) {
+        let bigger = max(capacity * 2, count + n)
+        let q = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        q.update(from: p, count: count)
+        p.deallocate()
+        p = q
+        capacity = bigger
+    }
+    @inline(__always) private func byte(_ b: UInt8) { ensure(1); p[count] = b; count += 1 }
+    @inline(__always) private func raw(_ src: UnsafePointer<UInt8>, _ n: Int) {
+        ensure(n)
+        (p + count).update(from: src, count: n)
+        count += n
+    }
+    private func word(_ w: StaticString) { raw(w.utf8Start, w.utf8CodeUnitCount) }
+
+    public func open() { byte(0x7B); first = true }
+    public func close() { byte(0x7D); first = false }
+
+    private func key(_ k: StaticString) {
+        let n = k.utf8CodeUnitCount
+        ensure(n + 4)
+        var q = p + count
+        if !first { q.pointee = 0x2C; q += 1 }
+        first = false
+        q.pointee = 0x22
+        q += 1
+        let src = k.utf8Start
+        for i in 0..<n { q[i] = src[i] }  // keys are short: a loop beats a call to memcpy
+        q[n] = 0x22
+        q[n + 1] = 0x3A
+        count = q - p + n + 2
+    }
+
+    private func integer(_ v: Int64) {
+        ensure(21)
+        var m = v.magnitude
+        if v < 0 { p[count] = UInt8(ascii: "-"); count += 1 }
+        // Digits right to left into the spare room past the end, then moved into place.
+        let end = p + count + 20
+        var q = end
+        repeat { q -= 1; q.pointee = UInt8(truncatingIfNeeded: 0x30 &+ m % 10); m /= 10 } while m > 0
+        let digits = end - q
+        for i in 0..<digits { p[count + i] = q[i] }
+        count += digits
+    }
+
+    public func field(_ k: StaticString, _ v: String) { key(k); string(v) }
+    /// A string field whose value is a constant that needs no escaping (`"phase":"begin"`).
+    public func field(_ k: StaticString, constant v: StaticString) {
+        key(k)
+        ensure(v.utf8CodeUnitCount + 2)
+        p[count] = 0x22
+        (p + count + 1).update(from: v.utf8Start, count: v.utf8CodeUnitCount)
+        count += v.utf8CodeUnitCount + 1
+        p[count] = 0x22
+        count += 1
+    }
+    public func field(_ k: StaticString, _ v: String?) { key(k); if let v { string(v) } else { word("null") } }
+    public func field(_ k: StaticString, _ v: Int) { key(k); integer(Int64(v)) }
+    public func field(_ k: StaticString, _ v: Int64) { key(k); integer(v) }
+    public func field(_ k: StaticString, _ v: Int?) { key(k); if let v { integer(Int64(v)) } else { word("null") } }
+    public func field(_ k: StaticString, _ v: Bool) { key(k); if v { word("true") } else { word("false") } }
+    /// A nested object.
+    public func object(_ k: StaticString, _ body: (JSONWriter) -> Void) {
+        key(k)
+        open()
+        body(self)
+        close()
+    }
+
+    /// A JSON string: quoted, with `"`, `\\` and control characters escaped (RFC 8259).
+    public func string(_ s: String) {
+        var s = s
+        s.withUTF8 { quoted($0) }  // small strings on the stack, others in place
+    }
+
+    private static let hex: StaticString = "0123456789abcdef"
+
+    private func quoted(_ b: UnsafeBufferPointer<UInt8>) {
+        byte(0x22)
+        guard let base = b.baseAddress else { byte(0x22); return }
+        var from = 0
+        for i in 0..<b.count {
+            let c = b[i]
+            guard c < 0x20 || c == 0x22 || c == 0x5C else { continue }
+            if from < i { raw(base + from, i - from) }
+            from = i + 1
+            switch c {
+            case 0x22, 0x5C: byte(0x5C); byte(c)
+            case 0x0A: word("\\n")
+            case 0x0D: word("\\r")
+            case 0x09: word("\\t")
+            default:
+                word("\\u00")
+                byte(JSONWriter.hex.utf8Start[Int(c >> 4)])
+                byte(JSONWriter.hex.utf8Start[Int(c & 15)])
+            }
+        }
+        if from < b.count { raw(base + from, b.count - from) }
+        byte(0x22)
+    }
+}
+
 extension JSON {
     /// Parses one JSON text (RFC 8259); nil when it is not valid. Numbers without a fraction or
     /// exponent that fit are `.int`.

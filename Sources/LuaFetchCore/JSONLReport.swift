@@ -16,33 +16,48 @@ public enum JSONLReport {
     }
 
     public static func event(_ e: TimelineEntry, in world: World) -> String {
-        var fields: [(String, JSON)] = [("type", .string("event")), ("t", .int(e.time)), ("actor", .string(e.actor)),
-                                        ("kind", .string(e.kind.rawValue)), ("message", .string(e.message))]
-        if let i = e.violation { fields.append(("violation", violation(world.violations[i]))) }
+        let w = JSONWriter()
+        write(e, in: world, to: w)
+        return w.text
+    }
+
+    /// Writes the event line of `e` with `w`.
+    public static func write(_ e: TimelineEntry, in world: World, to w: JSONWriter) {
+        w.open()
+        w.field("type", constant: "event"); w.field("t", e.time); w.field("actor", e.actor); w.field("kind", constant: e.kind.name)
+        w.field("message", e.message)
+        if let i = e.violation {
+            let v = world.violations[i]
+            w.object("violation") { o in
+                o.field("code", v.code.rawValue); o.field("severity", v.severity.rawValue); o.field("t", v.time)
+                o.field("location", v.location?.description); o.field("exception", v.exceptionCode)
+                o.field("message", v.message); o.field("traceback", v.traceback)
+            }
+        }
         switch e.detail {
-        case .state(let s)?: fields.append(("state", .string(s.rawValue)))
-        case .taskBegan(let id, let name)?: fields += [("task", .int(id)), ("name", .opt(name)), ("phase", .string("begin"))]
-        case .taskEnded(let id)?: fields += [("task", .int(id)), ("phase", .string("end"))]
-        case .budget(let deadline, let budget)?: fields += [("deadline", .int(deadline)), ("budget", .int(budget))]
-        case .fetchStarted(let id, let scheduled)?: fields += [("fetch", .int(id)), ("phase", .string("begin")), ("scheduled", .bool(scheduled))]
-        case .fetchEnded(let id, let result)?: fields += [("fetch", .int(id)), ("phase", .string("end")), ("result", .string(result))]
+        case .state(let s)?: w.field("state", s.rawValue)
+        case .taskBegan(let id, let name)?: w.field("task", id); w.field("name", name); w.field("phase", constant: "begin")
+        case .taskEnded(let id)?: w.field("task", id); w.field("phase", constant: "end")
+        case .budget(let deadline, let budget)?: w.field("deadline", deadline); w.field("budget", budget)
+        case .fetchStarted(let id, let scheduled)?: w.field("fetch", id); w.field("phase", constant: "begin"); w.field("scheduled", scheduled)
+        case .fetchEnded(let id, let result)?: w.field("fetch", id); w.field("phase", constant: "end"); w.field("result", result)
         case .requestSent(let id, let host, let method, let path)?:
-            fields += [("request", .int(id)), ("phase", .string("begin")), ("host", .string(host)), ("method", .string(method)), ("path", .string(path))]
+            w.field("request", id); w.field("phase", constant: "begin"); w.field("host", host); w.field("method", method); w.field("path", path)
         case .requestDone(let id, let status, let error)?:
-            fields += [("request", .int(id)), ("phase", .string("end")), ("status", status.map { .int($0) } ?? .null), ("error", .opt(error))]
+            w.field("request", id); w.field("phase", constant: "end"); w.field("status", status); w.field("error", error)
         case .served(let host, let route, let status)?:
-            fields += [("host", .string(host)), ("route", .string(route)), ("status", .int(status))]
+            w.field("host", host); w.field("route", route); w.field("status", status)
         case .grantBegan(let kind, let id, let name)?:
-            fields += [("grant", .string(kind)), ("id", .int(id)), ("phase", .string("begin")), ("name", .string(name))]
+            w.field("grant", kind); w.field("id", id); w.field("phase", constant: "begin"); w.field("name", name)
         case .grantEnded(let kind, let id, let outcome)?:
-            fields += [("grant", .string(kind)), ("id", .int(id)), ("phase", .string("end")), ("outcome", .string(outcome))]
+            w.field("grant", kind); w.field("id", id); w.field("phase", constant: "end"); w.field("outcome", outcome)
         case .scene(let s)?:
-            fields.append(("scene", .string(s)))
+            w.field("scene", s)
         case .pushDropped(let id, let reason)?:
-            fields += [("grant", .string("push")), ("id", .int(id)), ("phase", .string("dropped")), ("reason", .string(reason))]
+            w.field("grant", constant: "push"); w.field("id", id); w.field("phase", constant: "dropped"); w.field("reason", reason)
         case nil: break
         }
-        return JSON.object(fields).text
+        w.close()
     }
 
     static func violation(_ v: Violation) -> JSON {

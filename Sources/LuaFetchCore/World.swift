@@ -22,7 +22,24 @@ public struct ScenarioError: Error, Sendable {
 
 /// One line of the timeline.
 public struct TimelineEntry: Sendable {
-    public enum Kind: String, Sendable { case log, state, action, task, fetch, net, server, violation, expect, info }
+    public enum Kind: String, Sendable {
+        case log, state, action, task, fetch, net, server, violation, expect, info
+        /// The raw value as a constant (JSON Lines writes it without making a String).
+        var name: StaticString {
+            switch self {
+            case .log: "log"
+            case .state: "state"
+            case .action: "action"
+            case .task: "task"
+            case .fetch: "fetch"
+            case .net: "net"
+            case .server: "server"
+            case .violation: "violation"
+            case .expect: "expect"
+            case .info: "info"
+            }
+        }
+    }
     public var time: Millis
     public var actor: String
     public var kind: Kind

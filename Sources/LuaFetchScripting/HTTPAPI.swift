@@ -75,20 +75,47 @@ extension ScenarioRuntime {
     /// `a=1&b=two` → `[("a", "1"), ("b", "two")]` (percent-decoded).
     func queryPairs(_ query: String?) -> [(String, LuaValue)] {
         guard let query, !query.isEmpty else { return [] }
+        let bytes = Array(query.utf8)
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (almost always): every "&" and "=" is a character of its own, so splitting the
+            // bytes is splitting the characters, without walking grapheme clusters.
+            var out: [(String, LuaValue)] = []
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "&") {
+                defer { start = end + 1 }
+                guard end > start else { continue }  // empty pairs are skipped
+                let pair = bytes[start..<end]
+                if let eq = pair.firstIndex(of: UInt8(ascii: "=")) {
+                    out.append((percentDecode(pair[start..<eq]), .string(percentDecode(pair[(eq + 1)...]))))
+                } else {
+                    out.append((percentDecode(pair), .string("")))
+                }
+            }
+            return out
+        }
         return query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (percentDecode(String(parts[0])), .string(parts.count > 1 ? percentDecode(String(parts[1])) : ""))
         }
     }
 
-    func percentDecode(_ s: String) -> String {
+    func percentDecode(_ s: String) -> String { percentDecode(Array(s.utf8)[...]) }
+
+    /// `+` is a space, `%XX` a byte (XX as Swift's `UInt8(_:radix: 16)` reads it), the rest as is.
+    func percentDecode(_ bytes: ArraySlice<UInt8>) -> String {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var out: [UInt8] = []
-        var bytes = Array(s.utf8)[...]
-        while let b = bytes.popFirst() {
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            i += 1
             if b == UInt8(ascii: "+") { out.append(0x20); continue }
-            if b == UInt8(ascii: "%"), bytes.count >= 2,
-               let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
-                out.append(v); bytes = bytes.dropFirst(2); continue
+            if b == UInt8(ascii: "%"), bytes.endIndex - i >= 2,
+               let v = UInt8(String(decoding: bytes[i..<i + 2], as: UTF8.self), radix: 16) {
+                out.append(v); i += 2; continue
             }
             out.append(b)
         }

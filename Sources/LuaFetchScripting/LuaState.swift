@@ -83,8 +83,12 @@ final class LuaState {
     /// Finished coroutines kept for reuse (thread, registry reference): a handler call then costs
     /// no allocation. Threads that failed or were killed are dropped instead.
     private var idleThreads: [(OpaquePointer, Int32)] = []
-    /// Where each referenced value came from, by registry reference.
-    var refLocations: [SourceLocation?] = []
+    /// Where each referenced value came from, by registry reference: 0 for nowhere, else the
+    /// file's number in `refFiles` plus one (high 32 bits) and the line (low 32 bits). Eight bytes
+    /// a reference, one copy of each file name (a million pending `at()` closures keep 8 MB here).
+    private var refLocations: [UInt64] = []
+    private var refFiles: [String] = []
+    private var refFileNumbers: [String: Int] = [:]
     /// Every name the API declared, for the REPL's completion: globals, and each strict table's
     /// methods and fields as `table.name` / `table:name`.
     private(set) var declaredNames: [String] = []
@@ -192,14 +196,15 @@ final class LuaState {
     private final class Saved {
         var host: clua_Host
         var idleThreads: [(OpaquePointer, Int32)]
-        var refLocations: [SourceLocation?]
+        var refLocations: [UInt64]
+        var refFiles: [String]
+        var refFileNumbers: [String: Int]
         var declaredNames: [String]
         var objectMembers: [String: Set<String>]
         var show: ScriptRef?
-        init(host: clua_Host, idleThreads: [(OpaquePointer, Int32)], refLocations: [SourceLocation?], declaredNames: [String],
-             objectMembers: [String: Set<String>], show: ScriptRef?) {
-            self.host = host; self.idleThreads = idleThreads; self.refLocations = refLocations; self.declaredNames = declaredNames
-            self.objectMembers = objectMembers; self.show = show
+        init(_ s: LuaState) {
+            host = s.hostRecord.pointee; idleThreads = s.idleThreads; refLocations = s.refLocations; refFiles = s.refFiles
+            refFileNumbers = s.refFileNumbers; declaredNames = s.declaredNames; objectMembers = s.objectMembers; show = s.show
         }
     }
     private var saved: Saved?
@@ -233,8 +238,7 @@ final class LuaState {
         for box in collectedSaved { box.release() }
         collectedSaved.removeAll()
         transientBoxes.removeAll()
-        saved = Saved(host: hostRecord.pointee, idleThreads: idleThreads, refLocations: refLocations,
-                      declaredNames: declaredNames, objectMembers: objectMembers, show: show)
+        saved = Saved(self)
         return true
     }
 
@@ -248,6 +252,8 @@ final class LuaState {
         hostRecord.pointee = s.host
         idleThreads = s.idleThreads
         refLocations = s.refLocations
+        refFiles = s.refFiles
+        refFileNumbers = s.refFileNumbers
         declaredNames = s.declaredNames
         objectMembers = s.objectMembers
         show = s.show
@@ -534,10 +540,19 @@ extension LuaState {
         let r = luaL_ref(L, clua_registryindex())
         if r >= 0 {
             let i = Int(r)
-            if i >= refLocations.count { refLocations += Array(repeating: nil, count: i + 1 - refLocations.count) }
-            refLocations[i] = loc.map { SourceLocation(file: $0.file, line: $0.line) }
+            while refLocations.count <= i { refLocations.append(0) }
+            refLocations[i] = loc.map { UInt64(fileNumber($0.file) + 1) << 32 | UInt64(UInt32(clamping: $0.line)) } ?? 0
         }
         return ScriptRef(id: Int(r))
+    }
+
+    /// The number of a file name in `refFiles` (added when new).
+    private func fileNumber(_ file: String) -> Int {
+        if let last = refFiles.last, last == file { return refFiles.count - 1 }
+        if let n = refFileNumbers[file] { return n }
+        refFiles.append(file)
+        refFileNumbers[file] = refFiles.count - 1
+        return refFiles.count - 1
     }
 
     /// Pops the value on top of `L` into the registry: with where it was defined when `located`
@@ -556,7 +571,8 @@ extension LuaState {
     func release(_ ref: ScriptRef) { luaL_unref(L, clua_registryindex(), Int32(ref.id)) }
 
     func location(of ref: ScriptRef) -> SourceLocation? {
-        ref.id >= 0 && ref.id < refLocations.count ? refLocations[ref.id] : nil
+        guard ref.id >= 0, ref.id < refLocations.count, case let v = refLocations[ref.id], v != 0 else { return nil }
+        return SourceLocation(file: refFiles[Int(v >> 32) - 1], line: Int(v & 0xFFFF_FFFF))
     }
 
     /// `_G[name] = value`.

@@ -2,6 +2,7 @@
 // 64 KiB instead of one per line keeps long timelines fast), and unbuffered standard error; plus
 // the few POSIX helpers the command line needs (environment, files). No Foundation: the binary
 // starts faster without it.
+import LuaFetchCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -33,6 +34,23 @@ enum Output {
         }
         buffer.append(0x0a)
         emitted += bytes
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// The writer of JSON lines (the main thread's; lines are written by one run at a time).
+    nonisolated(unsafe) private static let writer = JSONWriter()
+
+    /// A line `body` writes as JSON (JSON Lines: no String in between).
+    static func line(writing body: (JSONWriter) -> Void) {
+        writer.reset()
+        body(writer)
+        if skipping > 0 {
+            line(writer.text)
+            return
+        }
+        buffer.append(contentsOf: writer.written)
+        buffer.append(0x0a)
+        emitted += writer.count + 1
         if buffer.count >= 1 << 16 { flush() }
     }
 

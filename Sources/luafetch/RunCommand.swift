@@ -239,8 +239,8 @@ struct RunSpec {
         case .jsonl:
             Output.line(JSONLReport.header(world, version: luafetchVersion))
             if !quiet {
-                world.sink = { entry, w in Output.line(JSONLReport.event(entry, in: w)) }
-                for entry in earlier { Output.line(JSONLReport.event(entry, in: world)) }
+                world.sink = { entry, w in Output.line { JSONLReport.write(entry, in: w, to: $0) } }
+                for entry in earlier { Output.line { JSONLReport.write(entry, in: world, to: $0) } }
             }
         case .html:
             break  // the page is written at the end
