@@ -227,7 +227,8 @@ def explore_efficiency():
     lf_bin = os.path.join(TMP, "luafetch-nodebug")
     if not os.path.exists(lf_bin):
         subprocess.run(["strip", "--strip-debug", "-o", lf_bin, LUAFETCH], check=True)
-    env = dict(os.environ, LUAFETCH_LAZY_TICK_MS="60000")
+    # Swift seeds its hashing per process; fixed, the counts repeat exactly.
+    env = dict(os.environ, LUAFETCH_LAZY_TICK_MS="60000", SWIFT_DETERMINISTIC_HASHING="1")
     runs = 1000  # steady state: the one load per worker is included, spread over the runs
     for example in sorted(glob.glob(os.path.join(ROOT, "examples", "*.lua"))):
         name = os.path.basename(example)
