@@ -47,35 +47,18 @@ public indirect enum JSON: Sendable {
         }
     }
 
+    /// Appends `s` as a JSON string (JSONWriter does the escaping for both).
     static func escape(_ s: String, into out: inout String) {
-        // Most strings need no escaping: append them whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out += "\""
-            out += s
-            out += "\""
-            return
-        }
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        out += "\""
+        let w = JSONWriter(capacity: s.utf8.count + 8)
+        w.string(s)
+        out += w.text
     }
 }
 
 /// Writes JSON objects straight into a byte buffer it owns and reuses (the JSON Lines of a long
 /// run: no tree, no String appends, no per-byte Array bookkeeping): fields in the order written,
-/// strings escaped as `JSON.escape` escapes them. One writer per thread; `reset()` between lines.
+/// strings escaped per RFC 8259 (the one escaper: `JSON` values use it too). One writer per
+/// thread; `reset()` between lines.
 public final class JSONWriter {
     private var p: UnsafeMutablePointer<UInt8>
     private var capacity: Int
