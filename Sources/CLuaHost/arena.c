@@ -227,7 +227,6 @@ int clua_arena_restore(clua_Arena *a) {
     return 0;
 }
 
-size_t clua_arena_saved_bytes(clua_Arena *a) { return a->hasSaved ? a->savedTop : 0; }
 
 /* MARK: - math.random's state */
 

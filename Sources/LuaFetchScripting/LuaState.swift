@@ -261,8 +261,6 @@ final class LuaState {
         nesting = 0
     }
 
-    /// Bytes of heap a restore copies.
-    var savedBytes: Int { hostRecord.pointee.arena.map { Int(clua_arena_saved_bytes($0)) } ?? 0 }
 
     /// math.random's generator state now (empty when unknown).
     var randomState: [UInt8] {

@@ -156,7 +156,7 @@ public final class ScenarioRuntime: ScriptHost {
     private var saved: Saved?
 
     /// Saves the runtime as it is now (its Lua heap, this runtime, its World), before or after
-    /// `load()`, so that `restoreSaved` can start another run from here. False when it cannot: the
+    /// `load()`, so that `restoreState` can start another run from here. False when it cannot: the
     /// runtime is not restorable, it ran already, or the scenario's top-level code drew from
     /// math.random or reseeded it (what it did would then depend on the seed).
     public func saveState() -> Bool {
@@ -179,9 +179,6 @@ public final class ScenarioRuntime: ScriptHost {
         scenarioDeclaredAt = s.scenarioDeclaredAt; appDeclaredAt = s.appDeclaredAt
         lua.reseedRandom(scenarioSeed())
     }
-
-    /// Bytes of Lua heap a restore copies.
-    public var savedHeapBytes: Int { lua.savedBytes }
 
     // MARK: - Long chunk names
 

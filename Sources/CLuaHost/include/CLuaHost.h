@@ -76,7 +76,6 @@ lua_State *clua_newstate_arena(clua_Host *h, size_t reserve);
  * The host record is the caller's to save and restore. */
 int clua_arena_save(clua_Arena *a);
 int clua_arena_restore(clua_Arena *a);
-size_t clua_arena_saved_bytes(clua_Arena *a);
 /* math.random's generator: its state now (returns the size copied; 0 when unknown), the state
  * `math.randomseed(seed)` leaves (computed in a scratch state that L's region keeps, or directly
  * once that agreed), and giving the generator that state. */
