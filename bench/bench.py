@@ -177,7 +177,8 @@ def growth():
 
 # MARK: - Instruction counts (repeatable)
 
-def callgrind():
+def callgrind(t30, empty):
+    """Instruction counts; `t30` and `empty` are the scenarios twitter30() and startup() wrote."""
     if not shutil.which("valgrind"):
         return
     # valgrind 3.19 cannot read Swift 6's DWARF 5: count a copy without debug info. Under valgrind
@@ -201,15 +202,11 @@ def callgrind():
         pl = instructions(["lua5.4", "bench/plain.lua", "1000", "100000"]) - instructions(["lua5.4", "bench/plain.lua", "1000", "0"])
         add("callgrind", "instructions per event, plain Lua 5.4", fmt(pl / 100_000, 0), "instr", f"ratio {fmt(lf / pl, 1)}×")
     # Issue #19's table: the rest of its figures, each with the command.
-    src = open(os.path.join(ROOT, "examples/twitter.lua")).read()
-    src = src.replace("duration = days(2)", "duration = days(30)").replace("for day = 0, 1 do", "for day = 0, 29 do")
-    t30 = scenario("twitter30.lua", src)
     quiet = instructions([LUAFETCH, t30, "--quiet"])
     jsonl = instructions([LUAFETCH, t30, "--format", "jsonl"])
     add("callgrind", "twitter.lua over 30 days, --quiet", fmt(quiet / 1e6, 1), "M instr", "goal ≤ 230 M", "luafetch twitter30.lua --quiet")
     add("callgrind", "the same with --format jsonl", fmt(jsonl / 1e6, 1), "M instr", f"{fmt(jsonl / quiet)}× --quiet; goal ≤ 1.3×",
         "luafetch twitter30.lua --format jsonl")
-    empty = scenario("empty.lua", 'scenario { name = "empty" }\n')
     st = instructions([LUAFETCH, empty, "--quiet"])
     cst = instructions([CHOST, "1", "0"])
     add("callgrind", "start-up, empty scenario", fmt(st / 1e6), "M instr", f"C host {fmt(cst / 1e6)} M ({fmt(st / cst, 1)}×); goal ≤ 3.5 M",
@@ -276,7 +273,7 @@ if __name__ == "__main__":
     memory(twitter, empty)
     growth()
     if "--callgrind" in sys.argv:
-        callgrind()
+        callgrind(twitter, empty)
         explore_efficiency()
     write_report()
     shutil.rmtree(TMP, ignore_errors=True)

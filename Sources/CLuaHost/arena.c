@@ -281,8 +281,8 @@ static int seed_scratch(lua_State *S) {
 }
 
 /* What Lua 5.4's math.randomseed(n) leaves in its xoshiro256** state, computed directly: the
- * state {n, 0xff, 0, 0} with its first 16 outputs discarded. Used only after a check that it
- * agrees with the real thing (clua_seeded_random_checked). */
+ * state {n, 0xff, 0, 0} with its first 16 outputs discarded. Used only once a first call, made in
+ * the scratch state, found that it agrees with Lua's own (directSeed). */
 static inline uint64_t rotl64(uint64_t x, int n) { return (x << n) | (x >> (64 - n)); }
 static void xoshiro_seed(uint64_t s[4], uint64_t n) {
     s[0] = n; s[1] = 0xff; s[2] = 0; s[3] = 0;

@@ -15,12 +15,6 @@ public enum JSONLReport {
         ]).text
     }
 
-    public static func event(_ e: TimelineEntry, in world: World) -> String {
-        let w = JSONWriter()
-        write(e, in: world, to: w)
-        return w.text
-    }
-
     /// Writes the event line of `e` with `w`.
     public static func write(_ e: TimelineEntry, in world: World, to w: JSONWriter) {
         w.open()
