@@ -188,20 +188,23 @@ extension World {
             return id
         }
         let rtt = max(0, server.latency + Millis((Double(server.jitter) * u).rounded()))
+        // When the app hears back: the response, the lost connection or the timeout.
+        let heard: Millis
         if roll < server.failureRate {
             r.error = .connectionLost
-            r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: now + rtt)
+            heard = now + rtt
         } else if rtt > timeout {
             r.error = .timeout
             r.arrival = schedule(Event(.network, NetworkState.Kind.arrives, a: id), at: now + min(rtt / 2, timeout))
-            r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: now + timeout)
+            heard = now + timeout
         } else {
             r.arrival = schedule(Event(.network, NetworkState.Kind.arrives, a: id), at: now + rtt / 2)
-            r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: now + rtt)
-            r.doneAt = now + rtt
+            heard = now + rtt
+            r.doneAt = heard
         }
+        r.done = schedule(Event(.network, NetworkState.Kind.done, a: id), at: heard)
         net.requests[id] = r
-        if let end = r.doneAt ?? (r.error == .timeout ? now + timeout : nil) { milestone(.request, until: end) }
+        milestone(.request, until: heard)
         return id
     }
 

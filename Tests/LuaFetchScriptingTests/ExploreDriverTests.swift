@@ -77,6 +77,24 @@ func drive(_ source: String, _ plan: ExplorePlan, end: Millis = 3_600_000, optio
         #expect(driver.performed.map(\.spec) == ["0.25:home", "2.25:open"])  // suspended at once: nothing holds the app
     }
 
+    /// A request's window ends when the app hears back: at its timeout, or when the connection is
+    /// lost, not only when a response comes.
+    @Test(arguments: [("latency = 20", "timeout = 5", "4.9:home"), ("latency = 2, failureRate = 1", "", "1.9:home")])
+    func aRequestsWindowEndsWhenTheAppHearsBack(server: String, timeout: String, expected: String) throws {
+        let source = """
+            scenario { duration = minutes(10) }
+            local api = server "api.test" { \(server) }
+            api:route("GET /x", { status = 200 })
+            app { didBecomeActive = function(app)
+                    http.request({ url = "https://api.test/x", \(timeout) }, function() end) end }
+            at(0, user.launch)
+            """
+        let plan = ExplorePlan(actions: [], anchored: [.init(milestone: .request, occurrence: 1, placement: .before(100), kind: .home)])
+        #expect(simulate(source).messages.contains("#1 ✗ " + (timeout.isEmpty ? "connectionLost" : "timeout")))
+        let (_, driver) = try drive(source, plan)
+        #expect(driver.performed.map(\.spec) == [expected])  // 100 ms before the app hears back
+    }
+
     @Test func anchoredActionsBeforeADeadline() throws {
         let source = """
             scenario { duration = minutes(10) }
