@@ -487,6 +487,30 @@ int clua_loadbinary(lua_State *L, const char *s, size_t n, const char *name) {
     return luaL_loadbufferx(L, s, n, name, "b");
 }
 
+/* Recorded by the test that keeps it current (PreludeBytecodeTests); see prelude_bytecode.c. */
+extern const long clua_prelude_release;
+extern const unsigned long long clua_prelude_source_hash;
+extern const size_t clua_prelude_source_size, clua_prelude_size;
+extern const unsigned char clua_prelude_code[];
+
+unsigned long long clua_fnv1a(const char *s, size_t n) {
+    unsigned long long h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+int clua_loadprelude(lua_State *L, const char *source, size_t n) {
+    if (clua_prelude_release != LUA_VERSION_RELEASE_NUM || clua_prelude_size == 0 ||
+        n != clua_prelude_source_size || clua_fnv1a(source, n) != clua_prelude_source_hash) return -1;
+    return luaL_loadbufferx(L, (const char *)clua_prelude_code, clua_prelude_size, "=luafetch", "b");
+}
+
+const unsigned char *clua_prelude_bytecode(size_t *size, long *release, long *current, unsigned long long *hash) {
+    *size = clua_prelude_size; *release = clua_prelude_release; *hash = clua_prelude_source_hash;
+    *current = LUA_VERSION_RELEASE_NUM;
+    return clua_prelude_code;
+}
+
 typedef struct { char *p; size_t n, cap; int failed; } DumpBuffer;
 
 static int dump_writer(lua_State *L, const void *p, size_t size, void *ud) {

@@ -5,6 +5,8 @@
 // the host through `strict`), and removes io, debug, dofile, string.dump. It receives the host's
 // functions and the C host's primitives (`charge`), and returns what the host calls later (`show`,
 // `strict`). Errors it raises name the scenario's line and the function the scenario called.
+// Runs load it as recorded bytecode (CLuaHost/prelude_bytecode.c) while this source is unchanged;
+// after changing it, re-record: LUAFETCH_RECORD=1 swift test --filter PreludeBytecodeTests.
 
 enum Prelude {
     static let source = #"""

@@ -7,7 +7,7 @@ extension ScenarioRuntime {
     // MARK: - Installation
 
     func installPrelude() {
-        guard case .success(let prelude) = lua.compile(Array(Prelude.source.utf8), chunkName: "=luafetch", cached: reuseCompiledChunks) else {
+        guard case .success(let prelude) = lua.compilePrelude(Prelude.source, cached: reuseCompiledChunks) else {
             fatalError("luafetch: the prelude does not compile")
         }
         let hostTable = lua.strictTable("luafetch", methods: [

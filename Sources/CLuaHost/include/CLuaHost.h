@@ -120,6 +120,15 @@ int clua_loadbinary(lua_State *L, const char *s, size_t n, const char *name);
 char *clua_dump(lua_State *L, size_t *size);
 void clua_free(void *p);
 
+/* The prelude compiled when it was last recorded (prelude_bytecode.c): loads it as chunk
+ * "=luafetch" when `source` is the source it was compiled from and this Lua release is the one
+ * that compiled it; returns a Lua status, or -1 (nothing pushed) when the source must be compiled. */
+int clua_loadprelude(lua_State *L, const char *source, size_t n);
+/* The recorded bytecode, the Lua release that compiled it, this build's release and the FNV-1a
+ * hash of its source (for the test that keeps it current). */
+const unsigned char *clua_prelude_bytecode(size_t *size, long *release, long *current, unsigned long long *hash);
+unsigned long long clua_fnv1a(const char *s, size_t n);
+
 /* Pushes the C function that deep-copies its argument (tables recursively, cycles kept; only
  * plain data; the cap applies). Call it with lua_pcall. */
 void clua_pushcopier(lua_State *L);
