@@ -1,5 +1,5 @@
 // `luafetch repl [FILE]` (SPEC 9): the interactive prompt. On a terminal it uses libedit (line
-// editing, history in ~/.luafetch_history, completion of API names) and Ctrl-C stops a running
+// editing, history in ~/.luafetch_history, completion of API names; loaded only here, see CEditLine) and Ctrl-C stops a running
 // line or `.run`, not the session; from a pipe it reads lines without prompts until EOF. The
 // session itself is LuaFetchScripting's ReplSession.
 import ArgumentParser
@@ -75,7 +75,8 @@ struct Repl: ParsableCommand {
     }
 }
 
-/// libedit glue: prompt, history file, completion, Ctrl-C.
+/// libedit glue: prompt, history file, completion, Ctrl-C. Without libedit (not installed, or
+/// `LUAFETCH_LINE_EDITING=off`, for screen readers and editors' shells), plain lines with a prompt.
 enum LineEditor {
     nonisolated(unsafe) static var current: ReplSession?
     nonisolated(unsafe) static var matches: [String] = []
@@ -87,11 +88,8 @@ enum LineEditor {
 
     static func run(_ session: ReplSession) {
         current = session
-        cedit_no_signal_handling()  // Ctrl-C at the prompt only sets the interrupt flag
-        using_history()
-        stifle_history(1000)
-        _ = read_history(historyPath)
-        cedit_set_completion { text, state in
+        let edits = Env.get("LUAFETCH_LINE_EDITING") != "off" && cedit_open() != 0
+        if edits { cedit_start(historyPath) { text, state in
             // libedit calls this with state 0 first, then 1, 2, ... until it returns nil.
             if state == 0 {
                 let prefix = text.map { String(cString: $0) } ?? ""
@@ -101,7 +99,7 @@ enum LineEditor {
             guard LineEditor.matchIndex < LineEditor.matches.count else { return nil }
             defer { LineEditor.matchIndex += 1 }
             return strdup(LineEditor.matches[LineEditor.matchIndex])
-        }
+        } }
         // A parent may have left SIGINT blocked or ignored (the mask survives exec): take it back.
         var set = sigset_t()
         sigemptyset(&set)
@@ -109,16 +107,22 @@ enum LineEditor {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         signal(SIGINT) { _ in LineEditor.current?.interrupt() }
         while !session.quit {
-            guard let raw = readline(session.prompt) else { Output.line(""); break }  // Ctrl-D
-            let line = String(cString: raw)
-            free(raw)
-            if !line.trimmedWhitespace().isEmpty {
-                add_history(line)
+            let line: String
+            if edits {
+                guard let raw = cedit_readline(session.prompt) else { Output.line(""); break }  // Ctrl-D
+                line = String(cString: raw)
+                free(raw)
+                if !line.trimmedWhitespace().isEmpty { cedit_add_history(line) }
+            } else {
+                Output.flush()
+                Output.writeAll(1, Array(session.prompt.utf8))
+                guard let plain = readLine(strippingNewline: true) else { Output.line(""); break }
+                line = plain
             }
             session.feed(line)
             Output.flush()
         }
-        _ = write_history(historyPath)
+        if edits { cedit_write_history(historyPath) }
         signal(SIGINT, SIG_DFL)
     }
 }

@@ -40,13 +40,16 @@ import Testing
         #expect(run.stdout.contains("+0d00:01:10.000  app     ending #1\n"))
     }
 
-    @Test func aPseudoTerminalGetsPromptHistoryAndCtrlC() throws {
+    /// With libedit (loaded when the session starts) and without it (`LUAFETCH_LINE_EDITING=off`,
+    /// as when libedit is missing): the prompt, Ctrl-C and Ctrl-D work either way.
+    @Test(arguments: [[], ["plain"]])
+    func aPseudoTerminalGetsPromptHistoryAndCtrlC(mode: [String]) throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let long = try CLI.scenario("scenario { duration = days(30) }\nevery(0.01, function() end)\n")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", CLI.root.appendingPathComponent("Tests/luafetchCLITests/pty_repl.py").path, CLI.binary, long, home.path]
+        p.arguments = ["python3", CLI.root.appendingPathComponent("Tests/luafetchCLITests/pty_repl.py").path, CLI.binary, long, home.path] + mode
         let out = Pipe()
         p.standardOutput = out
         p.standardError = out
