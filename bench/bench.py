@@ -62,9 +62,8 @@ def fmt(x, digits=2):
 # MARK: - Build
 
 def build():
-    print("building luafetch (release, static Swift runtime) and the C host ...", flush=True)
-    subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "-Xswiftc", "-enforce-exclusivity=unchecked", "--product", "luafetch"],
-                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    print("building luafetch (scripts/build-release) and the C host ...", flush=True)
+    subprocess.run([os.path.join(ROOT, "scripts/build-release")], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "lua5.4"], capture_output=True, text=True, check=True).stdout.split()
     subprocess.run(["cc", "-O2", "-o", CHOST, os.path.join(ROOT, "bench/chost.c")] + flags, check=True)
 
