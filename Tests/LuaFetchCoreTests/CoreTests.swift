@@ -16,6 +16,37 @@ import Testing
         #expect(order == [3, 2, 4, 1, 5])
     }
 
+    /// The heap with its sorted run pops every entry in order, whatever the mix of in-order
+    /// (appended to the run) and out-of-order (sifted into the heap) inserts between pops.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func theHeapAndItsRunPopInOrder(seed: Int) {
+        var rng = SeededStream(seed: Int64(seed), stream: "heap")
+        var heap = QuaternaryHeap<Int>(), reference: [Int] = []
+        var popped: [Int] = [], expected: [Int] = []
+        var next = 0
+        for _ in 0..<20_000 {
+            switch rng.next() % 8 {
+            case 0, 1, 2:  // in order (a timer one period on)
+                next += Int(rng.next() % 5)
+                heap.insert(next); reference.append(next)
+            case 3:  // anywhere
+                let v = Int(rng.next() % UInt64(next + 10))
+                heap.insert(v); reference.append(v)
+            default:
+                #expect(heap.count == reference.count)
+                guard let m = reference.min() else { #expect(heap.popMin() == nil); continue }
+                reference.remove(at: reference.firstIndex(of: m)!)
+                expected.append(m)
+                #expect(heap.min == m)
+                popped.append(heap.popMin()!)
+            }
+            if rng.next() % 997 == 0 { var copy = QuaternaryHeap<Int>(); copy.assign(heap); heap = copy }
+        }
+        while let v = heap.popMin() { popped.append(v) }
+        #expect(popped == expected + reference.sorted())
+        #expect(heap.isEmpty && heap.count == 0)
+    }
+
     @Test func timesBeyondTheKeyRangeDoNotWrapAround() {
         var q = EventQueue()
         q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 1), at: 1 << 50)
