@@ -34,6 +34,13 @@ struct TimerBook {
         return slots.count - 1
     }
 
+    /// Records the event of a live timer's next firing (in place: this is every firing's path).
+    mutating func setEvent(_ handle: Int, _ event: EventID) {
+        let slot = handle & 0xFFFF_FFFF
+        guard slot < slots.count, slots[slot].generation == handle >> 32 else { return }
+        slots[slot].timer?.event = event
+    }
+
     /// The function of a live timer.
     func ref(_ handle: Int) -> ScriptRef? { self[handle]?.fn }
 
@@ -156,7 +163,7 @@ extension World {
         guard let t = timers[handle] else { return }
         if t.repeats {
             let next = t.anchor + ((now - t.anchor) / t.interval + 1) * t.interval  // stays on its grid
-            timers[handle]!.event = schedule(Event(.appTime, AppTimeBook.Kind.timer, pid: pid, a: handle), at: next, recurring: true)
+            timers.setEvent(handle, schedule(Event(.appTime, AppTimeBook.Kind.timer, pid: pid, a: handle), at: next, recurring: true))
         } else {
             timers[handle] = nil
         }

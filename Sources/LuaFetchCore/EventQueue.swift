@@ -65,6 +65,9 @@ struct EventQueue {
     private var heap = QuaternaryHeap<Entry>()
     private var slots: [Slot] = []
     private var free: [Int32] = []
+    /// The slot released last, kept aside for the next event (usually the rescheduling of the
+    /// recurring event that just ran), so most events skip the free list; -1: none.
+    private var spare: Int32 = -1
     private var nextSeq: UInt64 = 0
     /// Events scheduled and not yet popped or cancelled that are not recurring.
     private(set) var liveNonRecurring = 0
@@ -76,7 +79,11 @@ struct EventQueue {
     mutating func schedule(_ event: Event, at time: Millis, phase: Phase = .normal, recurring: Bool = false) -> EventID {
         nextSeq += 1
         let slot: Int32
-        if let s = free.popLast() {
+        if spare >= 0 {
+            slot = spare
+            spare = -1
+            slots[Int(slot)] = Slot(event: event, seq: nextSeq, recurring: recurring)
+        } else if let s = free.popLast() {
             slot = s
             slots[Int(s)] = Slot(event: event, seq: nextSeq, recurring: recurring)
         } else {
@@ -127,6 +134,16 @@ struct EventQueue {
         return QueuedEvent(time: top.time, event: event)
     }
 
+    /// Pops the next event, whose time `peekTime` just returned (nothing cancelled is in front).
+    mutating func popPeeked() -> QueuedEvent {
+        let top = heap.popMin()!
+        let s = Int(top.slot)
+        if !slots[s].recurring { liveNonRecurring -= 1 }
+        let event = slots[s].event!
+        release(top.slot)
+        return QueuedEvent(time: top.time, event: event)
+    }
+
     mutating func pop() -> QueuedEvent? {
         while let top = heap.popMin() {
             let s = Int(top.slot)
@@ -147,6 +164,7 @@ struct EventQueue {
         slots.append(contentsOf: other.slots)
         free.removeAll(keepingCapacity: true)
         free.append(contentsOf: other.free)
+        spare = other.spare
         nextSeq = other.nextSeq
         liveNonRecurring = other.liveNonRecurring
     }
@@ -154,6 +172,6 @@ struct EventQueue {
     private mutating func release(_ slot: Int32) {
         slots[Int(slot)].event = nil
         slots[Int(slot)].cancelled = false
-        free.append(slot)
+        if spare < 0 { spare = slot } else { free.append(slot) }
     }
 }

@@ -370,7 +370,7 @@ extension World {
         for qe in due {
             guard isRunning else { return }
             inRacedBlock = qe.time == raced
-            subsystems[Int(qe.event.owner.rawValue)].handle(qe.event, at: qe.time, .afterResume, in: self)
+            deliver(qe.event, at: qe.time, .afterResume)
             inRacedBlock = false
         }
     }

@@ -4,7 +4,8 @@
 // happens when the app is suspended, resumed or its process ends, which deadlines cut `work`
 // short, which of its events need the main thread, what `.pending` and `pending-at-end` list, and how to run its own events. The World
 // loops over `World.subsystems` in a fixed order (the order of `SubsystemID`) and never names
-// them in that code. Events are plain values (a subsystem, a kind, numbers), so the queue holds
+// them in that code, except `World.deliver`, the one switch that hands an event to its owner as
+// its own class (every event passes there). Events are plain values (a subsystem, a kind, numbers), so the queue holds
 // no closures. Used by World and every Core file that adds a subsystem.
 
 /// Who an event belongs to; also the order in which the World asks subsystems.

@@ -572,7 +572,7 @@ extension World {
             if state == .suspended { parked.append(QueuedEvent(time: w.due, event: w.event)); return true }
         }
         if case .own = w.limit { transitionStart = w.due }
-        subsystems[Int(w.event.owner.rawValue)].handle(w.event, at: w.due, .due, in: self)
+        deliver(w.event, at: w.due, .due)
         transitionStart = nil
         return true
     }

@@ -81,7 +81,9 @@ public final class World {
     /// The scenario file, as given on the command line.
     public let file: String
     /// The scripting layer that runs scenario code (it owns the World; set right after both exist).
-    public unowned var host: ScriptHost!
+    /// Unowned without checks: the host outlives its World, and every call into scenario code
+    /// passes here (a checked reference costs a count increment and decrement each time).
+    public unowned(unsafe) var host: ScriptHost!
 
     // MARK: - Clock
     var queue = EventQueue()
@@ -306,7 +308,7 @@ public final class World {
             return false
         }
         if stopWhenIdle ?? (config.duration == nil) && queue.liveNonRecurring == 0 { return false }
-        guard let ev = queue.pop() else { return false }
+        let ev = queue.popPeeked()
         if ev.time > now { now = ev.time }
         stats.events += 1
         dispatch(ev)
@@ -391,7 +393,26 @@ public final class World {
                 return
             }
         }
-        subsystems[Int(event.owner.rawValue)].handle(event, at: qe.time, .due, in: self)
+        deliver(event, at: qe.time, .due)
+    }
+
+    /// Hands `event` to its subsystem, called as its own class (no existential, no array: this is
+    /// every event's path).
+    func deliver(_ event: Event, at time: Millis, _ delivery: Delivery) {
+        switch event.owner {
+        case .timeline: timelineEvents.handle(event, at: time, delivery, in: self)
+        case .lifecycle: lifecycle.handle(event, at: time, delivery, in: self)
+        case .container: container.handle(event, at: time, delivery, in: self)
+        case .tasks: tasks.handle(event, at: time, delivery, in: self)
+        case .grants: grants.handle(event, at: time, delivery, in: self)
+        case .network: net.handle(event, at: time, delivery, in: self)
+        case .appTime: appTime.handle(event, at: time, delivery, in: self)
+        case .threads: threads.handle(event, at: time, delivery, in: self)
+        case .fetch: fetch.handle(event, at: time, delivery, in: self)
+        case .bgTasks: bgTasks.handle(event, at: time, delivery, in: self)
+        case .sessions: sessions.handle(event, at: time, delivery, in: self)
+        case .expectations: expectations.handle(event, at: time, delivery, in: self)
+        }
     }
 
     // MARK: - Calling scenario code

@@ -586,6 +586,13 @@ extension LuaState {
     }
 
     /// Calls `fn` with `count` arguments, the i-th being `argument(i)` (no array is made).
+    /// `fn()`: the common case of `call(_:count:_:)`, without arguments to make.
+    func call(_ fn: ScriptRef) -> LuaRunResult {
+        lua_checkstack(L, 8)
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
+        return runHandler(nargs: 0)
+    }
+
     func call(_ fn: ScriptRef, count: Int, _ argument: (Int) -> LuaValue) -> LuaRunResult {
         lua_checkstack(L, Int32(count) + 8)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))

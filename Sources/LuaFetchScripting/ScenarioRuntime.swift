@@ -209,8 +209,9 @@ public final class ScenarioRuntime: ScriptHost {
     // MARK: - ScriptHost
 
     public func invoke(_ fn: ScriptRef, _ invocation: Invocation) -> Outcome {
-        let r = lua.call(fn, count: invocation.count) { value(invocation[$0]) }
-        return outcome(r, fallback: r.status == .ok ? nil : location(of: fn))
+        let r = invocation.count == 0 ? lua.call(fn) : lua.call(fn, count: invocation.count) { value(invocation[$0]) }
+        if r.status == .ok { return .returned(truthy: r.truthy) }
+        return outcome(r, fallback: location(of: fn))
     }
 
     /// The Lua value of a World's argument.
@@ -229,6 +230,7 @@ public final class ScenarioRuntime: ScriptHost {
     }
 
     func outcome(_ r: LuaRunResult, fallback: SourceLocation?) -> Outcome {
+        if r.status == .ok { return .returned(truthy: r.truthy) }
         let loc = r.location.map { SourceLocation(file: $0.file, line: $0.line) } ?? fallback
         switch r.status {
         case .ok: return .returned(truthy: r.truthy)
