@@ -38,7 +38,10 @@ final class FetchSchedule: Subsystem, GrantBehaviour {
         let elapsed = world.now - grant.began
         world.stats.fetchResults[r, default: 0] += 1
         world.adapt(r, late: elapsed > 10 * Time.second)
-        world.log("fetch", .fetch, "#\(grant.key.serial) completed: \(r.rawValue) after \(Time.human(elapsed))\(world.factorNote)",
+        world.log("fetch", .fetch, Text.build { t in
+                t.add("#"); t.add(grant.key.serial); t.add(" completed: "); t.add(r.rawValue); t.add(" after "); t.add(human: elapsed)
+                t.add(world.factorNote)
+            },
                   detail: .fetchEnded(id: grant.key.serial, result: r.rawValue))
         if grant.detail == 1 { world.scheduleNextFetch(from: grant.began) }
     }
@@ -138,8 +141,10 @@ extension World {
         deliverGrant(.fetch, allowed: budgets.fetch ?? 30 * Time.second, launch: .backgroundFetch,
                      wakeNote: "woken for a background fetch", detail: scheduled ? 1 : 0,
                      announce: { key in
-                         log("fetch", .fetch, "#\(key.serial) \(scheduled ? "scheduled" : "simulated") background fetch",
-                             detail: .fetchStarted(id: key.serial, scheduled: scheduled))
+                         log("fetch", .fetch, Text.build { t in
+                             t.add("#"); t.add(key.serial)
+                             if scheduled { t.add(" scheduled background fetch") } else { t.add(" simulated background fetch") }
+                         }, detail: .fetchStarted(id: key.serial, scheduled: scheduled))
                      },
                      unhandled: { [unowned self] key in
                          log("fetch", .fetch, "the app does not implement performFetch")

@@ -38,7 +38,10 @@ extension World {
         }
         if new == .background { stats.backgroundSince = now } else { debuggerHeldSuspension = false }
         state = new
-        log("app", .state, "● \(new.rawValue)" + (note.isEmpty ? "" : " (\(note))"), detail: .state(new))
+        log("app", .state, Text.build { t in
+            t.add("● "); t.add(new.rawValue)
+            if !note.isEmpty { t.add(" ("); t.add(note); t.add(")") }
+        }, detail: .state(new))
         if new == .suspended { milestone(.suspended) }
     }
 

@@ -166,7 +166,11 @@ extension World {
         stats.requests += 1
         var r = Request(id: id, pid: pid, method: method.uppercased(), host: url.host, path: url.path,
                         sent: now, callback: callback, value: value)
-        log("net", .net, "#\(id) → \(r.method) \(url.scheme)://\(url.host)\(url.path)\(url.query.map { "?\($0)" } ?? "")",
+        log("net", .net, Text.build { t in
+                t.add("#"); t.add(id); t.add(" → "); t.add(r.method); t.add(" "); t.add(url.scheme); t.add("://")
+                t.add(url.host); t.add(url.path)
+                if let q = url.query { t.add("?"); t.add(q) }
+            },
             detail: .requestSent(id: id, host: url.host, method: r.method, path: url.path))
         // Draw from the network stream for every request, so one outcome never shifts the next.
         let u = networkRandom.symmetric()
@@ -241,7 +245,7 @@ extension World {
             failWorld(f)
         case .success(let response):
             r.status = response.status
-            log(server.host, .server, "\(pattern) → \(response.status)", detail: .served(host: server.host, route: pattern, status: response.status))
+            log(server.host, .server, Text.build { t in t.add(pattern); t.add(" → "); t.add(response.status) }, detail: .served(host: server.host, route: pattern, status: response.status))
             if response.transfer > 0, r.phase == .inFlight, r.error == nil, r.done != nil {
                 // The body takes `transfer` on the wire; the timeout covers it too.
                 queue.cancel(r.done)
@@ -287,7 +291,8 @@ extension World {
         } else {
             let status = r.status ?? 404
             stats.responses[status, default: 0] += 1
-            log("net", .net, "#\(id) ← \(status) after \(Time.human(now - r.sent))", detail: .requestDone(id: id, status: status, error: nil))
+            log("net", .net, Text.build { t in t.add("#"); t.add(id); t.add(" ← "); t.add(status); t.add(" after "); t.add(human: now - r.sent) },
+                detail: .requestDone(id: id, status: status, error: nil))
         }
         let response = net.responses.removeValue(forKey: id)
         if let e = r.error {

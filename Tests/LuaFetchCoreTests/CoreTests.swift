@@ -47,6 +47,16 @@ import Testing
         #expect(heap.isEmpty && heap.count == 0)
     }
 
+    /// Messages built piece by piece read as interpolation would, past the stack buffer too.
+    @Test func textBuildsWhatInterpolationWould() {
+        let long = String(repeating: "é/x", count: 120)
+        for (n, ms) in [(0, 5), (-42, 999), (Int.max, 1000), (Int.min + 1, 61_500), (7, 3_600_000)] {
+            let built = Text.build { t in t.add("#"); t.add(n); t.add(" → "); t.add(long); t.add(" after "); t.add(human: Millis(ms)) }
+            #expect(built == "#\(n) → \(long) after \(Time.human(Millis(ms)))")
+        }
+        #expect(Text.build { _ in } == "")
+    }
+
     @Test func timesBeyondTheKeyRangeDoNotWrapAround() {
         var q = EventQueue()
         q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 1), at: 1 << 50)
