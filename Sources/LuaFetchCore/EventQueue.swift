@@ -1,7 +1,7 @@
 // The virtual clock's queue: events ordered by (time, phase, sequence). Phase orders work inside
 // one millisecond: ordinary events first, then background threads' blocks, then deadline checks (SPEC 4.3: deadlines are
 // inclusive), then late warnings. The heap (a 4-ary min-heap) holds only small plain entries;
-// payloads live in a slab of reusable slots, so sifting moves 24 bytes and cancelling is a
+// payloads live in a slab of reusable slots, so sifting moves 16 bytes and cancelling is a
 // flag on the slot (no hashing). The queue counts the events that keep a run alive, so "until idle"
 // ignores recurring ones.
 /// Where an event sorts within its millisecond.
@@ -45,7 +45,8 @@ struct EventQueue {
     }
 
     /// 32 bytes: the event, and its sequence number with the two flags in the top bits (sequence
-    /// numbers use 53 bits), so a million pending events keep 32 MB here.
+    /// numbers use 53 bits), so a million pending events keep 32 MB here. A free slot (no event)
+    /// holds the next free slot instead: the free list lives in the slots, not beside them.
     struct Slot {
         var event: Event?
         private var bits: UInt64 = 0
@@ -54,6 +55,9 @@ struct EventQueue {
             self.event = event
             bits = seq | (recurring ? Slot.recurringBit : 0)
         }
+        /// A free slot, before `next` in the free list (-1: the last).
+        init(nextFree next: Int32) { event = nil; bits = UInt64(UInt32(bitPattern: next)) }
+        var nextFree: Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: bits)) }
         var seq: UInt64 { bits & ~(Slot.recurringBit | Slot.cancelledBit) }
         var recurring: Bool { bits & Slot.recurringBit != 0 }
         var cancelled: Bool {
@@ -64,10 +68,9 @@ struct EventQueue {
 
     private var heap = QuaternaryHeap<Entry>()
     private var slots: [Slot] = []
-    private var free: [Int32] = []
-    /// The slot released last, kept aside for the next event (usually the rescheduling of the
-    /// recurring event that just ran), so most events skip the free list; -1: none.
-    private var spare: Int32 = -1
+    /// The free slot released last (-1: none), so the next event (usually the rescheduling of the
+    /// recurring event that just ran) takes the slot it left.
+    private var freeHead: Int32 = -1
     private var nextSeq: UInt64 = 0
     /// Events scheduled and not yet popped or cancelled that are not recurring.
     private(set) var liveNonRecurring = 0
@@ -79,13 +82,10 @@ struct EventQueue {
     mutating func schedule(_ event: Event, at time: Millis, phase: Phase = .normal, recurring: Bool = false) -> EventID {
         nextSeq += 1
         let slot: Int32
-        if spare >= 0 {
-            slot = spare
-            spare = -1
+        if freeHead >= 0 {
+            slot = freeHead
+            freeHead = slots[Int(slot)].nextFree
             slots[Int(slot)] = Slot(event: event, seq: nextSeq, recurring: recurring)
-        } else if let s = free.popLast() {
-            slot = s
-            slots[Int(s)] = Slot(event: event, seq: nextSeq, recurring: recurring)
         } else {
             slot = Int32(slots.count)
             slots.append(Slot(event: event, seq: nextSeq, recurring: recurring))
@@ -162,16 +162,13 @@ struct EventQueue {
         heap.assign(other.heap)
         slots.removeAll(keepingCapacity: true)
         slots.append(contentsOf: other.slots)
-        free.removeAll(keepingCapacity: true)
-        free.append(contentsOf: other.free)
-        spare = other.spare
+        freeHead = other.freeHead
         nextSeq = other.nextSeq
         liveNonRecurring = other.liveNonRecurring
     }
 
     private mutating func release(_ slot: Int32) {
-        slots[Int(slot)].event = nil
-        slots[Int(slot)].cancelled = false
-        if spare < 0 { spare = slot } else { free.append(slot) }
+        slots[Int(slot)] = Slot(nextFree: freeHead)
+        freeHead = slot
     }
 }

@@ -372,16 +372,10 @@ final class LuaState {
             clua_pop(L, nargs + 1)
             if keepResult { lua_pushnil(L) }
             var r = LuaRunResult(status: .error)
-            r.message = "handlers nested more than \(LuaState.maxNesting) deep (does an observer post the notification it observes?)"
+            r.message = LuaState.nestingMessage
             return r
         }
-        let (co, coRef): (OpaquePointer, Int32)
-        if let idle = idleThreads.popLast() {
-            (co, coRef) = idle
-        } else {
-            co = lua_newthread(L)!
-            coRef = luaL_ref(L, clua_registryindex())
-        }
+        let (co, coRef) = handlerThread()
         lua_xmove(L, co, nargs + 1)       // function and args to the thread
         return drive(co, coRef, nargs: nargs, keepResult: keepResult, collect: collect)
     }
@@ -475,7 +469,7 @@ final class LuaState {
         }
         clua_settle(h)  // nothing may touch `co` from here on (a watchdog tick, a sticky kill)
         if status == LUA_OK && killed == CLUA_KILL_NONE {
-            lua_settop(co, 0)
+            if nres > 0 { lua_settop(co, 0) }  // its results (the function and arguments are gone)
             idleThreads.append((co, coRef))
         } else if result.status == .parked {
             // kept until resumed or dropped
@@ -588,16 +582,31 @@ extension LuaState {
     /// Calls `fn` with `count` arguments, the i-th being `argument(i)` (no array is made).
     /// `fn()`: the common case of `call(_:count:_:)`, without arguments to make.
     func call(_ fn: ScriptRef) -> LuaRunResult {
-        lua_checkstack(L, 8)
-        lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
-        return runHandler(nargs: 0)
+        call(fn, count: 0) { _ in .null }
     }
 
+    /// Calls `fn` with `count` (at most 3) arguments as a handler. The function and its arguments
+    /// go straight onto the handler's thread (an idle thread's stack is empty with room for them).
     func call(_ fn: ScriptRef, count: Int, _ argument: (Int) -> LuaValue) -> LuaRunResult {
-        lua_checkstack(L, Int32(count) + 8)
-        lua_rawgeti(L, clua_registryindex(), lua_Integer(fn.id))
-        for i in 0..<count { argument(i).push(L) }
-        return runHandler(nargs: Int32(count))
+        guard nesting < LuaState.maxNesting else {
+            var r = LuaRunResult(status: .error)
+            r.message = LuaState.nestingMessage
+            return r
+        }
+        let (co, coRef) = handlerThread()
+        lua_rawgeti(co, clua_registryindex(), lua_Integer(fn.id))
+        for i in 0..<count { argument(i).push(co) }
+        return drive(co, coRef, nargs: Int32(count), keepResult: false, collect: nil)
+    }
+
+    private static let nestingMessage =
+        "handlers nested more than \(LuaState.maxNesting) deep (does an observer post the notification it observes?)"
+
+    /// An idle handler thread (its stack empty), or a new one.
+    private func handlerThread() -> (OpaquePointer, Int32) {
+        if let idle = idleThreads.popLast() { return idle }
+        let co = lua_newthread(L)!
+        return (co, luaL_ref(L, clua_registryindex()))
     }
 
     /// Calls `fn(args...)` directly (protected, with a traceback): for the host's own helpers.
