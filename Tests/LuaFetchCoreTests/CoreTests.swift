@@ -21,29 +21,39 @@ import Testing
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func theHeapAndItsRunPopInOrder(seed: Int) {
         var rng = SeededStream(seed: Int64(seed), stream: "heap")
-        var heap = QuaternaryHeap<Int>(), reference: [Int] = []
-        var popped: [Int] = [], expected: [Int] = []
-        var next = 0
+        var heap = QuaternaryHeap<Int>()
+        var reference: [Int] = []  // sorted
+        func add(_ v: Int) {
+            heap.insert(v)
+            var lo = 0, hi = reference.count
+            while lo < hi { let mid = (lo + hi) / 2; if reference[mid] <= v { lo = mid + 1 } else { hi = mid } }
+            reference.insert(v, at: lo)
+        }
+        var popped: [Int] = [], expected: [Int] = [], mins: [Int?] = [], counts: [Int] = []
+        var next = 0, bursts = 0
         for _ in 0..<20_000 {
             switch rng.next() % 8 {
             case 0, 1, 2:  // in order (a timer one period on)
                 next += Int(rng.next() % 5)
-                heap.insert(next); reference.append(next)
+                add(next)
             case 3:  // anywhere
-                let v = Int(rng.next() % UInt64(next + 10))
-                heap.insert(v); reference.append(v)
+                add(Int(rng.next() % UInt64(next + 10)))
+            case 4 where bursts < 3 && rng.next() % 64 == 0:  // a burst in order, across the run's pages
+                bursts += 1
+                for _ in 0..<5_000 { next += Int(rng.next() % 3); add(next) }
             default:
-                #expect(heap.count == reference.count)
-                guard let m = reference.min() else { #expect(heap.popMin() == nil); continue }
-                reference.remove(at: reference.firstIndex(of: m)!)
-                expected.append(m)
-                #expect(heap.min == m)
+                counts.append(heap.count - reference.count)
+                guard !reference.isEmpty else { popped.append(heap.popMin() ?? -1); expected.append(-1); continue }
+                expected.append(reference.removeFirst())
+                mins.append(heap.min)
                 popped.append(heap.popMin()!)
             }
             if rng.next() % 997 == 0 { var copy = QuaternaryHeap<Int>(); copy.assign(heap); heap = copy }
         }
+        #expect(counts.allSatisfy { $0 == 0 })
+        #expect(mins == popped.filter { $0 != -1 }.map { Optional($0) })
         while let v = heap.popMin() { popped.append(v) }
-        #expect(popped == expected + reference.sorted())
+        #expect(popped == expected + reference)
         #expect(heap.isEmpty && heap.count == 0)
     }
 
