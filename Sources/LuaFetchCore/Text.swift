@@ -1,8 +1,8 @@
 // Text: builds a timeline message from pieces in a stack buffer and makes one String of it.
 // String interpolation costs a few hundred instructions per piece (a growing String, an Int's
 // description, each literal appended on its own); the messages of the most frequent timeline
-// lines (state changes, requests, fetches) are built here instead, which is most of what a
-// JSON Lines run spends beyond a quiet one (issue #19). Used by the World's log sites.
+// lines (state changes, requests, fetches) are built here instead: building messages was half of
+// what a JSON Lines run spent beyond a quiet one (issue #19). Used by the World's log sites.
 
 struct Text {
     private var buffer: UnsafeMutableBufferPointer<UInt8>

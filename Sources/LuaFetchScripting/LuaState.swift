@@ -579,14 +579,14 @@ extension LuaState {
         call(fn, count: args.count) { args[$0] }
     }
 
-    /// Calls `fn` with `count` arguments, the i-th being `argument(i)` (no array is made).
     /// `fn()`: the common case of `call(_:count:_:)`, without arguments to make.
     func call(_ fn: ScriptRef) -> LuaRunResult {
         call(fn, count: 0) { _ in .null }
     }
 
-    /// Calls `fn` with `count` (at most 3) arguments as a handler. The function and its arguments
-    /// go straight onto the handler's thread (an idle thread's stack is empty with room for them).
+    /// Calls `fn` as a handler with `count` (at most 3) arguments, the i-th being `argument(i)` (no
+    /// array is made). The function and its arguments go straight onto the handler's thread (an
+    /// idle thread's stack is empty, with room for them).
     func call(_ fn: ScriptRef, count: Int, _ argument: (Int) -> LuaValue) -> LuaRunResult {
         guard nesting < LuaState.maxNesting else {
             var r = LuaRunResult(status: .error)

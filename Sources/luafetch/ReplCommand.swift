@@ -1,7 +1,7 @@
 // `luafetch repl [FILE]` (SPEC 9): the interactive prompt. On a terminal it uses libedit (line
-// editing, history in ~/.luafetch_history, completion of API names; loaded only here, see CEditLine) and Ctrl-C stops a running
-// line or `.run`, not the session; from a pipe it reads lines without prompts until EOF. The
-// session itself is LuaFetchScripting's ReplSession.
+// editing, history in ~/.luafetch_history, completion of API names; opened only here, see
+// CEditLine) and Ctrl-C stops a running line or `.run`, not the session; from a pipe it reads lines
+// without prompts until EOF. The session itself is LuaFetchScripting's ReplSession.
 import ArgumentParser
 import CEditLine
 import LuaFetchCore
@@ -89,7 +89,7 @@ enum LineEditor {
     static func run(_ session: ReplSession) {
         current = session
         let edits = Env.get("LUAFETCH_LINE_EDITING") != "off" && cedit_open() != 0
-        if edits { cedit_start(historyPath) { text, state in
+        let complete: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>? = { text, state in
             // libedit calls this with state 0 first, then 1, 2, ... until it returns nil.
             if state == 0 {
                 let prefix = text.map { String(cString: $0) } ?? ""
@@ -99,7 +99,8 @@ enum LineEditor {
             guard LineEditor.matchIndex < LineEditor.matches.count else { return nil }
             defer { LineEditor.matchIndex += 1 }
             return strdup(LineEditor.matches[LineEditor.matchIndex])
-        } }
+        }
+        if edits { cedit_start(historyPath, complete) }
         // A parent may have left SIGINT blocked or ignored (the mask survives exec): take it back.
         var set = sigset_t()
         sigemptyset(&set)
