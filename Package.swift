@@ -21,7 +21,8 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
         ),
-        .target(name: "CEditLine"),
+        // libedit, opened with dlopen when a REPL starts (libdl: glibc before 2.34 keeps dlopen there).
+        .target(name: "CEditLine", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "CLuaHost",
             dependencies: ["CLua"]
