@@ -3,7 +3,9 @@
 // inclusive), then late warnings. The heap (a 4-ary min-heap) holds only small plain entries;
 // payloads live in a slab of reusable slots, so sifting moves 16 bytes and cancelling is a
 // flag on the slot (no hashing). The queue counts the events that keep a run alive, so "until idle"
-// ignores recurring ones.
+// ignores recurring ones. A class over buffers it owns (PlainBuffer): one queue per World, copied
+// only by `assign` (warm runs), and no array checks on the path of every event. Uses
+// QuaternaryHeap.
 /// Where an event sorts within its millisecond.
 public enum Phase: Int, Comparable, Sendable {
     /// `background`: background threads' blocks, after the main thread's of the same instant (SPEC 12.2).
@@ -25,7 +27,7 @@ public struct EventID: Hashable, Sendable {
     let seq: UInt64
 }
 
-struct EventQueue {
+final class EventQueue {
     /// A heap entry: one 128-bit key that sorts as (time, phase, sequence) and carries the slot of
     /// the payload in its low bits: time (42 bits of milliseconds, 139 years) | phase (3) |
     /// sequence (53) | slot (30). One comparison orders two entries.
@@ -66,8 +68,9 @@ struct EventQueue {
         }
     }
 
-    private var heap = QuaternaryHeap<Entry>()
-    private var slots: [Slot] = []
+    private let heap = QuaternaryHeap<Entry>()
+    /// Indexed by an entry's slot; `slots.count` is how many were ever used (free ones chain).
+    private var slots = PlainBuffer<Slot>()
     /// The free slot released last (-1: none), so the next event (usually the rescheduling of the
     /// recurring event that just ran) takes the slot it left.
     private var freeHead: Int32 = -1
@@ -75,49 +78,60 @@ struct EventQueue {
     /// Events scheduled and not yet popped or cancelled that are not recurring.
     private(set) var liveNonRecurring = 0
 
+    init() {}
+    deinit { slots.free() }
+
     var isEmpty: Bool { heap.isEmpty }
     var count: Int { heap.count }
 
+    /// The slot of a scheduled event (its entry or EventID names one below `slots.count`).
+    @inline(__always)
+    private func slot(_ s: Int32) -> UnsafeMutablePointer<Slot> { slots.base + Int(s) }
+
     @discardableResult
-    mutating func schedule(_ event: Event, at time: Millis, phase: Phase = .normal, recurring: Bool = false) -> EventID {
+    func schedule(_ event: Event, at time: Millis, phase: Phase = .normal, recurring: Bool = false) -> EventID {
         nextSeq += 1
-        let slot: Int32
+        let s: Int32
         if freeHead >= 0 {
-            slot = freeHead
-            freeHead = slots[Int(slot)].nextFree
-            slots[Int(slot)] = Slot(event: event, seq: nextSeq, recurring: recurring)
+            s = freeHead
+            freeHead = slot(s).pointee.nextFree
+            slot(s).pointee = Slot(event: event, seq: nextSeq, recurring: recurring)
         } else {
-            slot = Int32(slots.count)
+            precondition(slots.count < 0x3FFF_FFFF, "more than a billion pending events")
+            s = Int32(slots.count)
             slots.append(Slot(event: event, seq: nextSeq, recurring: recurring))
         }
-        heap.insert(Entry(time: time, phase: phase, seq: nextSeq, slot: slot))
+        heap.insert(Entry(time: time, phase: phase, seq: nextSeq, slot: s))
         if !recurring { liveNonRecurring += 1 }
-        return EventID(slot: slot, seq: nextSeq)
+        return EventID(slot: s, seq: nextSeq)
     }
 
-    mutating func cancel(_ id: EventID?) {
-        guard let id, slots[Int(id.slot)].seq == id.seq, !slots[Int(id.slot)].cancelled, slots[Int(id.slot)].event != nil else { return }
-        slots[Int(id.slot)].cancelled = true
-        if !slots[Int(id.slot)].recurring { liveNonRecurring -= 1 }
+    func cancel(_ id: EventID?) {
+        guard let id, id.slot >= 0, Int(id.slot) < slots.count else { return }
+        let p = slot(id.slot)
+        guard p.pointee.seq == id.seq, !p.pointee.cancelled, p.pointee.event != nil else { return }
+        p.pointee.cancelled = true
+        if !p.pointee.recurring { liveNonRecurring -= 1 }
     }
 
     /// Cancels every pending event `belongs` picks; returns them (their references are the
     /// caller's to release). O(slots): for rare moments such as a process ending.
-    mutating func cancelAll(where belongs: (Event) -> Bool) -> [Event] {
+    func cancelAll(where belongs: (Event) -> Bool) -> [Event] {
         var out: [Event] = []
-        for i in slots.indices {
-            guard let e = slots[i].event, !slots[i].cancelled, belongs(e) else { continue }
-            slots[i].cancelled = true
-            if !slots[i].recurring { liveNonRecurring -= 1 }
+        for i in 0..<slots.count {
+            let p = slots.base + i
+            guard let e = p.pointee.event, !p.pointee.cancelled, belongs(e) else { continue }
+            p.pointee.cancelled = true
+            if !p.pointee.recurring { liveNonRecurring -= 1 }
             out.append(e)
         }
         return out
     }
 
     /// The time of the next event that was not cancelled.
-    mutating func peekTime() -> Millis? {
+    func peekTime() -> Millis? {
         while let top = heap.min {
-            if slots[Int(top.slot)].cancelled { _ = heap.popMin(); release(top.slot); continue }
+            if slot(top.slot).pointee.cancelled { _ = heap.popMin(); release(top.slot); continue }
             return top.time
         }
         return nil
@@ -125,50 +139,60 @@ struct EventQueue {
 
     /// The time of the earliest event still scheduled, without discarding cancelled ones.
     func peekTimeNoMutate() -> Millis? {
-        heap.unordered.filter { !slots[Int($0.slot)].cancelled }.map(\.time).min()
+        heap.unordered.filter { !slot($0.slot).pointee.cancelled }.map(\.time).min()
     }
 
     /// The next event that was not cancelled, left in the queue.
-    mutating func peek() -> QueuedEvent? {
-        guard peekTime() != nil, let top = heap.min, let event = slots[Int(top.slot)].event else { return nil }
+    func peek() -> QueuedEvent? {
+        guard peekTime() != nil, let top = heap.min, let event = slot(top.slot).pointee.event else { return nil }
         return QueuedEvent(time: top.time, event: event)
     }
 
     /// Pops the next event, whose time `peekTime` just returned (nothing cancelled is in front).
-    mutating func popPeeked() -> QueuedEvent {
+    func popPeeked() -> QueuedEvent {
         let top = heap.popMin()!
-        let s = Int(top.slot)
-        if !slots[s].recurring { liveNonRecurring -= 1 }
-        let event = slots[s].event!
-        release(top.slot)
-        return QueuedEvent(time: top.time, event: event)
+        return take(top)
     }
 
-    mutating func pop() -> QueuedEvent? {
+    func pop() -> QueuedEvent? {
         while let top = heap.popMin() {
-            let s = Int(top.slot)
-            if slots[s].cancelled { release(top.slot); continue }
-            if !slots[s].recurring { liveNonRecurring -= 1 }
-            let event = slots[s].event!
-            release(top.slot)
-            return QueuedEvent(time: top.time, event: event)
+            if slot(top.slot).pointee.cancelled { release(top.slot); continue }
+            return take(top)
         }
         return nil
     }
 
+    /// The event of a popped entry; its slot is free again.
+    @inline(__always)
+    private func take(_ top: Entry) -> QueuedEvent {
+        let p = slot(top.slot)
+        if !p.pointee.recurring { liveNonRecurring -= 1 }
+        let event = p.pointee.event!
+        release(top.slot)
+        return QueuedEvent(time: top.time, event: event)
+    }
+
     /// Becomes a copy of `other`, keeping this queue's storage, so a warm run's events allocate
     /// nothing for the queue (see WorldState).
-    mutating func assign(_ other: EventQueue) {
+    func assign(_ other: EventQueue) {
         heap.assign(other.heap)
-        slots.removeAll(keepingCapacity: true)
-        slots.append(contentsOf: other.slots)
+        slots.assign(other.slots)
         freeHead = other.freeHead
         nextSeq = other.nextSeq
         liveNonRecurring = other.liveNonRecurring
     }
 
-    private mutating func release(_ slot: Int32) {
-        slots[Int(slot)] = Slot(nextFree: freeHead)
-        freeHead = slot
+    @inline(__always)
+    private func release(_ s: Int32) {
+        slot(s).pointee = Slot(nextFree: freeHead)
+        freeHead = s
+    }
+}
+
+extension EventQueue: CustomReflectable {
+    /// Its contents, not its buffers' addresses (WorldStateTests compares a copy with its original).
+    var customMirror: Mirror {
+        Mirror(self, children: ["heap": heap, "slots": Array(slots.elements), "freeHead": freeHead, "nextSeq": nextSeq,
+                                "liveNonRecurring": liveNonRecurring], displayStyle: .struct)
     }
 }

@@ -5,88 +5,160 @@
 // an entry greater than every entry of the run is appended to it instead of sifted into the heap,
 // and the smaller of the two fronts is the minimum. Events scheduled in the order they will fire
 // (a recurring timer rescheduled one period on, a world `every`, a reply after a fixed latency)
-// cost an append and an index; only out-of-order entries pay the heap's sifting. See
-// docs/PERFORMANCE.md.
+// cost an append and an index; only out-of-order entries pay the heap's sifting. Both live in
+// buffers this class owns (`PlainBuffer`), not Swift arrays: every event touches them several
+// times, and an array's uniqueness and bounds checks were a fifth of the queue's cost. See
+// docs/PERFORMANCE.md. Uses PlainBuffer.
 
-struct QuaternaryHeap<Element: Comparable> {
-    private var items: [Element] = []
-    /// Ascending; `run[runStart...]` are the pending ones.
-    private var run: [Element] = []
+final class QuaternaryHeap<Element: Comparable & BitwiseCopyable> {
+    private var items = PlainBuffer<Element>()
+    /// Ascending; `run[runStart..<run.count]` are the pending ones.
+    private var run = PlainBuffer<Element>()
     private var runStart = 0
 
-    var isEmpty: Bool { items.isEmpty && runStart == run.count }
+    init() {}
+    deinit { items.free(); run.free() }
+
+    var isEmpty: Bool { items.count == 0 && runStart == run.count }
     var count: Int { items.count + run.count - runStart }
     var min: Element? {
-        guard runStart < run.count else { return items.first }
-        guard let top = items.first else { return run[runStart] }
-        return top < run[runStart] ? top : run[runStart]
+        guard runStart < run.count else { return items.count > 0 ? items[0] : nil }
+        guard items.count > 0 else { return run[runStart] }
+        return items[0] < run[runStart] ? items[0] : run[runStart]
     }
 
     /// Becomes a copy of `other`, keeping this heap's storage (a warm run's restore).
-    mutating func assign(_ other: QuaternaryHeap) {
-        items.removeAll(keepingCapacity: true)
-        items.append(contentsOf: other.items)
-        run.removeAll(keepingCapacity: true)
-        run.append(contentsOf: other.run)
+    func assign(_ other: QuaternaryHeap) {
+        items.assign(other.items)
+        run.assign(other.run)
         runStart = other.runStart
     }
 
-    mutating func insert(_ e: Element) {
+    @inline(__always)
+    func insert(_ e: Element) {
         if runStart == run.count {
             // The run is spent: start it again (its storage stays).
-            if runStart > 0 { run.removeAll(keepingCapacity: true); runStart = 0 }
+            runStart = 0
+            run.count = 0
             run.append(e)
             return
         }
         if run[run.count - 1] < e { run.append(e); return }
-        items.append(e)
-        items.withUnsafeMutableBufferPointer { b in
-            var i = b.count - 1
-            while i > 0 {
-                let parent = (i - 1) >> 2
-                guard e < b[parent] else { break }
-                b[i] = b[parent]
-                i = parent
-            }
-            b[i] = e
-        }
+        siftIn(e)
     }
 
-    mutating func popMin() -> Element? {
-        if runStart < run.count, items.isEmpty || run[runStart] < items[0] {
+    private func siftIn(_ e: Element) {
+        items.append(e)
+        let b = items.base
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) >> 2
+            guard e < b[parent] else { break }
+            b[i] = b[parent]
+            i = parent
+        }
+        b[i] = e
+    }
+
+    @inline(__always)
+    func popMin() -> Element? {
+        if runStart < run.count, items.count == 0 || run[runStart] < items[0] {
             let e = run[runStart]
             runStart += 1
             if runStart >= 4096, runStart * 2 >= run.count {
-                run.removeSubrange(0..<runStart)  // amortised: the spent half goes
+                run.removeFirst(runStart)  // amortised: the spent half goes
                 runStart = 0
             }
             return e
         }
-        guard let top = items.first else { return nil }
-        let last = items.removeLast()
-        guard !items.isEmpty else { return top }
-        items.withUnsafeMutableBufferPointer { b in
-            let n = b.count
-            var i = 0
-            while true {
-                let first = 4 * i + 1
-                if first >= n { break }
-                var best = first
-                let end = Swift.min(first + 4, n)
-                var c = first + 1
-                while c < end {
-                    if b[c] < b[best] { best = c }
-                    c += 1
-                }
-                guard b[best] < last else { break }
-                b[i] = b[best]
-                i = best
+        guard items.count > 0 else { return nil }
+        return popHeap()
+    }
+
+    private func popHeap() -> Element {
+        let b = items.base
+        let top = b[0]
+        items.count -= 1
+        let n = items.count
+        guard n > 0 else { return top }
+        let last = b[n]
+        var i = 0
+        while true {
+            let first = 4 * i + 1
+            if first >= n { break }
+            var best = first
+            let end = Swift.min(first + 4, n)
+            var c = first + 1
+            while c < end {
+                if b[c] < b[best] { best = c }
+                c += 1
             }
-            b[i] = last
+            guard b[best] < last else { break }
+            b[i] = b[best]
+            i = best
         }
+        b[i] = last
         return top
     }
 
     /// Every entry, in no particular order.
-    var unordered: [Element] { items + run[runStart...] }
+    var unordered: [Element] { Array(items.elements) + Array(run.elements[runStart...]) }
+}
+
+extension QuaternaryHeap: CustomReflectable {
+    /// The entries as stored (the heap's, then the run's pending ones): two heaps that are copies
+    /// of each other describe themselves alike (WorldStateTests), whatever their capacity.
+    var customMirror: Mirror {
+        Mirror(self, children: ["items": Array(items.elements), "run": Array(run.elements[runStart...])], displayStyle: .struct)
+    }
+}
+
+/// A growable buffer of plain values owned by a class, which frees it in its `deinit`: the event
+/// queue's storage. Indexing is unchecked (the owner keeps indices below `count`); growth doubles,
+/// as an array's does. Copying the struct copies the pointer, not the values (use `assign`).
+struct PlainBuffer<Element: BitwiseCopyable> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    /// Elements in use; the owner may lower it (a reset, a pop from the end).
+    var count = 0
+    private(set) var capacity = 0
+
+    init() { base = UnsafeMutablePointer<Element>.allocate(capacity: 0) }
+
+    func free() { base.deallocate() }
+
+    @inline(__always)
+    subscript(i: Int) -> Element {
+        get { base[i] }
+        nonmutating set { base[i] = newValue }
+    }
+
+    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always)
+    mutating func append(_ e: Element) {
+        if count == capacity { grow(to: Swift.max(16, capacity * 2)) }
+        base[count] = e
+        count += 1
+    }
+
+    private mutating func grow(to newCapacity: Int) {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        bigger.initialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity = newCapacity
+    }
+
+    /// Drops the first `n` elements, moving the rest to the front.
+    mutating func removeFirst(_ n: Int) {
+        UnsafeMutableRawPointer(base).copyMemory(from: base + n, byteCount: (count - n) * MemoryLayout<Element>.stride)  // may overlap
+        count -= n
+    }
+
+    /// Becomes a copy of `other`'s elements, growing only when they do not fit.
+    mutating func assign(_ other: PlainBuffer) {
+        if capacity < other.count { count = 0; grow(to: other.count) }
+        base.update(from: other.base, count: other.count)
+        count = other.count
+    }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ClockTests {
     @Test func eventsOrderByTimeThenPhaseThenSequence() {
-        var q = EventQueue()
+        let q = EventQueue()
         q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 1), at: 10, phase: .deadline)
         q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 2), at: 10)
         q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 3), at: 5)
@@ -48,7 +48,7 @@ import Testing
                 mins.append(heap.min)
                 popped.append(heap.popMin()!)
             }
-            if rng.next() % 997 == 0 { var copy = QuaternaryHeap<Int>(); copy.assign(heap); heap = copy }
+            if rng.next() % 997 == 0 { let copy = QuaternaryHeap<Int>(); copy.assign(heap); heap = copy }
         }
         #expect(counts.allSatisfy { $0 == 0 })
         #expect(mins == popped.filter { $0 != -1 }.map { Optional($0) })
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func timesBeyondTheKeyRangeDoNotWrapAround() {
-        var q = EventQueue()
+        let q = EventQueue()
         q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 1), at: 1 << 50)
         q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 2), at: 5)
         var order: [Int] = []
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func cancelledEventsAreSkippedAndStopKeepingTheRunAlive() {
-        var q = EventQueue()
+        let q = EventQueue()
         let a = q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 1), at: 10)
         q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 2), at: 20, recurring: true)
         #expect(q.liveNonRecurring == 1)
