@@ -231,15 +231,15 @@ extension World {
         let route = server.routes[index]
         server.routes[index].served += 1
         let result: Result<ServedResponse, ScriptFailure>
-        let saved = context
-        context = .server(server.host)
+        let saved = (context, serverRunning)
+        (context, serverRunning) = (.server, server.host)
         switch route.responder {
         case .handler(let fn):
             result = host.respond(with: fn, isHandler: true, request: r.value, requestID: id)
         case .responses(let list):
             result = host.respond(with: list[min(route.served, list.count - 1)], isHandler: false, request: r.value, requestID: id)
         }
-        context = saved
+        (context, serverRunning) = saved
         switch result {
         case .failure(let f):
             failWorld(f)

@@ -10,7 +10,9 @@ public enum AppState: String, Sendable { case notRunning, inactive, active, back
 
 /// Who is running code right now: decides what an API call may do and who a `print` is from.
 public enum ExecContext: Equatable, Sendable {
-    case topLevel, world, app, server(String), expect, repl
+    /// `server`: a fake server's route handler (`World.serverRunning` names its host). No payloads:
+    /// saving and restoring the context around every call costs no reference counting.
+    case topLevel, world, app, server, expect, repl
 }
 
 /// A scenario error: exit 2 with `file:line: message`.
@@ -86,7 +88,7 @@ public final class World {
     public unowned(unsafe) var host: ScriptHost!
 
     // MARK: - Clock
-    var queue = EventQueue()
+    let queue = EventQueue()
     public internal(set) var now: Millis = 0
     public internal(set) var endTime: Millis = Time.maxRun
     public internal(set) var started = false
@@ -94,6 +96,8 @@ public final class World {
 
     // MARK: - Who runs
     public var context: ExecContext = .topLevel
+    /// The host of the fake server whose handler runs (while `context` is `.server`).
+    var serverRunning = ""
     /// App handlers on the stack; a termination while > 0 stops them all.
     var appDepth = 0
     /// Set when the app was terminated while its code was running: the scripting layer stops it.
@@ -380,6 +384,7 @@ public final class World {
     /// When `--until` cut the run before its own end (nil: it ran to its end).
     public private(set) var cutAt: Millis?
 
+    @inline(__always)
     func dispatch(_ qe: QueuedEvent) {
         let event = qe.event
         if event.pid != 0 {
@@ -398,6 +403,7 @@ public final class World {
 
     /// Hands `event` to its subsystem, called as its own class (no existential, no array: this is
     /// every event's path).
+    @inline(__always)
     func deliver(_ event: Event, at time: Millis, _ delivery: Delivery) {
         switch event.owner {
         case .timeline: timelineEvents.handle(event, at: time, delivery, in: self)
@@ -548,7 +554,7 @@ public final class World {
         let actor: String
         switch context {
         case .app: actor = "app"
-        case .server(let name): actor = name
+        case .server: actor = serverRunning
         case .expect: actor = "expect"
         default: actor = "world"
         }
@@ -660,7 +666,7 @@ extension World {
     func copyState(from o: World) {
         config = o.config; options = o.options; budgets = o.budgets; app = o.app
         queue.assign(o.queue); now = o.now; endTime = o.endTime; started = o.started; finished = o.finished
-        context = o.context; appDepth = o.appDepth; stopRequested = o.stopRequested; callbackLimit = o.callbackLimit
+        context = o.context; serverRunning = o.serverRunning; appDepth = o.appDepth; stopRequested = o.stopRequested; callbackLimit = o.callbackLimit
         observing = o.observing; mainBlock = o.mainBlock; mainWait = o.mainWait; mainWaiting = o.mainWaiting
         transitionStart = o.transitionStart; sceneConnected = o.sceneConnected; sceneState = o.sceneState
         debuggerHeldSuspension = o.debuggerHeldSuspension; racedSuspension = o.racedSuspension; inRacedBlock = o.inRacedBlock

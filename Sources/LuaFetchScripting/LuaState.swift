@@ -81,8 +81,12 @@ final class LuaState {
     /// Called after every host function, to stop handlers the simulator ended.
     var mustStop: () -> Bool = { false }
     /// Finished coroutines kept for reuse (thread, registry reference): a handler call then costs
-    /// no allocation. Threads that failed or were killed are dropped instead.
+    /// no allocation. Threads that failed or were killed are dropped instead. The one finished
+    /// last waits in `spareThread` (most calls run no handler inside: they take and give back
+    /// that one, and the array is left alone).
     private var idleThreads: [(OpaquePointer, Int32)] = []
+    private var spareThread: OpaquePointer?
+    private var spareRef: Int32 = 0
     /// Where each referenced value came from, by registry reference: 0 for nowhere, else the
     /// file's number in `refFiles` plus one (high 32 bits) and the line (low 32 bits). Eight bytes
     /// a reference, one copy of each file name (a million pending `at()` closures keep 8 MB here).
@@ -196,6 +200,8 @@ final class LuaState {
     private final class Saved {
         var host: clua_Host
         var idleThreads: [(OpaquePointer, Int32)]
+        var spareThread: OpaquePointer?
+        var spareRef: Int32
         var refLocations: [UInt64]
         var refFiles: [String]
         var refFileNumbers: [String: Int]
@@ -203,7 +209,8 @@ final class LuaState {
         var objectMembers: [String: Set<String>]
         var show: ScriptRef?
         init(_ s: LuaState) {
-            host = s.hostRecord.pointee; idleThreads = s.idleThreads; refLocations = s.refLocations; refFiles = s.refFiles
+            host = s.hostRecord.pointee; idleThreads = s.idleThreads; spareThread = s.spareThread; spareRef = s.spareRef
+            refLocations = s.refLocations; refFiles = s.refFiles
             refFileNumbers = s.refFileNumbers; declaredNames = s.declaredNames; objectMembers = s.objectMembers; show = s.show
         }
     }
@@ -251,6 +258,8 @@ final class LuaState {
         _ = clua_arena_restore(arena)
         hostRecord.pointee = s.host
         idleThreads = s.idleThreads
+        spareThread = s.spareThread
+        spareRef = s.spareRef
         refLocations = s.refLocations
         refFiles = s.refFiles
         refFileNumbers = s.refFileNumbers
@@ -470,7 +479,7 @@ final class LuaState {
         clua_settle(h)  // nothing may touch `co` from here on (a watchdog tick, a sticky kill)
         if status == LUA_OK && killed == CLUA_KILL_NONE {
             if nres > 0 { lua_settop(co, 0) }  // its results (the function and arguments are gone)
-            idleThreads.append((co, coRef))
+            if spareThread == nil { (spareThread, spareRef) = (co, coRef) } else { idleThreads.append((co, coRef)) }
         } else if result.status == .parked {
             // kept until resumed or dropped
         } else {
@@ -599,11 +608,26 @@ extension LuaState {
         return drive(co, coRef, nargs: Int32(count), keepResult: false, collect: nil)
     }
 
+    /// `fn(value)` for a value kept in the registry (a timer's object): `call(_:count:_:)` without
+    /// an argument to make.
+    func call(_ fn: ScriptRef, ref arg: ScriptRef) -> LuaRunResult {
+        guard nesting < LuaState.maxNesting else {
+            var r = LuaRunResult(status: .error)
+            r.message = LuaState.nestingMessage
+            return r
+        }
+        let (co, coRef) = handlerThread()
+        lua_rawgeti(co, clua_registryindex(), lua_Integer(fn.id))
+        lua_rawgeti(co, clua_registryindex(), lua_Integer(arg.id))
+        return drive(co, coRef, nargs: 1, keepResult: false, collect: nil)
+    }
+
     private static let nestingMessage =
         "handlers nested more than \(LuaState.maxNesting) deep (does an observer post the notification it observes?)"
 
     /// An idle handler thread (its stack empty), or a new one.
     private func handlerThread() -> (OpaquePointer, Int32) {
+        if let co = spareThread { spareThread = nil; return (co, spareRef) }
         if let idle = idleThreads.popLast() { return idle }
         let co = lua_newthread(L)!
         return (co, luaL_ref(L, clua_registryindex()))

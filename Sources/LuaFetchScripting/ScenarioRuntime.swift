@@ -209,7 +209,14 @@ public final class ScenarioRuntime: ScriptHost {
     // MARK: - ScriptHost
 
     public func invoke(_ fn: ScriptRef, _ invocation: Invocation) -> Outcome {
-        let r = invocation.count == 0 ? lua.call(fn) : lua.call(fn, count: invocation.count) { value(invocation[$0]) }
+        let r: LuaRunResult
+        if invocation.count == 0 {
+            r = lua.call(fn)
+        } else if invocation.count == 1, case .timer(let handle) = invocation[0] {
+            r = lua.call(fn, ref: timerObject(handle))  // a timer's every firing: no argument to make
+        } else {
+            r = lua.call(fn, count: invocation.count) { value(invocation[$0]) }
+        }
         if r.status == .ok { return .returned(truthy: r.truthy) }
         return outcome(r, fallback: location(of: fn))
     }

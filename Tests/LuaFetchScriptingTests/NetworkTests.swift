@@ -43,6 +43,27 @@ func requestingApp(_ request: String = "http.get('https://api.test/items', show)
         #expect(s.printed == ["POST\t/items\t2\tdraft\t7", "201\tdraft\t1\ttrue"])
     }
 
+    /// `print` names who runs: the server's host inside its handler, the app, the world around
+    /// them (the server's context is put back after its handler, also when a handler runs inside
+    /// the app's call).
+    @Test func printNamesTheServerWhoseHandlerRuns() {
+        let s = simulate("""
+            local api = server "api.test"
+            api:route("GET /items", function(request) print("serving") return { status = 200 } end)
+            local other = server "other.test"
+            other:route("GET /x", function(request) print("other") return { status = 200 } end)
+            app { didFinishLaunching = function(app)
+                    http.get("https://api.test/items", function(response) print("got " .. response.status) end)
+                    http.get("https://other.test/x", function() end)
+                    print("launched")
+                    return true end }
+            at(0, user.launch)
+            at(5, function() print("world") end)
+            """)
+        let logs = s.world.timeline.filter { $0.kind == .log }.map { "\($0.actor) \($0.message)" }
+        #expect(logs == ["app launched", "api.test serving", "app got 200", "other.test other", "world world"])
+    }
+
     @Test func aResponseListIsServedInOrderAndTheLastRepeats() {
         let s = simulate("""
             local api = server "api.test"
