@@ -68,7 +68,7 @@ final class EventQueue {
         }
     }
 
-    private let heap = QuaternaryHeap<Entry>()
+    private var heap = QuaternaryHeap<Entry>()
     /// Indexed by an entry's slot; `slots.count` is how many were ever used (free ones chain).
     private var slots = PlainBuffer<Slot>()
     /// The free slot released last (-1: none), so the next event (usually the rescheduling of the
@@ -192,7 +192,7 @@ final class EventQueue {
 extension EventQueue: CustomReflectable {
     /// Its contents, not its buffers' addresses (WorldStateTests compares a copy with its original).
     var customMirror: Mirror {
-        Mirror(self, children: ["heap": heap, "slots": Array(slots.elements), "freeHead": freeHead, "nextSeq": nextSeq,
+        Mirror(self, children: ["heap": heap.stored, "slots": Array(slots.elements), "freeHead": freeHead, "nextSeq": nextSeq,
                                 "liveNonRecurring": liveNonRecurring], displayStyle: .struct)
     }
 }

@@ -6,11 +6,13 @@
 // and the smaller of the two fronts is the minimum. Events scheduled in the order they will fire
 // (a recurring timer rescheduled one period on, a world `every`, a reply after a fixed latency)
 // cost an append and an index; only out-of-order entries pay the heap's sifting. Both live in
-// buffers this class owns (`PlainBuffer`), not Swift arrays: every event touches them several
-// times, and an array's uniqueness and bounds checks were a fifth of the queue's cost. See
-// docs/PERFORMANCE.md. Uses PlainBuffer.
+// buffers the heap owns (`PlainBuffer`), not Swift arrays: every event touches them several
+// times, and an array's uniqueness and bounds checks were a fifth of the queue's cost. The heap
+// is a noncopyable struct, not a class: a generic class's metadata is made at run time, and
+// checking its requirements scanned every conformance record (150,000 instructions of each
+// start). See docs/PERFORMANCE.md. Uses PlainBuffer.
 
-final class QuaternaryHeap<Element: Comparable & BitwiseCopyable> {
+struct QuaternaryHeap<Element: Comparable & BitwiseCopyable>: ~Copyable {
     private var items = PlainBuffer<Element>()
     /// Ascending; `run[runStart..<run.count]` are the pending ones.
     private var run = PlainBuffer<Element>()
@@ -28,14 +30,14 @@ final class QuaternaryHeap<Element: Comparable & BitwiseCopyable> {
     }
 
     /// Becomes a copy of `other`, keeping this heap's storage (a warm run's restore).
-    func assign(_ other: QuaternaryHeap) {
+    mutating func assign(_ other: borrowing QuaternaryHeap) {
         items.assign(other.items)
         run.assign(other.run)
         runStart = other.runStart
     }
 
     @inline(__always)
-    func insert(_ e: Element) {
+    mutating func insert(_ e: Element) {
         if runStart == run.count {
             // The run is spent: start it again (its storage stays).
             runStart = 0
@@ -47,7 +49,7 @@ final class QuaternaryHeap<Element: Comparable & BitwiseCopyable> {
         siftIn(e)
     }
 
-    private func siftIn(_ e: Element) {
+    private mutating func siftIn(_ e: Element) {
         items.append(e)
         let b = items.base
         var i = items.count - 1
@@ -61,7 +63,7 @@ final class QuaternaryHeap<Element: Comparable & BitwiseCopyable> {
     }
 
     @inline(__always)
-    func popMin() -> Element? {
+    mutating func popMin() -> Element? {
         if runStart < run.count, items.count == 0 || run[runStart] < items[0] {
             let e = run[runStart]
             runStart += 1
@@ -75,7 +77,7 @@ final class QuaternaryHeap<Element: Comparable & BitwiseCopyable> {
         return popHeap()
     }
 
-    private func popHeap() -> Element {
+    private mutating func popHeap() -> Element {
         let b = items.base
         let top = b[0]
         items.count -= 1
@@ -103,17 +105,13 @@ final class QuaternaryHeap<Element: Comparable & BitwiseCopyable> {
 
     /// Every entry, in no particular order.
     var unordered: [Element] { Array(items.elements) + Array(run.elements[runStart...]) }
+
+    /// The entries as stored, the heap's then the run's pending ones: two heaps that are copies of
+    /// each other show the same (WorldStateTests), whatever their capacity.
+    var stored: (heap: [Element], run: [Element]) { (Array(items.elements), Array(run.elements[runStart...])) }
 }
 
-extension QuaternaryHeap: CustomReflectable {
-    /// The entries as stored (the heap's, then the run's pending ones): two heaps that are copies
-    /// of each other describe themselves alike (WorldStateTests), whatever their capacity.
-    var customMirror: Mirror {
-        Mirror(self, children: ["items": Array(items.elements), "run": Array(run.elements[runStart...])], displayStyle: .struct)
-    }
-}
-
-/// A growable buffer of plain values owned by a class, which frees it in its `deinit`: the event
+/// A growable buffer of plain values whose owner frees it in its `deinit` (`free()`): the event
 /// queue's storage. Indexing is unchecked (the owner keeps indices below `count`); growth doubles,
 /// as an array's does. Copying the struct copies the pointer, not the values (use `assign`).
 struct PlainBuffer<Element: BitwiseCopyable> {

@@ -48,7 +48,7 @@ import Testing
                 mins.append(heap.min)
                 popped.append(heap.popMin()!)
             }
-            if rng.next() % 997 == 0 { let copy = QuaternaryHeap<Int>(); copy.assign(heap); heap = copy }
+            if rng.next() % 997 == 0 { var copy = QuaternaryHeap<Int>(); copy.assign(heap); heap = copy }
         }
         #expect(counts.allSatisfy { $0 == 0 })
         #expect(mins == popped.filter { $0 != -1 }.map { Optional($0) })
