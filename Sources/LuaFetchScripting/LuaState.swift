@@ -87,12 +87,8 @@ final class LuaState {
     private var idleThreads: [(OpaquePointer, Int32)] = []
     private var spareThread: OpaquePointer?
     private var spareRef: Int32 = 0
-    /// Where each referenced value came from, by registry reference: 0 for nowhere, else the
-    /// file's number in `refFiles` plus one (high 32 bits) and the line (low 32 bits). Eight bytes
-    /// a reference, one copy of each file name (a million pending `at()` closures keep 8 MB here).
-    private var refLocations: [UInt64] = []
-    private var refFiles: [String] = []
-    private var refFileNumbers: [String: Int] = [:]
+    /// Where each referenced value came from (4 bytes a reference).
+    private var refLocations = RefLocations()
     /// Every name the API declared, for the REPL's completion: globals, and each strict table's
     /// methods and fields as `table.name` / `table:name`.
     private(set) var declaredNames: [String] = []
@@ -202,16 +198,13 @@ final class LuaState {
         var idleThreads: [(OpaquePointer, Int32)]
         var spareThread: OpaquePointer?
         var spareRef: Int32
-        var refLocations: [UInt64]
-        var refFiles: [String]
-        var refFileNumbers: [String: Int]
+        var refLocations: RefLocations
         var declaredNames: [String]
         var objectMembers: [String: Set<String>]
         var show: ScriptRef?
         init(_ s: LuaState) {
             host = s.hostRecord.pointee; idleThreads = s.idleThreads; spareThread = s.spareThread; spareRef = s.spareRef
-            refLocations = s.refLocations; refFiles = s.refFiles
-            refFileNumbers = s.refFileNumbers; declaredNames = s.declaredNames; objectMembers = s.objectMembers; show = s.show
+            refLocations = s.refLocations; declaredNames = s.declaredNames; objectMembers = s.objectMembers; show = s.show
         }
     }
     private var saved: Saved?
@@ -261,8 +254,6 @@ final class LuaState {
         spareThread = s.spareThread
         spareRef = s.spareRef
         refLocations = s.refLocations
-        refFiles = s.refFiles
-        refFileNumbers = s.refFileNumbers
         declaredNames = s.declaredNames
         objectMembers = s.objectMembers
         show = s.show
@@ -539,21 +530,8 @@ extension LuaState {
         var loc = lua_type(L, -1) == LUA_TFUNCTION ? LuaState.definition(ofTopFunctionIn: L) : nil
         if loc == nil { loc = LuaState.scenarioLocation(L, from: 1) }
         let r = luaL_ref(L, clua_registryindex())
-        if r >= 0 {
-            let i = Int(r)
-            while refLocations.count <= i { refLocations.append(0) }
-            refLocations[i] = loc.map { UInt64(fileNumber($0.file) + 1) << 32 | UInt64(UInt32(clamping: $0.line)) } ?? 0
-        }
+        refLocations.record(r, loc)
         return ScriptRef(id: Int(r))
-    }
-
-    /// The number of a file name in `refFiles` (added when new).
-    private func fileNumber(_ file: String) -> Int {
-        if let last = refFiles.last, last == file { return refFiles.count - 1 }
-        if let n = refFileNumbers[file] { return n }
-        refFiles.append(file)
-        refFileNumbers[file] = refFiles.count - 1
-        return refFiles.count - 1
     }
 
     /// Pops the value on top of `L` into the registry: with where it was defined when `located`
@@ -572,8 +550,7 @@ extension LuaState {
     func release(_ ref: ScriptRef) { luaL_unref(L, clua_registryindex(), Int32(ref.id)) }
 
     func location(of ref: ScriptRef) -> SourceLocation? {
-        guard ref.id >= 0, ref.id < refLocations.count, case let v = refLocations[ref.id], v != 0 else { return nil }
-        return SourceLocation(file: refFiles[Int(v >> 32) - 1], line: Int(v & 0xFFFF_FFFF))
+        refLocations.location(of: ref.id)
     }
 
     /// `_G[name] = value`.

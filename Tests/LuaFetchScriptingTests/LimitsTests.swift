@@ -227,3 +227,37 @@ import LuaFetchCore
         #expect(s.printed.isEmpty)
     }
 }
+
+/// Where a kept value came from, in 4 bytes a reference (issue #19): each distinct (file, line)
+/// is kept once, and a reference names it.
+@Suite struct RefLocationTests {
+    @Test func eachReferenceNamesItsOwnLocation() {
+        var book = RefLocations()
+        book.record(0, ("a.lua", 1))
+        book.record(1, ("a.lua", 1))
+        book.record(2, ("b.lua", 7))
+        book.record(5, ("a.lua", 1))  // past a gap
+        book.record(6, nil)
+        book.record(-1, ("c.lua", 3))  // no reference: nothing to record
+        let seen = (0...7).map { book.location(of: $0).map { "\($0.file):\($0.line)" } }
+        #expect(seen == ["a.lua:1", "a.lua:1", "b.lua:7", nil, nil, "a.lua:1", nil, nil])
+        book.record(2, nil)  // a reused reference forgets the location it had
+        book.record(1, ("b.lua", 7))
+        #expect(book.location(of: 2) == nil)
+        #expect(book.location(of: 1).map { "\($0.file):\($0.line)" } == "b.lua:7")
+        #expect(book.location(of: 0).map { "\($0.file):\($0.line)" } == "a.lua:1")
+    }
+
+    /// Callbacks made in a loop on two lines, alternately, each name their own line: the event
+    /// limit's message names the `every` scheduled on line 3.
+    @Test func callbacksMadeInALoopNameTheirLines() {
+        let s = simulate("""
+            for i = 1, 3 do
+              at(100, function() end)
+              every(1, function()
+              end)
+            end
+            """, eventLimit: 5)
+        #expect(s.error?.message.hasPrefix("test.lua:3: the run passed its limit of 5 events") == true, "\(String(describing: s.error))")
+    }
+}
