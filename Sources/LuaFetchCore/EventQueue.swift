@@ -21,9 +21,11 @@ struct QueuedEvent {
     let event: Event
 }
 
-/// A handle to cancel a scheduled event.
+/// A handle to cancel a scheduled event: its slot and which taking of the slot it was, and its
+/// sequence number (the order events were scheduled in, SPEC 12.4).
 public struct EventID: Hashable, Sendable {
     let slot: Int32
+    let generation: UInt32
     let seq: UInt64
 }
 
@@ -46,25 +48,35 @@ final class EventQueue {
         static func < (a: Entry, b: Entry) -> Bool { a.key < b.key }
     }
 
-    /// 32 bytes: the event, and its sequence number with the two flags in the top bits (sequence
-    /// numbers use 53 bits), so a million pending events keep 32 MB here. A free slot (no event)
-    /// holds the next free slot instead: the free list lives in the slots, not beside them.
+    /// 24 bytes: the event (18), three flags, and the slot's generation, bumped each time the
+    /// slot is taken, so an EventID of an event that ran cancels nothing later (it would take 2^32
+    /// takings of one slot to come round). A million pending events keep 24 MB here. A free slot
+    /// holds the next free slot in its event's `a`: the free list lives in the slots.
     struct Slot {
-        var event: Event?
-        private var bits: UInt64 = 0
-        private static let recurringBit: UInt64 = 1 << 63, cancelledBit: UInt64 = 1 << 62
-        init(event: Event?, seq: UInt64, recurring: Bool) {
+        private(set) var event: Event
+        private var flags: UInt8
+        private(set) var generation: UInt32
+        private static let liveBit: UInt8 = 1, recurringBit: UInt8 = 2, cancelledBit: UInt8 = 4
+
+        /// The slot taken by `event` (its `generation`th taking).
+        init(event: Event, recurring: Bool, generation: UInt32) {
             self.event = event
-            bits = seq | (recurring ? Slot.recurringBit : 0)
+            flags = Slot.liveBit | (recurring ? Slot.recurringBit : 0)
+            self.generation = generation
         }
-        /// A free slot, before `next` in the free list (-1: the last).
-        init(nextFree next: Int32) { event = nil; bits = UInt64(UInt32(bitPattern: next)) }
-        var nextFree: Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: bits)) }
-        var seq: UInt64 { bits & ~(Slot.recurringBit | Slot.cancelledBit) }
-        var recurring: Bool { bits & Slot.recurringBit != 0 }
+        /// A free slot, before `next` in the free list (-1: the last), keeping its generation.
+        init(nextFree next: Int32, generation: UInt32) {
+            event = Event(.timeline, Timeline.Kind.call, a: Int(next))
+            flags = 0
+            self.generation = generation
+        }
+        var nextFree: Int32 { Int32(truncatingIfNeeded: event.a) }
+        /// Holds a scheduled event (not yet popped), cancelled or not.
+        var live: Bool { flags & Slot.liveBit != 0 }
+        var recurring: Bool { flags & Slot.recurringBit != 0 }
         var cancelled: Bool {
-            get { bits & Slot.cancelledBit != 0 }
-            set { if newValue { bits |= Slot.cancelledBit } else { bits &= ~Slot.cancelledBit } }
+            get { flags & Slot.cancelledBit != 0 }
+            set { if newValue { flags |= Slot.cancelledBit } else { flags &= ~Slot.cancelledBit } }
         }
     }
 
@@ -92,24 +104,28 @@ final class EventQueue {
     func schedule(_ event: Event, at time: Millis, phase: Phase = .normal, recurring: Bool = false) -> EventID {
         nextSeq += 1
         let s: Int32
+        let generation: UInt32
         if freeHead >= 0 {
             s = freeHead
-            freeHead = slot(s).pointee.nextFree
-            slot(s).pointee = Slot(event: event, seq: nextSeq, recurring: recurring)
+            let p = slot(s)
+            freeHead = p.pointee.nextFree
+            generation = p.pointee.generation &+ 1
+            p.pointee = Slot(event: event, recurring: recurring, generation: generation)
         } else {
             precondition(slots.count < 0x3FFF_FFFF, "more than a billion pending events")
             s = Int32(slots.count)
-            slots.append(Slot(event: event, seq: nextSeq, recurring: recurring))
+            generation = 0
+            slots.append(Slot(event: event, recurring: recurring, generation: generation))
         }
         heap.insert(Entry(time: time, phase: phase, seq: nextSeq, slot: s))
         if !recurring { liveNonRecurring += 1 }
-        return EventID(slot: s, seq: nextSeq)
+        return EventID(slot: s, generation: generation, seq: nextSeq)
     }
 
     func cancel(_ id: EventID?) {
         guard let id, id.slot >= 0, Int(id.slot) < slots.count else { return }
         let p = slot(id.slot)
-        guard p.pointee.seq == id.seq, !p.pointee.cancelled, p.pointee.event != nil else { return }
+        guard p.pointee.generation == id.generation, p.pointee.live, !p.pointee.cancelled else { return }
         p.pointee.cancelled = true
         if !p.pointee.recurring { liveNonRecurring -= 1 }
     }
@@ -120,10 +136,10 @@ final class EventQueue {
         var out: [Event] = []
         for i in 0..<slots.count {
             let p = slots.base + i
-            guard let e = p.pointee.event, !p.pointee.cancelled, belongs(e) else { continue }
+            guard p.pointee.live, !p.pointee.cancelled, belongs(p.pointee.event) else { continue }
             p.pointee.cancelled = true
             if !p.pointee.recurring { liveNonRecurring -= 1 }
-            out.append(e)
+            out.append(p.pointee.event)
         }
         return out
     }
@@ -144,8 +160,8 @@ final class EventQueue {
 
     /// The next event that was not cancelled, left in the queue.
     func peek() -> QueuedEvent? {
-        guard peekTime() != nil, let top = heap.min, let event = slot(top.slot).pointee.event else { return nil }
-        return QueuedEvent(time: top.time, event: event)
+        guard peekTime() != nil, let top = heap.min else { return nil }
+        return QueuedEvent(time: top.time, event: slot(top.slot).pointee.event)
     }
 
     /// Pops the next event, whose time `peekTime` just returned (nothing cancelled is in front).
@@ -167,7 +183,7 @@ final class EventQueue {
     private func take(_ top: Entry) -> QueuedEvent {
         let p = slot(top.slot)
         if !p.pointee.recurring { liveNonRecurring -= 1 }
-        let event = p.pointee.event!
+        let event = p.pointee.event
         release(top.slot)
         return QueuedEvent(time: top.time, event: event)
     }
@@ -184,7 +200,8 @@ final class EventQueue {
 
     @inline(__always)
     private func release(_ s: Int32) {
-        slot(s).pointee = Slot(nextFree: freeHead)
+        let p = slot(s)
+        p.pointee = Slot(nextFree: freeHead, generation: p.pointee.generation)
         freeHead = s
     }
 }

@@ -15,17 +15,22 @@ enum SubsystemID: UInt8, CaseIterable {
 
 /// A scheduled happening: the subsystem it belongs to, a kind that subsystem defines, and plain
 /// numbers. `pid` is the process that owns it (0: the world's): an app event is parked while its
-/// process is suspended and dropped once the process is gone.
+/// process is suspended and dropped once the process is gone. `b` is a 32-bit number (a flag, a
+/// serial, a registry reference): the fields are laid out widest first, so an event takes 18 bytes
+/// and the queue's slot, with its flags and generation, 24 (a million pending events: 24 MB).
 struct Event {
+    let a: Int
+    let pid: Int32
+    private let b32: Int32
     let owner: SubsystemID
     let kind: UInt8
-    let pid: Int32
-    let a: Int
-    let b: Int
 
+    /// `b` must fit in 32 bits (every caller passes a flag, a serial or a registry reference).
     init<K: RawRepresentable>(_ owner: SubsystemID, _ kind: K, pid: Int = 0, a: Int = 0, b: Int = 0) where K.RawValue == UInt8 {
-        self.owner = owner; self.kind = kind.rawValue; self.pid = Int32(truncatingIfNeeded: pid); self.a = a; self.b = b
+        self.owner = owner; self.kind = kind.rawValue; self.pid = Int32(truncatingIfNeeded: pid); self.a = a; self.b32 = Int32(b)
     }
+
+    var b: Int { Int(b32) }
 
     /// The kind as the owner's enum.
     func kind<K: RawRepresentable>(_: K.Type) -> K where K.RawValue == UInt8 { K(rawValue: kind)! }

@@ -246,9 +246,10 @@ public final class World {
         schedule(Event(.timeline, Timeline.Kind.call, a: fn.id), at: time)
     }
 
-    /// `every(interval, fn)`: world code every `interval` from `interval` on.
+    /// `every(interval, fn)`: world code every `interval` from `interval` on (the event carries
+    /// the interval in `a`, which holds any duration, and the function in `b`).
     public func every(_ interval: Millis, _ fn: ScriptRef) {
-        schedule(Event(.timeline, Timeline.Kind.every, a: fn.id, b: Int(interval)), at: now + interval, recurring: true)
+        schedule(Event(.timeline, Timeline.Kind.every, a: Int(interval), b: fn.id), at: now + interval, recurring: true)
     }
 
     /// `typed(time, fn)`: a line typed at the REPL's prompt, as `.save` writes it: at `time`, after
@@ -635,8 +636,8 @@ final class Timeline: Subsystem {
         case .call:
             world.callWorld(ScriptRef(id: event.a))
         case .every:
-            world.schedule(event, at: time + Millis(event.b), recurring: true)
-            world.callWorld(ScriptRef(id: event.a))
+            world.schedule(event, at: time + Millis(event.a), recurring: true)
+            world.callWorld(ScriptRef(id: event.b))
         case .action:
             take(event.a)?()
         case .typed:
@@ -647,8 +648,11 @@ final class Timeline: Subsystem {
     }
 
     func location(of event: Event, in world: World) -> SourceLocation? {
-        let kind = event.kind(Kind.self)
-        return kind == .action || kind == .explore ? nil : world.host.location(of: ScriptRef(id: event.a))
+        switch event.kind(Kind.self) {
+        case .action, .explore: return nil
+        case .every: return world.host.location(of: ScriptRef(id: event.b))
+        case .call, .typed: return world.host.location(of: ScriptRef(id: event.a))
+        }
     }
 }
 

@@ -87,6 +87,33 @@ import Testing
         #expect(next == 20)
     }
 
+    /// An EventID names one taking of a slot: once its event ran (or was cancelled and skipped),
+    /// cancelling it leaves the event that took the slot next alone.
+    @Test func aStaleEventIDCancelsNothingLater() {
+        let q = EventQueue()
+        let first = q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 1), at: 10)
+        #expect(q.pop()?.event.a == 1)
+        let second = q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 2), at: 20)
+        #expect(second.slot == first.slot && second.generation != first.generation)
+        q.cancel(first)
+        #expect(q.liveNonRecurring == 1)
+        q.cancel(second)
+        q.cancel(second)  // twice: counted once
+        #expect(q.liveNonRecurring == 0 && q.pop() == nil)
+        let third = q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 3), at: 30)
+        q.cancel(second)
+        #expect(third.slot == first.slot && q.pop()?.event.a == 3)
+    }
+
+    /// A pending event costs 24 bytes of slot and 16 of queue entry (issue #19's memory goal).
+    @Test func aPendingEventIsSmall() {
+        #expect(MemoryLayout<Event>.size == 18)
+        #expect(MemoryLayout<EventQueue.Slot>.stride == 24)
+        #expect(MemoryLayout<EventQueue.Entry>.stride == 16)
+        let every = Event(.timeline, Timeline.Kind.every, a: 90 * 86_400_000, b: Int(Int32.max))
+        #expect(every.a == 90 * 86_400_000 && every.b == Int(Int32.max))
+    }
+
     @Test func stampsAndDurations() {
         #expect(Time.stamp(93_784_005) == "+1d02:03:04.005")
         #expect(Time.stamp(0) == "+0d00:00:00.000")

@@ -19,6 +19,13 @@ import LuaFetchCore
         #expect(s.printed == ["active 0", "10", "20", "active 67", "67", "70", "80"])
     }
 
+    /// A world `every` longer than 2^31 ms (about 25 days) keeps its interval: the event carries
+    /// it whole.
+    @Test func aWorldEveryOfWeeksKeepsItsInterval() {
+        let s = simulate("scenario { duration = days(30) }\nevery(days(12.5), function() print(now() / 86400) end)\nevery(days(26), function() print(now() / 86400) end)")
+        #expect(s.printed == ["12.5", "25.0", "26.0"])
+    }
+
     @Test func invalidatedTimersStop() {
         let s = simulate("""
             app { didFinishLaunching = function(app)
