@@ -1,11 +1,12 @@
 // The virtual clock's queue: events ordered by (time, phase, sequence). Phase orders work inside
-// one millisecond: ordinary events first, then background threads' blocks, then deadline checks (SPEC 4.3: deadlines are
-// inclusive), then late warnings. The heap (a 4-ary min-heap) holds only small plain entries;
-// payloads live in a slab of reusable slots, so sifting moves 16 bytes and cancelling is a
-// flag on the slot (no hashing). The queue counts the events that keep a run alive, so "until idle"
-// ignores recurring ones. A class over buffers it owns (PlainBuffer): one queue per World, copied
-// only by `assign` (warm runs), and no array checks on the path of every event. Uses
-// QuaternaryHeap.
+// one millisecond: ordinary events first, then background threads' blocks, then deadline checks
+// (SPEC 4.3: deadlines are inclusive), then late warnings. The heap (a 4-ary min-heap beside a
+// sorted run) holds only 16-byte keys; payloads live in a slab of reusable 24-byte slots, so
+// sifting moves 16 bytes and cancelling is a flag on the slot (no hashing). The queue counts the
+// events that keep a run alive, so "until idle" ignores recurring ones. A class over buffers it
+// owns (PlainBuffer): one queue per World, copied only by `assign` (warm runs), and no array
+// checks on the path of every event. Uses QuaternaryHeap.
+
 /// Where an event sorts within its millisecond.
 public enum Phase: Int, Comparable, Sendable {
     /// `background`: background threads' blocks, after the main thread's of the same instant (SPEC 12.2).
