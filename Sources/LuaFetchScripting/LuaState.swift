@@ -371,9 +371,7 @@ final class LuaState {
         guard nesting < LuaState.maxNesting else {
             clua_pop(L, nargs + 1)
             if keepResult { lua_pushnil(L) }
-            var r = LuaRunResult(status: .error)
-            r.message = LuaState.nestingMessage
-            return r
+            return LuaState.nestedTooDeep
         }
         let (co, coRef) = handlerThread()
         lua_xmove(L, co, nargs + 1)       // function and args to the thread
@@ -574,33 +572,35 @@ extension LuaState {
     /// array is made). The function and its arguments go straight onto the handler's thread (an
     /// idle thread's stack is empty, with room for them).
     func call(_ fn: ScriptRef, count: Int, _ argument: (Int) -> LuaValue) -> LuaRunResult {
-        guard nesting < LuaState.maxNesting else {
-            var r = LuaRunResult(status: .error)
-            r.message = LuaState.nestingMessage
-            return r
-        }
-        let (co, coRef) = handlerThread()
-        lua_rawgeti(co, clua_registryindex(), lua_Integer(fn.id))
-        for i in 0..<count { argument(i).push(co) }
-        return drive(co, coRef, nargs: Int32(count), keepResult: false, collect: nil)
+        guard let thread = handlerThread(calling: fn) else { return LuaState.nestedTooDeep }
+        for i in 0..<count { argument(i).push(thread.co) }
+        return drive(thread.co, thread.ref, nargs: Int32(count), keepResult: false, collect: nil)
     }
 
     /// `fn(value)` for a value kept in the registry (a timer's object): `call(_:count:_:)` without
     /// an argument to make.
     func call(_ fn: ScriptRef, ref arg: ScriptRef) -> LuaRunResult {
-        guard nesting < LuaState.maxNesting else {
-            var r = LuaRunResult(status: .error)
-            r.message = LuaState.nestingMessage
-            return r
-        }
-        let (co, coRef) = handlerThread()
-        lua_rawgeti(co, clua_registryindex(), lua_Integer(fn.id))
-        lua_rawgeti(co, clua_registryindex(), lua_Integer(arg.id))
-        return drive(co, coRef, nargs: 1, keepResult: false, collect: nil)
+        guard let thread = handlerThread(calling: fn) else { return LuaState.nestedTooDeep }
+        lua_rawgeti(thread.co, clua_registryindex(), lua_Integer(arg.id))
+        return drive(thread.co, thread.ref, nargs: 1, keepResult: false, collect: nil)
     }
 
-    private static let nestingMessage =
-        "handlers nested more than \(LuaState.maxNesting) deep (does an observer post the notification it observes?)"
+    /// A handler thread with `fn` pushed on it, ready for its arguments; nil when handlers are
+    /// nested too deep already.
+    @inline(__always)
+    private func handlerThread(calling fn: ScriptRef) -> (co: OpaquePointer, ref: Int32)? {
+        guard nesting < LuaState.maxNesting else { return nil }
+        let (co, coRef) = handlerThread()
+        lua_rawgeti(co, clua_registryindex(), lua_Integer(fn.id))
+        return (co, coRef)
+    }
+
+    /// What a call nested past `maxNesting` returns.
+    private static var nestedTooDeep: LuaRunResult {
+        var r = LuaRunResult(status: .error)
+        r.message = "handlers nested more than \(LuaState.maxNesting) deep (does an observer post the notification it observes?)"
+        return r
+    }
 
     /// An idle handler thread (its stack empty), or a new one.
     private func handlerThread() -> (OpaquePointer, Int32) {
