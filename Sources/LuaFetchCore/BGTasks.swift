@@ -48,6 +48,12 @@ public struct BGTaskRequest: Sendable {
 /// Why `BGTaskScheduler.submit` refused a request (`BGTaskSchedulerErrorCode`).
 public enum BGSubmitError: String, Sendable { case unavailable, notPermitted, tooManyPendingTaskRequests, immediateRunIneligible }
 
+/// What `BGTaskScheduler.submit` did: accepted the request, refused it (`nil, code`), or crashed
+/// the app (no launch handler registered for it in this process).
+public enum BGSubmitOutcome: Sendable, Equatable {
+    case accepted, refused(BGSubmitError), crashed
+}
+
 /// A pending request and, under the adaptive policy, when it was given to launch.
 struct PendingBGRequest {
     var request: BGTaskRequest
@@ -67,6 +73,10 @@ struct RunningBGTask {
     var end: Millis
     var expiration: EventID?
     var expired = false
+    /// The launch handler returned: until then nothing else of the task's reaches the app (an
+    /// expiry waits in `expiryWaiting`, the object stays alive; SPEC 13).
+    var launchReturned = false
+    var expiryWaiting = false
     /// Continued tasks: the last progress (`completed`) and when it was made.
     var progress: Int64 = 0
     var progressAt: Millis = 0
@@ -95,6 +105,9 @@ final class BGScheduler: Subsystem, GrantBehaviour {
     var evaluateAgain = false
     /// At most 10 launches at one instant (InstantThrottle).
     var launches = InstantThrottle(limit: 10)
+    /// Task objects of tasks that ended before their launch handler returned, by grant serial:
+    /// released when it returns (the handler always receives its task).
+    var heldObjects: [(serial: Int, object: ScriptRef)] = []
 
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
         switch event.kind(Kind.self) {
@@ -121,6 +134,8 @@ final class BGScheduler: Subsystem, GrantBehaviour {
             world.host.release(t.object)
         }
         running.removeAll { $0.pid == pid }
+        for h in heldObjects { world.host.release(h.object) }
+        heldObjects.removeAll()
         launchFinished = false
         queueIndex = nil
     }
@@ -141,13 +156,18 @@ final class BGScheduler: Subsystem, GrantBehaviour {
         guard let i = running.firstIndex(where: { $0.key == grant.key }) else { return }
         let t = running.remove(at: i)
         world.queue.cancel(t.expiration)
-        world.host.release(t.object)
+        release(t, in: world)
         let success: Bool
         if case .string(let s) = value { success = s == "true" } else { success = false }
         world.log("bgtask", .task, "\(t.identifier) completed (\(success ? "success" : "failure")) after \(Time.human(world.now - grant.began))",
                   detail: .grantEnded(kind: "bgtask", id: grant.key.serial, outcome: success ? "success" : "failure"))
         if t.kind == .continued { world.startQueuedContinued() }
         world.evaluateBGRequests()
+    }
+
+    /// Releases an ended task's object, or keeps it until its launch handler returns.
+    private func release(_ t: RunningBGTask, in world: World) {
+        if t.launchReturned { world.host.release(t.object) } else { heldObjects.append((t.key.serial, t.object)) }
     }
 
     func missed(_ grant: Grant, in world: World) -> String {
@@ -159,7 +179,7 @@ final class BGScheduler: Subsystem, GrantBehaviour {
         guard let i = running.firstIndex(where: { $0.key == grant.key }) else { return }
         let t = running.remove(at: i)
         world.queue.cancel(t.expiration)
-        world.host.release(t.object)
+        release(t, in: world)
         world.log("bgtask", .task, "\(t.identifier) ended without completion",
                   detail: .grantEnded(kind: "bgtask", id: grant.key.serial, outcome: "missed"))
         if t.kind == .continued && world.isRunning { world.startQueuedContinued() }
@@ -205,20 +225,27 @@ extension World {
             .flatMap { bgTasks.registered[$0] }
     }
 
-    /// `BGTaskScheduler.submit(request)`: nil, or why it was refused.
-    public func submitBGTask(_ request: BGTaskRequest) -> BGSubmitError? {
-        if request.kind == .continued { return submitContinued(request) }
-        guard device.backgroundRefresh else { return .unavailable }
+    /// `BGTaskScheduler.submit(request)`: accepted, refused (and why), or the app crashed.
+    public func submitBGTask(_ request: BGTaskRequest) -> BGSubmitOutcome {
+        if request.kind == .continued { return submitContinued(request).map { .refused($0) } ?? .accepted }
+        guard device.backgroundRefresh else { return .refused(.unavailable) }
         guard app.permittedIdentifiers.contains(request.identifier), app.backgroundModes.contains(request.kind.mode ?? "") else {
-            return .notPermitted
+            return .refused(.notPermitted)
+        }
+        // A submit before this process registered the identifier's launch handler (from another
+        // thread at launch, say) is an exception in BGTaskScheduler (SPEC 13).
+        guard bgHandler(request.identifier) != nil else {
+            crash(.bgtaskUnregistered, at: request.submittedAt ?? app.location,
+                  "No launch handler registered for task with identifier \(request.identifier): BGTaskScheduler.submit was called before this process registered it; call BGTaskScheduler.register in didFinishLaunching, before any submit")
+            return .crashed
         }
         let others = bgTasks.pending.filter { $0.request.kind == request.kind && $0.request.identifier != request.identifier }.count
-        guard others < (request.kind == .appRefresh ? 1 : 10) else { return .tooManyPendingTaskRequests }
+        guard others < (request.kind == .appRefresh ? 1 : 10) else { return .refused(.tooManyPendingTaskRequests) }
         bgTasks.pending.removeAll { $0.request.identifier == request.identifier }  // a resubmit replaces it
         bgTasks.pending.append(PendingBGRequest(request: request))
         log("bgtask", .task, "submitted \(request.kind.requestName) \(request.identifier)\(request.earliestBeginDate.map { ", not before \(Time.stamp($0))" } ?? "")")
         evaluateBGRequests()
-        return nil
+        return .accepted
     }
 
     /// `BGTaskScheduler.cancel(identifier)`.
@@ -323,7 +350,9 @@ extension World {
             let p = bgTasks.pending[i]
             if let begin = p.request.earliestBeginDate, begin > now { want(begin); i += 1; continue }
             if bgIneligibility(p.request) != nil {
-                if p.request.kind == .processing, device.idle == nil, let b = nextIdleBoundary { want(b) }
+                // Idle and charging follow the windows unless overridden, each on its own: look
+                // again at the next window boundary while either follows them (SPEC 13).
+                if p.request.kind == .processing, device.idle == nil || device.charging == nil, let b = nextIdleBoundary { want(b) }
                 i += 1
                 continue
             }
@@ -408,15 +437,30 @@ extension World {
         if request.kind == .continued, let limit = budgets.continuedNoProgress {
             schedule(Event(.bgTasks, BGScheduler.Kind.noProgress, a: key.serial), at: now + limit)
         }
-        runOnSchedulerQueue(handler, Invocation(.ref(object)), release: false)
+        runOnSchedulerQueue(handler, Invocation(.ref(object)), release: false, launchOf: key.serial)
         return true
     }
 
     /// The scheduler's serial queue of this process.
-    func runOnSchedulerQueue(_ fn: ScriptRef, _ invocation: Invocation, release: Bool) {
+    func runOnSchedulerQueue(_ fn: ScriptRef, _ invocation: Invocation, release: Bool, launchOf: Int = 0) {
         let q = bgTasks.queueIndex ?? makeQueue(label: "com.apple.BGTaskScheduler")
         bgTasks.queueIndex = q
-        queueAsync(q, fn, invocation, release: release)
+        queueAsync(q, fn, invocation, release: release, launchOf: launchOf)
+    }
+
+    /// A task's launch handler returned (Threads.swift): an expiry that fell due before it now
+    /// reaches the expiration handler it set, and an ended task's object is released.
+    func bgLaunchHandlerReturned(serial: Int) {
+        if let i = bgTasks.heldObjects.firstIndex(where: { $0.serial == serial }) {
+            host.release(bgTasks.heldObjects.remove(at: i).object)
+        }
+        guard let i = bgTasks.running.firstIndex(where: { $0.key.serial == serial }) else { return }
+        bgTasks.running[i].launchReturned = true
+        guard bgTasks.running[i].expiryWaiting else { return }
+        bgTasks.running[i].expiryWaiting = false
+        let t = bgTasks.running[i]
+        log("bgtask", .task, "\(t.identifier)'s launch handler returned: calling its expiration handler")
+        callExpirationHandler(t)
     }
 
     /// The task's expiration: at its time, or early (the person uses the device, `expireTask`).
@@ -432,7 +476,19 @@ extension World {
             bgTasks.running[i].end = end
             moveGrantDeadline(t.key, to: end)
         }
+        guard t.launchReturned else {
+            // Nothing reaches the task before its launch handler returns (SPEC 13).
+            bgTasks.running[i].expiryWaiting = true
+            log("bgtask", .task, "\(t.identifier) expires\(early ? " early" : ""): its expiration handler is called when the launch handler returns (the task ends \(Time.stamp(bgTasks.running[i].end)))")
+            return
+        }
         log("bgtask", .task, "\(t.identifier) expires\(early ? " early" : ""): calling its expiration handler (the task ends \(Time.stamp(bgTasks.running[i].end)))")
+        callExpirationHandler(t)
+    }
+
+    /// Runs the expiration handler the app set on the task (and clears it); without one, the
+    /// task is marked complete and unsuccessful now.
+    private func callExpirationHandler(_ t: RunningBGTask) {
         if let handler = host.takeExpirationHandler(of: t.object) {
             runOnSchedulerQueue(handler, .none, release: true)
         } else {
@@ -513,6 +569,6 @@ extension BGScheduler {
     func copyState(from o: BGScheduler) {
         pending = o.pending; registered = o.registered; running = o.running; launchFinished = o.launchFinished
         queueIndex = o.queueIndex; evaluation = o.evaluation; launched = o.launched; continuedQueue = o.continuedQueue
-        evaluating = o.evaluating; evaluateAgain = o.evaluateAgain; launches = o.launches
+        evaluating = o.evaluating; evaluateAgain = o.evaluateAgain; launches = o.launches; heldObjects = o.heldObjects
     }
 }

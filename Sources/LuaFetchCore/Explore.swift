@@ -31,9 +31,13 @@ public struct InjectedAction: Equatable, Sendable {
     public init(time: Millis, kind: Kind) { self.time = time; self.kind = kind }
 
     /// Puts the action on the world's timeline (after the scenario's own events of that time).
-    public func schedule(in world: World) {
+    /// `counting`: counts the actions that were not useful at their moment (`ActionSpec.isUseful`).
+    public func schedule(in world: World, counting useless: UselessCount? = nil) {
         let kind = self.kind
-        world.at(time) { [unowned world] in kind.spec.perform(kind.argument, in: world) }
+        world.at(time) { [unowned world] in
+            if let useless, !kind.spec.isUseful(kind.argument, in: world) { useless.count += 1 }
+            kind.spec.perform(kind.argument, in: world)
+        }
     }
 
     // MARK: - Text forms
@@ -127,6 +131,13 @@ public struct InjectedAction: Equatable, Sendable {
     }
 }
 
+/// How many replayed actions were not useful at their moment (a shrinking candidate with any is
+/// no longer a schedule a person and the system would produce).
+public final class UselessCount {
+    public var count = 0
+    public init() {}
+}
+
 /// A schedule explore runs and shrinks: injected actions at absolute times and the orders taken
 /// at SPEC 12.4's choice points. It replays as `run --seed N --inject ACTIONS --order N`.
 public struct Schedule: Equatable, Sendable {
@@ -187,13 +198,14 @@ public struct Schedule: Equatable, Sendable {
                 }
             }
             // The gaps: move an action and all after it earlier, by all, most or half of its gap
-            // (the first action's gap is from t = 0), keeping the order of the actions.
+            // (the first action's gap is from t = 0), keeping the order of the actions and at
+            // least 1 ms between two of them (a person never does two things in one millisecond).
             for fraction in [1.0, 0.9, 0.5] {
                 var moved = true
                 while moved {
                     moved = false
                     let candidates: [Schedule] = current.actions.indices.compactMap { i in
-                        let previous = i == 0 ? 0 : current.actions[i - 1].time
+                        let previous = i == 0 ? 0 : current.actions[i - 1].time + 1
                         let shift = Millis(Double(current.actions[i].time - previous) * fraction)
                         guard shift >= 1 else { return nil }
                         var s = current
@@ -362,6 +374,12 @@ public final class ExploreDriver {
     }
 
     private func carryOut(_ planned: InjectedAction.Kind) {
+        // Two injected actions are never in the same millisecond (SPEC 10): a second one comes
+        // 1 ms later, when the app's blocks of this instant have run.
+        if performed.last?.time == world.now {
+            if world.now + 1 <= end { fire(planned, at: world.now + 1) }
+            return
+        }
         guard let kind = usefulKind(planned) else { return }
         performed.append(InjectedAction(time: world.now, kind: kind))
         kind.spec.perform(kind.argument, in: world)

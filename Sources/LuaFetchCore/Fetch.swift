@@ -188,14 +188,18 @@ extension World {
         log("system", .action, label)
         guard debugFetchPossible() else { return }
         if isForeground, waitForMain(.hang("the fetch's move to the background (willResignActive)"), note: "the fetch", { [unowned self] in
-            if isForeground { enterBackground(); settle() }
+            let left = isForeground
+            if left { enterBackground(); settle() }
             startFetch(scheduled: false)
+            if left { evaluateBGRequests() }  // leaving the foreground can make a request eligible
         }) { return }
-        if isForeground {
+        let left = isForeground
+        if left {
             enterBackground()
             settle()
         }
         startFetch(scheduled: false)
+        if left { evaluateBGRequests() }
     }
 
     /// Whether explore may simulate a fetch now: the profile and the app have fetch, the app is not

@@ -57,6 +57,32 @@ extension World {
             transitionStart = nil
         }
         defer { callbackLimit = saved }
+        if limit == nil, [.willResignActive, .willEnterForeground, .didBecomeActive].contains(method) {
+            return boundedByTransition(method.rawValue) { delegateCall(method, launch: launch) }
+        }
+        return delegateCall(method, launch: launch)
+    }
+
+    /// A transition's call without a limit of its own (and its observers): while it runs, a
+    /// blocked main thread may hold it until the transition's due time + `mainThreadHang`, then
+    /// `main-thread-hang` (SPEC 12.2, third amendment).
+    func boundedByTransition(_ call: String, _ body: () -> Bool) -> Bool {
+        let saved = transitionHang
+        transitionHang = ((transitionDue ?? now) + budgets.mainThreadHang, call)
+        defer { transitionHang = saved }
+        return body()
+    }
+
+    /// Runs a transition: its calls without limits of their own share one bound, counted from
+    /// when it fell due (now, or when it began to wait for the main thread).
+    func transition(_ body: () -> Void) {
+        let outer = transitionDue
+        if outer == nil { transitionDue = now }
+        body()
+        transitionDue = outer
+    }
+
+    private func delegateCall(_ method: DelegateMethod, launch: LaunchReason?) -> Bool {
         if method == .didFinishLaunching, let factory = app.factory {
             guard makeProcessDelegate(factory) else { return false }
         }
@@ -148,19 +174,26 @@ extension World {
         case .notRunning:
             startProcess(.user)
             guard delegate(.didFinishLaunching, launch: .user, limit: budgets.launch) else { return }
-            if app.scenes {
-                // The scene connects after didFinishLaunching: willConnect, willEnterForeground.
-                guard connectScene(), delegate(.willEnterForeground) else { return }
+            // The rest of the launch has no limit of its own: its calls share mainThreadHang from here.
+            transition {
+                if app.scenes {
+                    // The scene connects after didFinishLaunching: willConnect, willEnterForeground.
+                    guard connectScene(), delegate(.willEnterForeground) else { return }
+                }
+                setState(.active)
+                delegate(.didBecomeActive)
             }
-            setState(.active)
-            guard delegate(.didBecomeActive) else { return }
         case .background, .suspended:
+            // In the foreground from the moment the person opened it: never suspended while the
+            // move's calls run or wait, and its background time stops (SPEC 12.2).
+            movingToForeground = true
+            endEpisode()
             if mainBlock != nil {
                 // The process runs code again at once (the main thread's work goes on); the
                 // transition's calls wait for the main thread (SPEC 12.2).
                 if state == .suspended { resumeFrozenProcess("resumed") }
                 _ = waitForMain(.hang("the return to the foreground (willEnterForeground)"), note: "the return to the foreground") { [unowned self] in
-                    if state == .background { comeToForeground() }
+                    if state == .background { comeToForeground() } else { movingToForeground = false }
                 }
                 return
             }
@@ -171,16 +204,20 @@ extension World {
     }
 
     func comeToForeground() {
+        movingToForeground = true
+        defer { movingToForeground = false }
         let wasSuspended = state == .suspended
         if wasSuspended { setState(.background, "resumed") }
         endEpisode()
-        if app.scenes && !sceneConnected {
-            guard connectScene() else { return }  // the first open of a background-launched process
+        transition {
+            if app.scenes && !sceneConnected {
+                guard connectScene() else { return }  // the first open of a background-launched process
+            }
+            guard delegate(.willEnterForeground) else { return }
+            setState(.active)
+            guard delegate(.didBecomeActive) else { return }
+            deliverAfterResume()
         }
-        guard delegate(.willEnterForeground) else { return }
-        setState(.active)
-        guard delegate(.didBecomeActive) else { return }
-        deliverAfterResume()
     }
 
     /// `user.home()`: press Home (or swipe up) with the app in the foreground.
@@ -192,11 +229,11 @@ extension World {
         }
         if waitForMain(.hang("Home (willResignActive)"), note: "Home", { [unowned self] in
             guard isForeground else { return }
-            enterBackground()
+            transition { enterBackground() }
             settle()
             evaluateBGRequests()
         }) { return }
-        enterBackground()
+        transition { enterBackground() }
         settle()
         evaluateBGRequests()
     }
@@ -249,24 +286,31 @@ extension World {
     }
 
     /// `user.interrupt(seconds)`: an incoming call; willResignActive now, didBecomeActive later.
+    /// The call ends `seconds` after it began, even when willResignActive waited for a blocked
+    /// main thread (the person hangs up on their own clock; SPEC 6.1).
     public func userInterrupt(for duration: Millis) {
         log("user", .action, "gets a phone call (\(Time.human(duration)))")
         guard state == .active else {
             log("user", .info, "(the app is not active: nothing to interrupt)")
             return
         }
+        let ends = now + duration
         if waitForMain(.hang("the call (willResignActive)"), note: "the call", { [unowned self] in
             guard state == .active else { return }
-            interrupt(for: duration)
+            interrupt(until: ends)
         }) { return }
-        interrupt(for: duration)
+        interrupt(until: ends)
     }
 
-    func interrupt(for duration: Millis) {
+    func interrupt(until ends: Millis) {
         interruption = (interruption.token + 1, true)
         setState(.inactive, "interrupted")
-        guard delegate(.willResignActive) else { return }
-        schedule(Event(.lifecycle, LifecycleEvents.Kind.interruptionEnds, a: pid, b: interruption.token), at: now + duration)
+        // The call's end is an event of its own: it runs after willResignActive even when it
+        // is already due (it then waits behind it, SPEC 12.2).
+        let token = interruption.token
+        transition { _ = delegate(.willResignActive) }
+        guard isRunning, interruption.token == token else { return }
+        schedule(Event(.lifecycle, LifecycleEvents.Kind.interruptionEnds, a: pid, b: token), at: ends)
     }
 
     func interruptionEnds(pid owner: Int, token: Int) {
@@ -274,7 +318,7 @@ extension World {
         interruption.active = false
         log("user", .action, "ends the call")
         setState(.active)
-        delegate(.didBecomeActive)
+        transition { _ = delegate(.didBecomeActive) }
     }
 
     // MARK: - System actions (SPEC 6.2)
@@ -327,8 +371,9 @@ extension World {
     /// Suspends a background app that nothing keeps running (SPEC 4.3): called when handlers return.
     func settle() {
         // Code on the main thread holds off suspension, unless it is blocked outside a callback
-        // with its own limit (SPEC 12.2).
-        guard state == .background, appDepth == 0 || (mainBlock != nil && callbackLimit == nil && threads.current == 0),
+        // with its own limit (SPEC 12.2); an app on its way to the foreground is never suspended.
+        guard state == .background, !movingToForeground,
+              appDepth == 0 || (mainBlock != nil && callbackLimit == nil && threads.current == 0),
               fatal == nil else { return }
         var kept = false, onlyBlocks = true
         for s in subsystems where s.keepsAppRunning(self) {
@@ -388,6 +433,7 @@ extension World {
         }
         if appDepth > 0 { stopRequested = true }
         interruption.active = false
+        movingToForeground = false
         racedSuspension = nil
         // The process's main-thread work that waited dies with it (with what was parked).
         for w in mainWaiting where w.event.pid != 0 { parked.append(QueuedEvent(time: w.due, event: w.event)) }

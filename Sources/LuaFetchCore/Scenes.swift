@@ -53,7 +53,7 @@ extension World {
     /// launched in the background): willConnect.
     func connectScene() -> Bool {
         sceneConnected = true
-        return sceneCall(.willConnect)
+        return boundedByTransition("the scene's willConnect") { sceneCall(.willConnect) }
     }
 
     /// `system.disconnectScene()`: iOS reclaims a background scene's memory; a suspended app is

@@ -24,6 +24,9 @@ struct ThreadBlock {
     let fn: ScriptRef
     var invocation = Invocation.none
     var release = true
+    /// The BGTask (its grant serial) whose launch handler this block is (0: none): what reaches
+    /// the task waits until the block returns (SPEC 13).
+    var launchOf = 0
 }
 
 /// A background thread of the process (the main thread is 0 and has no record).
@@ -43,6 +46,8 @@ struct AppThread {
     var due: Millis?
     /// Work left when the process was suspended in the middle of it.
     var frozen: Millis?
+    /// The BGTask whose launch handler it runs now (0: none).
+    var launchOf = 0
 }
 
 /// A serial queue (`dispatch.queue(label)`): its waiting items and who holds it now.
@@ -120,6 +125,7 @@ final class ThreadBook: Subsystem {
         case .start:
             guard let block = t.block else { return }
             threads[event.a]!.block = nil
+            threads[event.a]!.launchOf = block.launchOf
             world.runThread(t.id, block: block)
             if block.release { world.host.release(block.fn) }
         case .wake:
@@ -250,8 +256,8 @@ extension World {
     }
 
     /// `q:async(fn)` (with arguments, for the system's own queues).
-    public func queueAsync(_ q: Int, _ fn: ScriptRef, _ invocation: Invocation = .none, release: Bool = true) {
-        threads.queues[q].items.append(.block(ThreadBlock(fn: fn, invocation: invocation, release: release)))
+    public func queueAsync(_ q: Int, _ fn: ScriptRef, _ invocation: Invocation = .none, release: Bool = true, launchOf: Int = 0) {
+        threads.queues[q].items.append(.block(ThreadBlock(fn: fn, invocation: invocation, release: release, launchOf: launchOf)))
         advanceQueue(q)
     }
 
@@ -399,12 +405,15 @@ extension World {
             return
         }
         // The block returned: its queue goes on, a global thread ends.
+        let launchOf = threads.threads[id]!.launchOf
+        threads.threads[id]!.launchOf = 0
         if let q = threads.threads[id]!.queue {
             if threads.queues[q].owner == id { threads.queues[q].owner = nil }
             advanceQueue(q)
         } else {
             threads.threads[id] = nil
         }
+        if launchOf != 0 { bgLaunchHandlerReturned(serial: launchOf) }
     }
 
     /// The calling thread waits until `granted()`: a background thread parks (it is woken when
@@ -488,7 +497,7 @@ extension World {
         var remaining = duration
         var maskedLimits = 0  // limits the debugger masked: they no longer cut the wait short
         settle()  // waiting does not hold off suspension (except inside a callback with a limit)
-        enum Stop { case done, overrun(DelegateMethod, Millis), waited(MainWaiter.Limit), end }
+        enum Stop { case done, overrun(DelegateMethod, Millis), waited(MainWaiter.Limit), blocked(String), end }
         while true {
             if let done, done() { return true }
             guard pid == myPid, isRunning || state == .suspended, fatal == nil, !stopRequested else { return false }
@@ -497,6 +506,8 @@ extension World {
             func consider(_ t: Millis, _ w: Stop) { if t < stop.time || (t == stop.time && { if case .end = stop.what { return true } else { return false } }()) { stop = (t, w) } }
             if running, let r = remaining { consider(now + r, .done) }
             if let cb = callbackLimit, maskedLimits & 1 == 0 { consider(cb.deadline, .overrun(cb.method, cb.allowed)) }
+            // A transition's own call without a limit of its own blocks the main thread (third amendment).
+            if callbackLimit == nil, let h = transitionHang, maskedLimits & 4 == 0 { consider(h.deadline, .blocked(h.call)) }
             if let first = mainWaiting.first, let limit = first.limit, maskedLimits & 2 == 0 {
                 switch limit {
                 case .hang: consider(first.due + budgets.mainThreadHang, .waited(limit))
@@ -543,6 +554,10 @@ extension World {
                 if watchdogTerminate(.mainThreadHang, at: location,
                                      "\(transition) waited \(Time.human(budgets.mainThreadHang)) for the main thread, which was \(what) here; the watchdog terminated the app: keep the main thread free (move work to a background queue)") { return false }
                 maskedLimits |= 2
+            case .blocked(let call):
+                if watchdogTerminate(.mainThreadHang, at: location,
+                                     "\(call) kept the main thread \(what) here past the \(Time.human(budgets.mainThreadHang)) a transition may take; the watchdog terminated the app: keep the main thread free in life-cycle calls (move the work to a background queue)") { return false }
+                maskedLimits |= 4
             case .waited(.own(let method, let allowed)):
                 if watchdogTerminate(.callbackOverrun, at: location,
                                      "\(method.rawValue) waited past its \(Time.human(allowed)) limit for the main thread, which was \(what) here; the watchdog terminated the app") { return false }
@@ -571,9 +586,14 @@ extension World {
             guard Int(w.event.pid) == pid, state != .notRunning else { return true }  // its process is gone
             if state == .suspended { parked.append(QueuedEvent(time: w.due, event: w.event)); return true }
         }
-        if case .own = w.limit { transitionStart = w.due }
+        switch w.limit {
+        case .own?: transitionStart = w.due
+        case .hang?: transitionDue = w.due
+        case nil: break
+        }
         deliver(w.event, at: w.due, .due)
         transitionStart = nil
+        transitionDue = nil
         return true
     }
 }

@@ -115,6 +115,14 @@ public final class World {
     /// When the transition running now fell due, if it waited for the main thread (its limit
     /// counts from then).
     var transitionStart: Millis?
+    /// When the transition whose calls run now fell due (SPEC 12.2, third amendment): its calls
+    /// without a limit of their own must return by then + `mainThreadHang`, kept in
+    /// `transitionHang` while one of them runs (with the name of the call).
+    var transitionDue: Millis?
+    var transitionHang: (deadline: Millis, call: String)?
+    /// A move to the foreground has begun (an open): the app is not suspended while its calls
+    /// run or wait for the main thread (SPEC 12.2).
+    var movingToForeground = false
     /// The scene (SPEC 16): whether one is connected, and `scene.state`.
     public internal(set) var sceneConnected = false
     public internal(set) var sceneState = SceneState.unattached
@@ -336,10 +344,19 @@ public final class World {
     /// The longest `--settle` goes on past the end.
     public static let settleLimit: Millis = Time.hour
 
-    /// `--settle`: past the end, runs the events that finish pending work (not recurring ones
-    /// alone) until nothing is pending or `settleLimit` has passed.
+    /// `--settle`: the run ends as a person's day does (SPEC 10, third amendment). An app left in
+    /// the foreground with work pending is sent Home once, so every task gets the deadline iOS
+    /// would give it; then, past the end, the events that finish pending work run (not recurring
+    /// ones alone) until nothing is pending or `settleLimit` has passed.
     func settleAfterEnd() {
-        guard fatal == nil, queue.peekTime().map({ $0 > endTime }) ?? false else { return }
+        guard fatal == nil else { return }
+        if isForeground, hasPendingWork {
+            if let d = config.duration, now < min(d, endTime) { now = min(d, endTime) }
+            log("user", .info, "(the run's time is up with work pending in the foreground: the person goes Home, as --settle does)")
+            userHome()
+            guard fatal == nil else { return }
+        }
+        guard queue.peekTime().map({ $0 > endTime }) ?? false else { return }
         if let d = config.duration, now < min(d, endTime) { now = min(d, endTime) }
         let cap = now + Self.settleLimit
         while fatal == nil, state != .notRunning || !mainWaiting.isEmpty, hasPendingWork, step(limit: cap, stopWhenIdle: true) {}
@@ -672,7 +689,8 @@ extension World {
         queue.assign(o.queue); now = o.now; endTime = o.endTime; started = o.started; finished = o.finished
         context = o.context; serverRunning = o.serverRunning; appDepth = o.appDepth; stopRequested = o.stopRequested; callbackLimit = o.callbackLimit
         observing = o.observing; mainBlock = o.mainBlock; mainWait = o.mainWait; mainWaiting = o.mainWaiting
-        transitionStart = o.transitionStart; sceneConnected = o.sceneConnected; sceneState = o.sceneState
+        transitionStart = o.transitionStart; transitionDue = o.transitionDue; transitionHang = o.transitionHang
+        movingToForeground = o.movingToForeground; sceneConnected = o.sceneConnected; sceneState = o.sceneState
         debuggerHeldSuspension = o.debuggerHeldSuspension; racedSuspension = o.racedSuspension; inRacedBlock = o.inRacedBlock
         fatal = o.fatal; state = o.state; pid = o.pid; interruption = o.interruption; forceQuitBlocked = o.forceQuitBlocked
         launchReason = o.launchReason; parked = o.parked; observers = o.observers; processDelegate = o.processDelegate

@@ -94,8 +94,11 @@ extension ScenarioRuntime {
                     request.requiresNetworkConnectivity = o.boolean("requiresNetworkConnectivity") ?? false
                     request.requiresExternalPower = o.boolean("requiresExternalPower") ?? false
                 }
-                if let error = world.submitBGTask(request) { return c.returns(.null, .string(error.rawValue)) }
-                return c.returns(.boolean(true)) }),
+                switch world.submitBGTask(request) {
+                case .accepted: return c.returns(.boolean(true))
+                case .refused(let error): return c.returns(.null, .string(error.rawValue))
+                case .crashed: throw .stop
+                } }),
             ("cancel", { [unowned self] c throws(LuaFailure) in
                 try available(c)
                 world.cancelBGTask(try c.string(1))
@@ -129,7 +132,8 @@ extension ScenarioRuntime {
                 }
                 world.continuedProgress(GrantKey(kind: .bgTask, serial: Int(serial)), completed: completed, total: total)
                 return 0 }),
-        ], methodSeparator: ":", completes: false)
+        ], fields: ["expirationHandler": { .null }],  // readable: nil when none is set, or once it ran
+           methodSeparator: ":", completes: false)
         taskMeta = lua.objectMetatable(methods: methods) { c in "BGTask \(c.stringField(1, "identifier") ?? "")" }
         lua.release(methods)
     }

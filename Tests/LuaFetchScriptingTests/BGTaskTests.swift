@@ -46,6 +46,8 @@ func bgApp(modes: String = "\"fetch\", \"processing\"", register: String = "", h
         scenario { fetchPolicy = "manual" }
         app { backgroundModes = { "fetch" }, permittedIdentifiers = { "a", "b", "p" },
           didFinishLaunching = function()
+            BGTaskScheduler.register("a", function(task) end)
+            BGTaskScheduler.register("b", function(task) end)
             print(BGTaskScheduler.submit(BGAppRefreshTaskRequest("a")))
             print(BGTaskScheduler.submit(BGAppRefreshTaskRequest("a")))   -- replaces it
             print(BGTaskScheduler.submit(BGAppRefreshTaskRequest("b")))
@@ -124,16 +126,129 @@ func bgApp(modes: String = "\"fetch\", \"processing\"", register: String = "", h
         #expect(s.world.state == .suspended)
     }
 
-    @Test func aTaskWithoutAHandlerInTheProcessCrashes() {
+    @Test func aTaskLaunchedInAProcessThatNeverRegisteredCrashes() {
+        // The first process registers and submits; the one launched for the task never registers.
         let s = simulate("""
         scenario { fetchPolicy = "manual" }
+        local launches = 0
         app { backgroundModes = { "fetch" }, permittedIdentifiers = { "a" },
+          didFinishLaunching = function()
+            launches = launches + 1
+            if launches == 1 then BGTaskScheduler.register("a", function(task) task:setTaskCompleted(true) end) end
+          end,
           didEnterBackground = function() BGTaskScheduler.submit(BGAppRefreshTaskRequest("a")) end }
         at(0, user.launch)
         at(1, user.home)
+        at(2, system.memoryPressure)
         at(5, function() system.launchTask("a") end)
         """)
         #expect(s.codes == ["bgtask-unregistered"])
+        #expect(s.world.violations.first?.time == 5_000)
+    }
+
+    @Test func aSubmitBeforeTheLaunchHandlerIsRegisteredCrashesAtTheSubmit() {
+        // SPEC 13 (third amendment): the submit runs before `register` (from another thread at
+        // launch): NSInternalInconsistencyException at the submit, after the permission checks.
+        let s = simulate("""
+        scenario { fetchPolicy = "manual" }
+        app { backgroundModes = { "fetch" }, permittedIdentifiers = { "a" },
+          didFinishLaunching = function()
+            print(BGTaskScheduler.submit(BGAppRefreshTaskRequest("zzz")))    -- not permitted: refused first
+            BGTaskScheduler.submit(BGAppRefreshTaskRequest("a"))
+            print("not reached")
+            BGTaskScheduler.register("a", function(task) task:setTaskCompleted(true) end)
+          end }
+        at(0, user.launch)
+        """)
+        #expect(s.codes == ["bgtask-unregistered"])
+        #expect(s.printed == ["nil\tnotPermitted"])
+        #expect(s.world.violations.first?.location?.line == 5)
+        #expect(s.world.violations.first?.exceptionCode == "NSInternalInconsistencyException")
+        #expect(s.world.violations.first?.message.hasPrefix("No launch handler registered for task with identifier a") == true)
+        #expect(s.world.pendingBGRequests.isEmpty)
+        #expect(s.world.state == .notRunning)
+        // From a background thread at launch, before the main thread registers: the same crash.
+        let racing = simulate("""
+        scenario { fetchPolicy = "manual" }
+        app { backgroundModes = { "fetch" }, permittedIdentifiers = { "a" },
+          didFinishLaunching = function()
+            dispatch.global(function() BGTaskScheduler.submit(BGAppRefreshTaskRequest("a")) end)
+            work(0.5)   -- loading something first: the background thread runs meanwhile
+            BGTaskScheduler.register("a", function(task) task:setTaskCompleted(true) end)
+          end }
+        at(0, user.launch)
+        """)
+        #expect(racing.codes == ["bgtask-unregistered"])
+        #expect(racing.world.violations.first?.location?.line == 4)
+    }
+
+    @Test func theLaunchHandlerRunsBeforeAnExpiryOfTheSameInstant() {
+        // SPEC 13 (third amendment): a launch and an open in the same millisecond. The handler
+        // receives the task; the early expiry reaches the expiration handler it set afterwards.
+        let s = simulate("scenario { fetchPolicy = \"manual\" }\n" + bgApp(
+            handler: "task.expirationHandler = function() print('expired', task.identifier, now()) task:setTaskCompleted(false) end",
+            submit: "BGTaskScheduler.submit(BGProcessingTaskRequest('clean'))") + """
+        at(0, user.launch)
+        at(1, user.home)
+        at(100, function() system.launchTask("clean") end)
+        at(100, user.open)
+        """)
+        #expect(s.codes == [])
+        #expect(s.printed == ["runs\tclean\t100", "expired\tclean\t100"])
+        #expect(s.messages.contains { $0.contains("clean completed (failure)") })
+        // Without an expiration handler the task is marked complete after the launch handler
+        // returned, and the handler still got its task.
+        let bare = simulate("scenario { fetchPolicy = \"manual\" }\n" + bgApp(handler: "print(type(task), task.identifier)",
+            submit: "BGTaskScheduler.submit(BGProcessingTaskRequest('clean'))") + """
+        at(0, user.launch)
+        at(1, user.home)
+        at(100, function() system.launchTask("clean") end)
+        at(100, user.open)
+        """)
+        #expect(bare.codes == [])
+        #expect(bare.printed == ["runs\tclean\t100", "table\tclean"])
+    }
+
+    @Test func anExpiryWaitsForALaunchHandlerThatIsStillRunning() {
+        // The handler works for 10 s on the scheduler's queue; the person opens the app at 3 s.
+        let s = simulate("scenario { fetchPolicy = \"manual\" }\n" + bgApp(
+            handler: "work(10) task.expirationHandler = function() print('expired', now()) task:setTaskCompleted(false) end",
+            submit: "BGTaskScheduler.submit(BGProcessingTaskRequest('clean'))") + """
+        at(0, user.launch)
+        at(1, user.home)
+        at(100, function() system.launchTask("clean") end)
+        at(103, user.open)
+        """)
+        // The early expiry at 103 ends the task at 108; the handler returns at 110: too late.
+        #expect(s.printed == ["runs\tclean\t100"])
+        #expect(s.codes == ["bgtask-no-completion"])
+    }
+
+    @Test func theExpirationHandlerIsReadable() {
+        // SPEC 13: nil when none is set, the function once set, nil again once it has run.
+        let s = simulate("scenario { fetchPolicy = \"manual\" }\n" + bgApp(
+            handler: """
+            print(task.expirationHandler)
+            local function onExpiry() print('inside', task.expirationHandler) task:setTaskCompleted(false) end
+            task.expirationHandler = onExpiry
+            print(task.expirationHandler == onExpiry)
+            """,
+            submit: "BGTaskScheduler.submit(BGAppRefreshTaskRequest('refresh'))") + """
+        at(0, user.launch)
+        at(1, user.home)
+        at(100, function() system.launchTask("refresh") end)
+        at(101, function() system.expireTask("refresh") end)
+        """)
+        #expect(s.codes == [])
+        #expect(s.printed == ["runs\trefresh\t100", "nil", "true", "inside\tnil"])
+        let typo = simulate("scenario { fetchPolicy = \"manual\" }\n" + bgApp(handler: "print(task.expirationHandlr)",
+            submit: "BGTaskScheduler.submit(BGAppRefreshTaskRequest('refresh'))") + """
+        at(0, user.launch)
+        at(1, user.home)
+        at(100, function() system.launchTask("refresh") end)
+        """)
+        #expect(typo.codes == ["app-crash"])
+        #expect(typo.world.violations.first?.message.contains("did you mean expirationHandler?") == true)
     }
 
     @Test func processingWaitsForTheIdleWindowAndExpiresWhenThePersonUsesTheDevice() {
@@ -166,6 +281,48 @@ func bgApp(modes: String = "\"fetch\", \"processing\"", register: String = "", h
         at(600, function() system.setCharging(true) end)
         """)
         #expect(charging.printed == ["runs\tclean\t600"])
+    }
+
+    @Test func eachOverrideCoversItsOwnPropertyAndWindowsStillCount() {
+        // SPEC 13 (third amendment): after setDeviceIdle(true) the device charges only inside a
+        // window; a request that needs power launches when the window opens, not at a later,
+        // unrelated event.
+        let power = simulate("scenario { fetchPolicy = \"fixed\", duration = hours(6), device = { idleWindows = { { hours(2), hours(3) } } } }\n"
+                             + bgApp(submit: "local p = BGProcessingTaskRequest('clean') p.requiresExternalPower = true BGTaskScheduler.submit(p)") + """
+        at(0, user.launch)
+        at(60, function() system.setDeviceIdle(true) end)
+        at(61, user.home)
+        at(hours(5), function() end)
+        """)
+        #expect(power.printed == ["runs\tclean\t7200"])
+        // The other way round: charging forced on, idleness still from the windows.
+        let idle = simulate("scenario { fetchPolicy = \"fixed\", duration = hours(6), device = { idleWindows = { { hours(2), hours(3) } } } }\n"
+                            + bgApp(submit: "local p = BGProcessingTaskRequest('clean') p.requiresExternalPower = true BGTaskScheduler.submit(p)") + """
+        at(0, user.launch)
+        at(60, function() system.setCharging(true) end)
+        at(61, user.home)
+        at(hours(5), function() end)
+        """)
+        #expect(idle.printed == ["runs\tclean\t7200"])
+    }
+
+    @Test func leavingTheForegroundForASimulatedFetchReconsidersRequests() {
+        let s = simulate("scenario { fetchPolicy = \"fixed\", duration = hours(1) }\n" + """
+        app {
+          backgroundModes = { "fetch", "processing" },
+          permittedIdentifiers = { "clean" },
+          didFinishLaunching = function()
+            BGTaskScheduler.register("clean", function(task) print("runs", now()) task:setTaskCompleted(true) end)
+            system_submit = function() BGTaskScheduler.submit(BGProcessingTaskRequest("clean")) end
+          end,
+          didBecomeActive = function() system_submit() end,
+          performFetch = function(app, done) after(20, function() done("noData") end) end,
+        }
+        at(0, function() system.setDeviceIdle(true) end)
+        at(1, user.launch)
+        at(100, system.backgroundFetch)
+        """)
+        #expect(s.printed == ["runs\t100"])
     }
 
     @Test func theAdaptivePolicyAddsADelayDrawnOnce() {
@@ -225,6 +382,7 @@ func bgApp(modes: String = "\"fetch\", \"processing\"", register: String = "", h
         scenario { fetchPolicy = "fixed", duration = 2 }
         app { backgroundModes = { "fetch" }, permittedIdentifiers = { "a" },
           didFinishLaunching = function(app, launch)
+            BGTaskScheduler.register("a", function(task) task:setTaskCompleted(true) end)
             BGTaskScheduler.submit(BGAppRefreshTaskRequest("a"))
             if launch.reason ~= "user" then error("crash at launch") end
           end }

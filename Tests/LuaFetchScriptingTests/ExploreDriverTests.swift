@@ -137,9 +137,10 @@ func drive(_ source: String, _ plan: ExplorePlan, end: Millis = 3_600_000, optio
             app { didBecomeActive = function(app) app:beginBackgroundTask(nil) end }
             at(0, user.launch)
             """, options: RunOptions(settle: true))
-        // A task open in the foreground waits for nothing that would end it: the run ends at 60 s.
-        #expect(s.world.now == 60_000)
-        #expect(s.codes == ["task-held-too-long", "pending-at-end"])
+        // At the end the person goes Home (SPEC 10, third amendment): the task that was never
+        // going to end gets its 30 s and expires; the recurring work does not keep the run going.
+        #expect(s.world.now == 90_000)
+        #expect(s.codes == ["task-held-too-long", "task-expired"])
     }
 
     static func observation(_ code: String, _ line: Int, _ severity: Severity = .error) -> Observation {
@@ -183,7 +184,87 @@ func drive(_ source: String, _ plan: ExplorePlan, end: Millis = 3_600_000, optio
             """.utf8), chunkName: "@test.lua")
         try runtime.run()
         let found = Explorer.observations(runtime.world)
-        #expect(found.map(\.key) == ["pending-at-end test.lua:2", "expectation test.lua:8"])
-        #expect(found[1].message == "expected the note was saved")
+        // pending-at-end alone is never a finding (SPEC 10, third amendment).
+        #expect(runtime.world.violations.map(\.code) == [.pendingAtEnd])
+        #expect(found.map(\.key) == ["expectation test.lua:8"])
+        #expect(found[0].message == "expected the note was saved")
     }
+
+    @Test func twoInjectedActionsAreNeverInTheSameMillisecond() throws {
+        // Home, open, Home drawn into one millisecond: each comes 1 ms after the one before, once
+        // the app's blocks of that instant have run.
+        let source = """
+            scenario { duration = minutes(10) }
+            app { didBecomeActive = function() after(0, function() print("block", now()) end) end }
+            at(0, user.launch)
+            """
+        let plan = ExplorePlan(actions: [InjectedAction(time: 5000, kind: .home), InjectedAction(time: 5000, kind: .open),
+                                         InjectedAction(time: 5000, kind: .home)])
+        let (sim, driver) = try drive(source, plan)
+        #expect(driver.performed.map(\.spec) == ["5:home", "5.001:open", "5.002:home"])
+        #expect(sim.printed == ["block\t0", "block\t5.001"])
+    }
+
+    @Test func shrinkingKeepsAMillisecondBetweenActions() {
+        // Anything with two actions fails: the gaps shrink to 1 ms, never to none.
+        let start = Schedule(actions: [InjectedAction(time: 4000, kind: .home), InjectedAction(time: 9000, kind: .open),
+                                       InjectedAction(time: 9500, kind: .home)])
+        let minimal = Schedule.shrink(start) { batch in batch.map { $0.actions.count >= 3 } }
+        #expect(minimal.actions.map(\.time) == [0, 1, 2])
+    }
+
+    @Test func aShrunkScheduleHoldsOnlyUsefulActions() throws {
+        // A Simulate Background Fetch moved to where the app is in the foreground is not a
+        // schedule explore may report: the replay that judges a candidate shows nothing.
+        let path = try scratchScenario("""
+            scenario { duration = minutes(10) }
+            app { backgroundModes = { "fetch" }, performFetch = function(app, done) end }
+            at(0, user.launch)
+            at(60, user.home)
+            """)
+        let inForeground = Schedule(actions: [InjectedAction(time: 10_000, kind: .backgroundFetch)])
+        let inBackground = Schedule(actions: [InjectedAction(time: 70_000, kind: .backgroundFetch)])
+        #expect(try Explorer.replay(path: path, seed: 1, os: nil, schedule: inForeground).map(\.code) == ["fetch-no-completion"])
+        #expect(try Explorer.replay(path: path, seed: 1, os: nil, schedule: inForeground, usefulOnly: true).isEmpty)
+        #expect(try Explorer.replay(path: path, seed: 1, os: nil, schedule: inBackground, usefulOnly: true).map(\.code) == ["fetch-no-completion"])
+    }
+
+    @Test func aRunEndsWithTheAppSentHomeWhenWorkIsPending() throws {
+        // A correct app holds a background task in the foreground with no deadline running: at
+        // the end, --settle sends it Home; its expiration handler ends the task. No finding.
+        let source = """
+            scenario { duration = minutes(10) }
+            app {
+              didBecomeActive = function(app)
+                after(598, function()
+                  local t
+                  t = app:beginBackgroundTask("sync", function() app:endBackgroundTask(t) end)
+                end)
+              end,
+            }
+            at(0, user.launch)
+            """
+        let runtime = ScenarioRuntime(path: "test.lua", options: RunOptions(settle: true))
+        try runtime.run(source: Array(source.utf8), chunkName: "@test.lua")
+        try runtime.run()
+        let sim = Sim(runtime: runtime, error: nil)
+        #expect(Explorer.observations(runtime.world).isEmpty, "\(sim.codes)")
+        #expect(sim.messages.contains("goes to the Home screen"))
+        #expect(runtime.world.state == .suspended)
+        #expect(!sim.codes.contains("task-expired"))
+        // Without work pending, nobody goes Home.
+        let idle = ScenarioRuntime(path: "test.lua", options: RunOptions(settle: true))
+        try idle.run(source: Array(Self.plain.utf8), chunkName: "@test.lua")
+        try idle.run()
+        #expect(idle.world.state == .active)
+    }
+}
+
+/// Writes `source` to a scratch file (for runs that load by path, such as explore's replays).
+func scratchScenario(_ source: String) throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-tests-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let url = dir.appendingPathComponent("scenario-\(abs(source.hashValue)).lua")
+    try source.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
 }

@@ -90,7 +90,7 @@ import LuaFetchCore
     @Test func aForegroundHangWithNothingDueOnlyFreezesTheApp() {
         let s = simulate("""
         scenario { duration = 100 }
-        app { didBecomeActive = function() work(60) print("done", now()) end }
+        app { didBecomeActive = function() after(0, function() work(60) print("done", now()) end) end }
         at(0, user.launch)
         """)
         #expect(s.codes == [])
