@@ -2,7 +2,7 @@
 -- notifications punish (SPEC 13, 14), in the order they happen, each expected with
 -- expect.violation. Read the timeline next to the code: every violation names the line.
 --   bgtask-registration    a launch handler registered after didFinishLaunching returned
---   bgtask-unregistered    a task launched in a process that never registered its handler
+--   bgtask-unregistered    a request submitted before its launch handler was registered
 --   bgtask-no-completion   a task that never calls setTaskCompleted before its 30 s end
 --   push-no-completion     a background push whose completionHandler is never called
 --   push-double-completion a completionHandler called twice
@@ -21,8 +21,9 @@ app {
           after(1, function()   -- BUG: too late, launch has finished
             BGTaskScheduler.register("com.example.late", function(task) task:setTaskCompleted(true) end)
           end)
-        elseif n == 2 then      -- BUG: this process submits but never registers its handler
+        elseif n == 2 then      -- BUG: submits before registering the launch handler
           BGTaskScheduler.submit(BGAppRefreshTaskRequest("com.example.refresh"))
+          BGTaskScheduler.register("com.example.refresh", function(task) task:setTaskCompleted(true) end)
         else
           BGTaskScheduler.register("com.example.refresh", function(task)
             task.expirationHandler = function() print("expiring, but never completing") end   -- BUG
@@ -43,9 +44,7 @@ app {
 local function push(kind) system.remoteNotification({ kind = kind }, { contentAvailable = true }) end
 
 at(0, user.launch)                                                   -- bgtask-registration at 1 s
-at(10, user.launch)
-at(11, user.home)
-at(20, function() system.launchTask("com.example.refresh") end)      -- bgtask-unregistered
+at(10, user.launch)                                                  -- bgtask-unregistered
 at(30, user.launch)
 at(31, user.home)
 at(40, function() system.launchTask("com.example.refresh") end)      -- bgtask-no-completion at 70 s
