@@ -171,6 +171,16 @@ func replayArguments(_ line: String) -> [String] {
         #expect(minimalOf(bugs[3].1)?["inject"] as? String == "" && minimalOf(bugs[3].1)?["order"] as? String != "0")
     }
 
+    /// The seeds where `explore --help`'s example once reported two app-crash findings on the
+    /// fixed twin: a BGTask launch and an open in one millisecond (SPEC 13, third amendment).
+    @Test func aLaunchAndAnOpenInOneMillisecondAreNotAFindingOnTheFixedTwin() throws {
+        for seed in ["19565", "25071"] {
+            let r = try CLI.run(["explore", "examples/explore_me_fixed.lua", "--seed-from", seed, "--runs", "1"])
+            #expect(r.status == 0, "\(seed): \(r.stdout)")
+            #expect(r.stdout.contains("nothing found"))
+        }
+    }
+
     @Test func theFixedTwinIsClean() throws {
         let r = try CLI.run(["explore", "examples/explore_me_fixed.lua", "--runs", "10000"])
         #expect(r.status == 0, "\(r.stdout)")
