@@ -14,6 +14,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `luafetch import` (SPEC 18) parses Swift with SwiftSyntax, never a hand-written parser.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -28,18 +30,33 @@ let package = Package(
             dependencies: ["CLua"]
         ),
         .target(name: "LuaFetchCore"),
+        // SPEC 18: an app's Swift sources and Info.plist to a scenario (pure Swift, no Lua).
+        .target(
+            name: "LuaFetchImport",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftOperators", package: "swift-syntax"),
+                .product(name: "SwiftIfConfig", package: "swift-syntax"),
+            ]
+        ),
         .target(
             name: "LuaFetchScripting",
-            dependencies: ["CLua", "CLuaHost", "LuaFetchCore"]
+            dependencies: ["CLua", "CLuaHost", "LuaFetchCore"],
+            // The runtime of imported scenarios (SPEC 18), compiled into the binary.
+            resources: [.embedInCode("swift.lua")]
         ),
         .executableTarget(
             name: "luafetch",
             dependencies: [
-                "LuaFetchCore", "LuaFetchScripting", "CEditLine",
+                "LuaFetchCore", "LuaFetchScripting", "LuaFetchImport", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "LuaFetchCoreTests", dependencies: ["LuaFetchCore"]),
+        .testTarget(name: "LuaFetchImportTests", dependencies: ["LuaFetchImport"], exclude: ["Fixtures"]),
         .testTarget(name: "LuaFetchScriptingTests", dependencies: ["LuaFetchScripting", "LuaFetchCore"]),
         .testTarget(name: "luafetchCLITests", dependencies: ["luafetch"], exclude: ["Snapshots", "Robustness", "pty_repl.py"]),
     ],

@@ -218,7 +218,11 @@ extension World {
         r.arrival = nil
         net.requests[id] = r
         let pattern = "\(r.method) \(r.path)"
-        guard let index = server.routes.firstIndex(where: { $0.pattern == pattern }) else {
+        // The route of that method and path; else a route for any path of the method
+        // ("GET *"), else one for any request ("*").
+        guard let index = server.routes.firstIndex(where: { $0.pattern == pattern })
+                ?? server.routes.firstIndex(where: { $0.method == r.method && $0.path == "*" })
+                ?? server.routes.firstIndex(where: { $0.method == "*" }) else {
             let hint = closest(pattern, among: server.routes.map(\.pattern)).map { "; did you mean \($0)?" } ?? ""
             violate(.unmatchedRequest, at: host.location(of: r.callback),
                     "\(pattern) matched no route of \(server.host)\(hint) (answered 404)")

@@ -29,4 +29,8 @@ public struct RunStats: Sendable {
     public var backgroundSince: Millis?
     public var busyTime: Millis = 0
     public var events = 0
+    /// Stub calls of an imported scenario (SPEC 18.4), and the draws that took an explore-only
+    /// path (a nil result, a failure), as `+TIME Name (File.swift:LINE) → nil` (at most 32).
+    public var stubCalls = 0
+    public var stubNotes: [String] = []
 }

@@ -64,11 +64,24 @@ public struct RunOptions: Sendable {
     /// `World.settleLimit`, and only then reports what is still pending and checks expectations.
     /// Explore's runs settle, so cutting a run is never a finding.
     public var settle = false
+    /// `--stub-draws explore` (SPEC 18.7.11): stubs of imported scenarios draw as explore's runs
+    /// do (times from the whole range, nil results, failure paths), so `run` replays a finding.
+    public var stubDraws = StubDraws.run
     public init(seed: Int64? = nil, os: OSProfile? = nil, until: Millis? = nil, strict: Bool = false,
-                limits: RunLimits = RunLimits(), debugger: Bool = false, order: UInt64 = 0, settle: Bool = false) {
+                limits: RunLimits = RunLimits(), debugger: Bool = false, order: UInt64 = 0, settle: Bool = false,
+                stubDraws: StubDraws = .run) {
         self.seed = seed; self.os = os; self.until = until; self.strict = strict; self.limits = limits
-        self.debugger = debugger; self.order = order; self.settle = settle
+        self.debugger = debugger; self.order = order; self.settle = settle; self.stubDraws = stubDraws
     }
+}
+
+/// How the stubs of an imported scenario draw (SPEC 18.4).
+public enum StubDraws: String, Sendable {
+    /// Times from the stub's range, results as specified.
+    case run
+    /// As explore: times from the whole range, nil for results used as optionals and the failure
+    /// path, each with probability 1/4.
+    case explore
 }
 
 /// Limits of a whole run given on the command line (nil: the scenario's or the default).

@@ -159,7 +159,7 @@ public struct ExploreFindings: Sendable {
 public enum Explorer {
     /// The options of every explore run: settled at the end.
     static func options(seed: Int64, os: OSProfile?, order: UInt64, until: Millis? = nil) -> RunOptions {
-        RunOptions(seed: seed, os: os, until: until, order: order, settle: true)
+        RunOptions(seed: seed, os: os, until: until, order: order, settle: true, stubDraws: .explore)
     }
 
     /// Runs the scenario with `seed`, drawing its schedule from the seed (`horizon`: where
@@ -281,6 +281,10 @@ public enum Explorer {
         public var horizon: Millis
         public var name: String
         public var os: OSProfile
+        /// The scenario calls stubs (an imported one, SPEC 18.4): replays add `--stub-draws explore`.
+        public var usesStubs = false
+        /// Warnings found while loading it (unused stub names), for standard error.
+        public var warnings: [String] = []
     }
 
     public static func probe(path: String, seed: Int64, os: OSProfile?) throws(ScenarioError) -> Probe {
@@ -288,9 +292,12 @@ public enum Explorer {
         runtime.world.recordTimeline = false
         try runtime.load()
         let world = runtime.world
-        if let d = world.config.duration { return Probe(horizon: d, name: world.config.name, os: world.os) }
+        if let d = world.config.duration {
+            return Probe(horizon: d, name: world.config.name, os: world.os, usesStubs: runtime.swiftRuntimeLoaded, warnings: runtime.loadWarnings)
+        }
         try runtime.run()
-        return Probe(horizon: max(world.now, 10 * Time.minute), name: world.config.name, os: world.os)
+        return Probe(horizon: max(world.now, 10 * Time.minute), name: world.config.name, os: world.os,
+                     usesStubs: runtime.swiftRuntimeLoaded, warnings: runtime.loadWarnings)
     }
 
     /// Shrinks the record's schedule; `parallel` runs a batch of candidate schedules (in any

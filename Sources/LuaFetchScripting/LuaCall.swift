@@ -282,6 +282,17 @@ extension LuaCall {
         }
     }
 
+    /// The string items 1...#t of the table argument `i` (others are skipped; at most 10,000).
+    func strings(ofItemsOf i: Int32) -> [String] {
+        guard type(i) == LUA_TTABLE else { return [] }
+        let n = min(lua_rawlen(L, i), 10_000)
+        guard n > 0 else { return [] }
+        return (1...n).compactMap { k in
+            defer { clua_pop(L, 1) }
+            return lua_rawgeti(L, i, lua_Integer(k)) == LUA_TSTRING ? LuaCall.text(L, -1) : nil
+        }
+    }
+
     /// References to items 1...#t of the table argument `i`.
     func refs(ofItemsOf i: Int32) -> [ScriptRef] {
         let n = lua_rawlen(L, i)

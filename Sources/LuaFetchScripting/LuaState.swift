@@ -629,6 +629,22 @@ extension LuaState {
         return .success(ScriptRef(id: Int(luaL_ref(L, clua_registryindex()))))
     }
 
+    /// The global `name` (read raw: no strict-global error), kept; nil when it is not set.
+    func globalRef(_ name: String) -> ScriptRef? {
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        if lua_getfield_raw(L, -1, name) <= LUA_TNIL { clua_pop(L, 2); return nil }
+        let r = luaL_ref(L, clua_registryindex())
+        clua_pop(L, 1)
+        return ScriptRef(id: Int(r))
+    }
+
+    /// The string items 1...#t of the table `ref` holds.
+    func strings(ofItemsOf ref: ScriptRef) -> [String] {
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(ref.id))
+        defer { clua_pop(L, 1) }
+        return LuaCall(L: L, name: "").strings(ofItemsOf: -1)
+    }
+
     /// Field `key` of the table `ref` holds, kept in the registry.
     func field(_ key: String, of ref: ScriptRef) -> ScriptRef {
         lua_rawgeti(L, clua_registryindex(), lua_Integer(ref.id))

@@ -275,6 +275,20 @@ function exports.makeSync(begin, finish)
   end
 end
 
+-- The runtime of imported scenarios (SPEC 18), made the first time a scenario reads `swift`,
+-- `stubs` or `unsupported`: its source and primitives come from the host; it binds the three.
+local function loadSwiftRuntime()
+  local source, prims = host.swiftRuntime()
+  charge(#source)
+  local fn = assert(rawload(source, "=swift", "t"))
+  local S = fn(prims)
+  rawset(G, "swift", S)
+  rawset(G, "stubs", S.declareStubs)
+  rawset(G, "unsupported", S.unsupported)
+  return S
+end
+local lazy = { swift = true, stubs = true, unsupported = true }
+
 -- strict(miss): a global never assigned is an error (miss raises it); assigning a global, even
 -- nil, declares it; the metatable of _G is locked so strictness cannot be taken away.
 function exports.strict(miss)
@@ -282,6 +296,10 @@ function exports.strict(miss)
   setmetatable(G, {
     __index = function(t, k)
       if declared[k] then return nil end
+      if lazy[k] and rawget(t, "swift") == nil then
+        loadSwiftRuntime()
+        return rawget(t, k)
+      end
       return miss(t, k)
     end,
     __newindex = function(t, k, v)

@@ -27,6 +27,7 @@ extension ScenarioRuntime {
                 let found = ScenarioFile.module(try c.string(1), besides: path)
                 if found.source != nil { notePath(found.pathOrError) }
                 return c.returns(found.source.map { .string($0) } ?? .null, .string(found.pathOrError)) }),
+            ("swiftRuntime", swiftRuntimeEntry()),
         ], completes: false)
         let primitives = lua.primitives()
         switch lua.callHelper(prelude, [.ref(hostTable), .ref(primitives)]) {

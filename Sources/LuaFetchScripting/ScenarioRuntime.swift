@@ -38,6 +38,10 @@ public final class ScenarioRuntime: ScriptHost {
     var chunkPaths: [String] = []
     var scenarioDeclaredAt: String?
     var appDeclaredAt: String?
+    /// Whether a scenario read `swift` (the runtime of imported scenarios, SPEC 18).
+    public internal(set) var swiftRuntimeLoaded = false
+    /// Warnings found while loading (unused `stubs{}` names): the command prints them to stderr.
+    public internal(set) var loadWarnings: [String] = []
 
     /// Creates the runtime for the scenario at `path` (used in messages and chunk names).
     /// `lazyBudget` (the command line only: one runtime per process) arms the instruction budget
@@ -94,6 +98,7 @@ public final class ScenarioRuntime: ScriptHost {
     public func load() throws(ScenarioError) {
         let bytes = try ScenarioFile.read(path)
         try run(source: bytes, chunkName: "@" + path)
+        collectLoadWarnings()
     }
 
     /// Runs a chunk of scenario source as top-level code (the REPL uses this too).

@@ -40,9 +40,10 @@ extension ScenarioRuntime {
                 try checkServerSelf(c)
                 try requireTopLevel(c)
                 let pattern = try c.string(2)
-                let parts = pattern.split(separator: " ", omittingEmptySubsequences: true)
-                guard parts.count == 2, parts[0].allSatisfy({ $0.isLetter }), parts[1].hasPrefix("/") else {
-                    throw .error("\(c.name): the route must look like \"GET /path\", got \"\(pattern)\"")
+                var parts = pattern.split(separator: " ", omittingEmptySubsequences: true)
+                if parts == ["*"] { parts = ["*", "*"] }  // any request (the routes before it win)
+                guard parts.count == 2, parts[0].allSatisfy({ $0.isLetter }) || parts[0] == "*", parts[1].hasPrefix("/") || parts[1] == "*" else {
+                    throw .error("\(c.name): the route must look like \"GET /path\", \"GET *\" (any path) or \"*\" (any request), got \"\(pattern)\"")
                 }
                 let (method, path) = (String(parts[0]), String(parts[1]))
                 if c.isFunction(3) {

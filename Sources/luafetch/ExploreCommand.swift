@@ -138,6 +138,7 @@ struct Explore: ParsableCommand {
             Output.error(error.message + "\n")
             throw ExitCode(2)
         }
+        for w in probe.warnings { Output.error("\(w)\n") }
         let budget = time.flatMap(Time.parseDuration)
         // Without --runs: at most maxRuns seeds (the default count without --time), none past the largest seed.
         let room = seedFrom > Int64.max - Int64(Self.maxRuns) ? Int(Int64.max - seedFrom) + 1 : Self.maxRuns
@@ -146,6 +147,7 @@ struct Explore: ParsableCommand {
         var report = ExploreReport(file: file, name: probe.name, os: probe.os, osOption: os, seedFrom: seedFrom,
                                    runs: shardSpec == nil ? swept.runs : total,
                                    shard: shardSpec, timeBudget: budget == nil ? nil : time, findings: swept.findings)
+        report.stubDraws = probe.usesStubs
         // A single run shrinks what it reports; a shard shrinks every observation, since after
         // the merge any of them may name a finding.
         let f = report.findings

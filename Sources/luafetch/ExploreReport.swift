@@ -20,6 +20,8 @@ struct ExploreReport {
     /// `--time` as given (the header says which seeds it ran).
     var timeBudget: String?
     var findings: ExploreFindings
+    /// The scenario's stubs draw (an imported scenario): replays add `--stub-draws explore`.
+    var stubDraws = false
 
     // MARK: - Text
 
@@ -105,6 +107,7 @@ struct ExploreReport {
         parts.append("--settle")
         if !s.actions.isEmpty { parts += ["--inject", shellQuote(s.injectText)] }
         if s.order != 0 { parts += ["--order", String(s.order)] }
+        if stubDraws { parts += ["--stub-draws", "explore"] }
         return parts.joined(separator: " ")
     }
 

@@ -24,9 +24,10 @@ struct Luafetch: ParsableCommand {
           luafetch run examples/news.lua --until 6h --quiet
           luafetch test examples --junit report.xml
           luafetch new my_app.lua
+          luafetch import MyApp/ -o myapp.lua
         """,
         version: luafetchVersion,
-        subcommands: [Run.self, TestCommand.self, Repl.self, Explore.self, NewCommand.self, TypesCommand.self],
+        subcommands: [Run.self, TestCommand.self, Repl.self, Explore.self, NewCommand.self, TypesCommand.self, ImportCommand.self],
         defaultSubcommand: Run.self
     )
 }
@@ -62,7 +63,7 @@ enum Main {
 /// Anything else, including help and every error, goes through ArgumentParser.
 func fastRun() -> RunSpec? {
     let args = Array(CommandLine.arguments.dropFirst())
-    guard let first = args.first, !["repl", "explore", "help", "test", "new", "types"].contains(first) else { return nil }
+    guard let first = args.first, !["repl", "explore", "help", "test", "new", "types", "import"].contains(first) else { return nil }
     return RunSpec.fastParse(first == "run" ? Array(args.dropFirst()) : args)
 }
 

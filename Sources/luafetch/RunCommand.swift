@@ -62,6 +62,9 @@ struct Run: ParsableCommand {
     @Flag(help: "At the end (duration or --until), go on while work is pending that would finish on its own (at most an hour), as explore's runs do.")
     var settle = false
 
+    @Option(help: ArgumentHelp("How an imported scenario's stubs draw: run (default) or explore (as explore's runs: whole time ranges, nil results, failure paths; replays a finding).", valueName: "run|explore"))
+    var stubDraws: StubDraws = .run
+
     @OptionGroup var limitOptions: LimitOptions
 
     func validate() throws {
@@ -76,7 +79,7 @@ struct Run: ParsableCommand {
     func run() throws {
         try RunSpec(file: file, seed: seed, osProfile: osProfile, until: until, format: format, trace: trace,
                     inject: inject, quiet: quiet, noColor: noColor, strict: strict, limits: limitOptions.limits,
-                    debugger: debugger, order: order, settle: settle).execute()
+                    debugger: debugger, order: order, settle: settle, stubDraws: stubDraws).execute()
     }
 }
 
@@ -123,6 +126,7 @@ struct RunSpec {
     var debugger = false
     var order: UInt64?
     var settle = false
+    var stubDraws = StubDraws.run
 
     /// Parses the plain forms of `luafetch [run] FILE [options]` without ArgumentParser's reflection
     /// (most of start-up time). Anything else (help, a bad or unknown option, a repeated argument)
@@ -149,6 +153,7 @@ struct RunSpec {
             case "--strict": spec.strict = true
             case "--debugger": spec.debugger = true
             case "--settle": spec.settle = true
+            case "--stub-draws": guard let v = value(), let d = StubDraws(rawValue: v) else { return nil }; spec.stubDraws = d
             case "--order": guard let v = value(), let n = UInt64(v), spec.order == nil else { return nil }; spec.order = n
             case "--limit-instructions":
                 guard let v = value(), let n = RunLimits.parse(v, for: "instructions"), spec.limits.instructions == nil else { return nil }
@@ -173,7 +178,7 @@ struct RunSpec {
     var options: RunOptions {
         RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)),
                    until: until.flatMap(Time.parseDuration), strict: strict, limits: limits,
-                   debugger: debugger, order: order ?? 0, settle: settle)
+                   debugger: debugger, order: order ?? 0, settle: settle, stubDraws: stubDraws)
     }
 
     /// Runs the scenario: first with the lazy budget (fast), and when its watchdog doubted the run,
@@ -210,6 +215,7 @@ struct RunSpec {
             try restartIfDoubted()
             throw fail(error)
         }
+        if start == 0 { for w in runtime.loadWarnings { Output.error("\(w)\n") } }
         let world = runtime.world
         if let inject {
             switch InjectedAction.parse(inject) {
@@ -285,6 +291,7 @@ struct RunSpec {
         if debugger { parts.append("--debugger") }
         if let order, order != 0 { parts += ["--order", String(order)] }
         if settle { parts.append("--settle") }
+        if stubDraws == .explore { parts += ["--stub-draws", "explore"] }
         if let n = limits.instructions { parts += ["--limit-instructions", String(n)] }
         if let n = limits.events { parts += ["--limit-events", String(n)] }
         if let n = limits.memory { parts += ["--limit-memory", String(n)] }
@@ -307,6 +314,8 @@ struct RunSpec {
         return "stack traceback:\n" + frames.joined(separator: "\n") + "\n"
     }
 }
+
+extension StubDraws: ExpressibleByArgument {}
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, jsonl, html

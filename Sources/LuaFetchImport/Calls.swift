@@ -1,0 +1,377 @@
+// Calls (SPEC 18.3, 18.4, 18.7.5): a call is resolved, in this order, to a closure in a local,
+// a method, static method or initializer of a translated type (overloads by their argument
+// labels, arguments put in parameter order, defaults left to the callee), an iOS or Foundation
+// API of the table in APIs.swift, a free function of the files, or else a stub: a call site
+// named `Type.member` after the receiver's syntactic type, recorded with what its closures take
+// and whether its result is used as an optional, awaited or tried.
+import SwiftSyntax
+
+/// One argument as written.
+struct CallArg {
+    let label: String?
+    let syntax: ExprSyntax
+    var closure: ClosureExprSyntax? { syntax.as(ClosureExprSyntax.self) }
+}
+
+extension Translator {
+    /// The arguments of a call, trailing closures included (the first unlabelled, as Swift has it).
+    func callArgs(_ c: FunctionCallExprSyntax) -> [CallArg] {
+        var out = c.arguments.map { CallArg(label: $0.label?.text, syntax: $0.expression) }
+        if let t = c.trailingClosure { out.append(CallArg(label: nil, syntax: ExprSyntax(t))) }
+        for extra in c.additionalTrailingClosures { out.append(CallArg(label: extra.label.text, syntax: ExprSyntax(extra.closure))) }
+        return out
+    }
+
+    func call(_ c: FunctionCallExprSyntax, expect: TypeName?, optionalUse: Bool, awaited: Bool) -> LuaExpr {
+        let args = callArgs(c)
+        let tried = pendingTry
+        pendingTry = false
+        let callee = c.calledExpression
+        // `x?(args)`: a function in an optional.
+        if let oc = callee.as(OptionalChainingExprSyntax.self) {
+            let f = expr(oc.expression)
+            return LuaExpr("swift.callOpt(\(([f.code] + args.map { expr($0.syntax).code }).joined(separator: ", ")))")
+        }
+        if let m = callee.as(MemberAccessExprSyntax.self) {
+            return memberCall(m, args: args, call: c, expect: expect, optionalUse: optionalUse, awaited: awaited, tried: tried)
+        }
+        if let d = callee.as(DeclReferenceExprSyntax.self) {
+            return nameCall(d.baseName.text, args: args, call: c, expect: expect, optionalUse: optionalUse, awaited: awaited, tried: tried)
+        }
+        if let g = callee.as(GenericSpecializationExprSyntax.self), let d = g.expression.as(DeclReferenceExprSyntax.self) {
+            return nameCall(d.baseName.text, args: args, call: c, expect: expect, optionalUse: optionalUse, awaited: awaited, tried: tried)
+        }
+        if let t = callee.as(TypeExprSyntax.self) {
+            let name = TypeName(t.type)?.name ?? t.type.trimmedDescription
+            return nameCall(name, args: args, call: c, expect: expect, optionalUse: optionalUse, awaited: awaited, tried: tried)
+        }
+        if callee.is(SuperExprSyntax.self) { return LuaExpr("nil") }
+        let f = expr(callee)
+        return LuaExpr("\(wrap(f.code))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))")
+    }
+
+    // MARK: - foo(args)
+
+    func nameCall(_ name: String, args: [CallArg], call c: FunctionCallExprSyntax, expect: TypeName?, optionalUse: Bool,
+                  awaited: Bool, tried: Bool) -> LuaExpr {
+        // A local holding a closure.
+        if let v = local(name) {
+            return LuaExpr("\(v.lua)(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))")
+        }
+        // A method of the current type (self implied).
+        if let t = currentType {
+            let candidates = t.methods(name)
+            if let m = pick(candidates, args) {
+                let codeArgs = ordered(m, args)
+                let r = m.returnType
+                if m.isStatic || inStatic { return LuaExpr("\(t.lua).\(m.lua)(\(codeArgs))", r) }
+                return LuaExpr("self:\(m.lua)(\(codeArgs))", r)
+            }
+            // A property holding a closure.
+            if let p = t.property(name) {
+                let owner = p.isStatic ? staticOwner(p, t) : "self"
+                return LuaExpr("\(owner).\(Naming.field(name))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))")
+            }
+        }
+        // A translated type: its initializer.
+        if let t = program.type(named: name, from: currentType) { return construct(t, args: args) }
+        // A free function of the files.
+        if let list = program.functions[name], let f = pick(list, args) {
+            return LuaExpr("T.\(f.lua)(\(ordered(f, args)))", f.returnType)
+        }
+        // iOS, Foundation, Swift's library.
+        let ctx = CallContext(t: self, args: args, node: Syntax(c), base: nil, awaited: awaited, tried: tried, expect: expect)
+        if let mapped = APIs.globalCall(name, ctx) {
+            counts.map(name)
+            return mapped
+        }
+        // A stub: an unknown function, or an unknown type's initializer.
+        let isType = name.first?.isUppercase == true
+        let stubName = isType ? "\(name).init" : name
+        var r = stubCall(stubName, recv: "nil", args: args, node: Syntax(c), optionalUse: optionalUse, awaited: awaited, tried: tried)
+        if isType { r.type = TypeName(name); r.stubName = name }
+        return r
+    }
+
+    /// `Type(args)` for a translated type: its initializer, an enum's `init(rawValue:)`, or a
+    /// struct's memberwise initializer.
+    func construct(_ t: TypeDecl, args: [CallArg]) -> LuaExpr {
+        let type = TypeName(t.qualified)
+        if t.kind == .enum, args.count == 1, args[0].label == "rawValue", t.inits.isEmpty {
+            var r = LuaExpr("swift.fromRaw(\(t.lua), \(expr(args[0].syntax).code))", type)
+            r.type?.optional = true
+            return r
+        }
+        if let i = pick(t.inits, args) {
+            var r = LuaExpr("swift.new(\(t.lua), \(Literals.quote(i.lua))\(args.isEmpty && i.params.isEmpty ? "" : ", " + ordered(i, args)))", type)
+            if i.failable { r.type?.optional = true }
+            return r
+        }
+        if t.kind == .struct && !args.isEmpty {
+            // Memberwise: arguments by property name, in declaration order.
+            let stored = t.propertyOrder.compactMap { t.properties[$0] }.filter { $0.kind == .stored && !$0.isStatic }
+            var values = [String](repeating: "nil", count: stored.count)
+            var next = 0
+            for a in args {
+                if let l = a.label, let i = stored.firstIndex(where: { $0.name == l }) { values[i] = expr(a.syntax, expect: stored[i].type).code; next = i + 1 }
+                else if next < values.count { values[next] = expr(a.syntax).code; next += 1 }
+            }
+            while values.last == "nil" { values.removeLast() }
+            return LuaExpr("swift.new(\(t.lua), \"init\"\(values.isEmpty ? "" : ", " + values.joined(separator: ", ")))", type)
+        }
+        return LuaExpr("swift.new(\(t.lua), \"init\")", type)
+    }
+
+    // MARK: - base.name(args)
+
+    func memberCall(_ m: MemberAccessExprSyntax, args: [CallArg], call c: FunctionCallExprSyntax, expect: TypeName?, optionalUse: Bool,
+                    awaited: Bool, tried: Bool) -> LuaExpr {
+        let name = m.declName.baseName.text
+        guard let baseSyntax = m.base else {
+            // `.name(args)`: an enum case with values, or a static of the expected type.
+            if let e = expect, let t = program.type(named: e.name, from: currentType) {
+                if t.cases.contains(where: { $0.name == name }) {
+                    return LuaExpr("\(t.lua).\(Naming.field(name))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))", TypeName(t.qualified))
+                }
+                if let f = pick(t.methods(name).filter(\.isStatic), args) { return LuaExpr("\(t.lua).\(f.lua)(\(ordered(f, args)))", f.returnType) }
+            }
+            let ctx = CallContext(t: self, args: args, node: Syntax(c), base: nil, awaited: awaited, tried: tried, expect: expect)
+            if let v = APIs.implicitCall(name, ctx) { return v }
+            return LuaExpr("swift.case(\(([Literals.quote(name)] + args.map { expr($0.syntax).code }).joined(separator: ", ")))")
+        }
+        // super.name(args)
+        if baseSyntax.is(SuperExprSyntax.self) {
+            guard let sup = currentType?.superclass else {
+                if currentType?.opaqueBase == "Operation" || currentType?.opaqueBase == "BlockOperation" {
+                    return LuaExpr("swift.Operation.\(Naming.field(name))(self\(args.isEmpty ? "" : ", " + args.map { expr($0.syntax).code }.joined(separator: ", ")))")
+                }
+                return LuaExpr("nil")
+            }
+            if name == "init" {
+                if let i = pick(sup.inits, args) { return LuaExpr("\(sup.lua).\(i.lua)(self\(args.isEmpty ? "" : ", " + ordered(i, args)))") }
+                return LuaExpr("nil")
+            }
+            if let f = pick(sup.methods(name), args) { return LuaExpr("\(sup.lua).\(f.lua)(self\(args.isEmpty ? "" : ", " + ordered(f, args)))", f.returnType) }
+            return LuaExpr("nil")
+        }
+        // self.init(...) in a convenience initializer.
+        if name == "init", let t = currentType, baseSyntax.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
+            if let i = pick(t.inits, args) { return LuaExpr("self:\(i.lua)(\(ordered(i, args)))") }
+        }
+        let base = expr(baseSyntax, optionalUse: false)
+        // A translated type: static methods, enum cases with values, initializers.
+        if let t = base.typeRef {
+            if name == "init" { return construct(t, args: args) }
+            if t.cases.contains(where: { $0.name == name }) {
+                return LuaExpr("\(t.lua).\(Naming.field(name))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))", TypeName(t.qualified))
+            }
+            if let nested = t.nested[name] { return construct(nested, args: args) }
+            if let f = pick(t.methods(name), args) { return LuaExpr("\(t.lua).\(f.lua)(\(ordered(f, args)))", f.returnType) }
+        }
+        // An API (UIApplication, DispatchQueue, BGTaskScheduler, ...).
+        let apiName = base.apiType ?? base.type?.name
+        if let api = apiName, !api.isEmpty {
+            let ctx = CallContext(t: self, args: args, node: Syntax(c), base: base, awaited: awaited, tried: tried, expect: expect)
+            if let v = APIs.call(api.hasPrefix("?") ? String(api.dropFirst()) : api, name, ctx) {
+                counts.map("\(api.hasPrefix("?") ? String(api.dropFirst()) : api).\(name)")
+                return v
+            }
+        }
+        // An instance of a translated type.
+        if let tn = base.type, let t = program.type(named: tn.name, from: currentType) {
+            if let f = pick(t.methods(name), args) {
+                if base.chained {
+                    return LuaExpr("swift.optCall(0, \(base.code), \(Literals.quote(f.lua)), nil\(args.isEmpty ? "" : ", " + ordered(f, args)))", f.returnType.map { var r = $0; r.optional = true; return r })
+                }
+                return LuaExpr("\(wrapBase(base.code)):\(f.lua)(\(ordered(f, args)))", f.returnType)
+            }
+            if t.property(name) != nil {
+                let fnCode = base.chained ? "swift.opt(\(base.code), \(Literals.quote(Naming.field(name))))" : "\(wrapBase(base.code)).\(Naming.field(name))"
+                return LuaExpr("swift.callOpt(\(([fnCode] + args.map { expr($0.syntax).code }).joined(separator: ", ")))")
+            }
+        }
+        // A built-in value or an unknown receiver: at run time (a stub when opaque).
+        let labelled = args.first?.label.map { "\(name)_\($0)" }
+        if let tn = base.type, APIs.builtinValueTypes.contains(tn.name) {
+            let argCodes = args.map { a -> String in
+                if let cl = a.closure { return closure(cl).code }
+                return expr(a.syntax).code
+            }
+            let fn = base.chained ? "optCall" : "call"
+            return LuaExpr("swift.\(fn)(0, \(([base.code, Literals.quote(name), labelled.map(Literals.quote) ?? "nil"] + argCodes).joined(separator: ", ")))",
+                           APIs.builtinCallType(tn, name))
+        }
+        let receiver = receiverName(baseSyntax, base)
+        let stubName = "\(receiver).\(name)"
+        let apiReceiver = apiName.map { APIs.knownTypes.contains($0) } ?? false
+        var r = stubCall(stubName, recv: base.code, args: args, node: Syntax(c), optionalUse: optionalUse, awaited: awaited, tried: tried,
+                         dynamic: apiReceiver ? nil : (name, labelled), chained: base.chained)
+        r.stubName = stubName
+        return r
+    }
+
+    // MARK: - Overloads and arguments
+
+    /// The overload whose labels fit the arguments (or the only one).
+    func pick(_ candidates: [FuncInfo], _ args: [CallArg]) -> FuncInfo? {
+        if candidates.count <= 1 { return candidates.first }
+        let labels = args.map { $0.label ?? "_" }
+        if let exact = candidates.first(where: { fits($0, labels) }) { return exact }
+        return candidates.first { $0.params.count == args.count } ?? candidates.first
+    }
+
+    private func fits(_ f: FuncInfo, _ labels: [String]) -> Bool {
+        var i = 0
+        for p in f.params {
+            if i < labels.count && (labels[i] == p.label || (labels[i] == "_" && p.isClosure)) { i += 1; continue }
+            if p.defaultValue != nil { continue }
+            return false
+        }
+        return i == labels.count
+    }
+
+    /// The arguments in parameter order; defaulted parameters left out are nil (the callee
+    /// fills them in); variadic arguments become an array.
+    func ordered(_ f: FuncInfo, _ args: [CallArg]) -> String {
+        var values: [String] = []
+        var i = 0
+        for p in f.params {
+            if p.variadic {
+                var items: [String] = []
+                while i < args.count && (items.isEmpty ? (args[i].label ?? "_") == p.label : args[i].label == nil) {
+                    items.append(expr(args[i].syntax, expect: p.type).code)
+                    i += 1
+                }
+                values.append("swift.array({ \(items.joined(separator: ", ")) })")
+                continue
+            }
+            if i < args.count && ((args[i].label ?? "_") == p.label || (args[i].label == nil && args[i].closure != nil && p.isClosure)) {
+                let a = args[i]
+                var code = a.closure.map { closure($0).code } ?? expr(a.syntax, expect: p.type, optionalUse: p.type?.optional ?? false).code
+                if a.closure == nil, let t = p.type, !p.inout_, ["Array", "Dictionary", "Set"].contains(t.name) || program.type(named: t.name)?.kind == .struct,
+                   a.syntax.is(DeclReferenceExprSyntax.self) || a.syntax.is(MemberAccessExprSyntax.self) {
+                    code = "swift.copy(\(code))"
+                }
+                values.append(code)
+                i += 1
+            } else {
+                values.append("nil")
+            }
+        }
+        // Arguments no parameter took (a mismatch the compiler would have caught): passed on.
+        while i < args.count { values.append(expr(args[i].syntax).code); i += 1 }
+        while values.last == "nil" { values.removeLast() }
+        return values.joined(separator: ", ")
+    }
+
+    // MARK: - Stubs
+
+    /// A call into code the files do not define (18.4): recorded as a site; at run time the
+    /// runtime dispatches `dynamic` calls to a translated or built-in value when the receiver
+    /// turns out to be one, and otherwise the stub answers.
+    func stubCall(_ name: String, recv: String, args: [CallArg], node: Syntax, optionalUse: Bool, awaited: Bool, tried: Bool,
+                  dynamic: (String, String?)? = nil, chained: Bool = false) -> LuaExpr {
+        var closures: [StubClosure] = []
+        var codes: [String] = []
+        for (i, a) in args.enumerated() {
+            if let cl = a.closure {
+                closures.append(StubClosure.describe(cl, label: a.label, index: i + 1, translator: self))
+                codes.append(closure(cl).code)
+            } else {
+                let e = expr(a.syntax)
+                codes.append(e.code)
+                // A function passed along (a completion handler) is a closure of the stub too.
+                if e.type?.isFunction == true || e.type?.name == "Function" || looksLikeCompletion(a) {
+                    closures.append(StubClosure(index: i + 1, label: a.label, params: 1, kinds: [], failure: StubClosure.isFailureLabel(a.label)))
+                }
+            }
+        }
+        let site = stubs.site(name, where: location(node), optional: optionalUse, node: node, closures: closures, awaited: awaited, tried: tried)
+        var r: LuaExpr
+        if let (method, labelled) = dynamic {
+            let fn = chained ? "optCall" : "call"
+            r = LuaExpr("swift.\(fn)(\(([String(site), recv, Literals.quote(method), labelled.map(Literals.quote) ?? "nil"] + codes).joined(separator: ", ")))")
+        } else {
+            r = LuaExpr("swift.stubCall(\(([String(site), recv] + codes).joined(separator: ", ")))")
+        }
+        r.stubName = name
+        return r
+    }
+
+    /// An argument that names a completion handler (`completion: completionHandler`).
+    func looksLikeCompletion(_ a: CallArg) -> Bool {
+        guard let d = a.syntax.as(DeclReferenceExprSyntax.self) else { return false }
+        let n = d.baseName.text.lowercased()
+        return n.contains("completion") || n.contains("handler") || n.hasSuffix("callback") || n == "done"
+    }
+}
+
+/// What a stub's closure argument takes: how many parameters, which are errors, success flags or
+/// `Result`s, and whether it is the failure path (`failure:`, `onError:`, `errorHandler:`).
+struct StubClosure {
+    let index: Int
+    let label: String?
+    let params: Int
+    let kinds: [String?]
+    let failure: Bool
+
+    static func isFailureLabel(_ label: String?) -> Bool {
+        guard let l = label?.lowercased() else { return false }
+        return ["failure", "onerror", "errorhandler", "onfailure", "fail", "failed", "error"].contains(l)
+    }
+
+    static func describe(_ c: ClosureExprSyntax, label: String?, index: Int, translator: Translator) -> StubClosure {
+        var names: [(String, TypeName?)] = []
+        switch c.signature?.parameterClause {
+        case .simpleInput(let list)?: names = list.map { ($0.name.text, nil) }
+        case .parameterClause(let clause)?: names = clause.parameters.map { (($0.secondName ?? $0.firstName).text, TypeName($0.type)) }
+        case nil:
+            let n = Translator.anonymousParameters(c.statements)
+            names = (0..<n).map { ("$\($0)", nil) }
+        }
+        let text = c.statements.trimmedDescription
+        let kinds: [String?] = names.map { name, type in
+            let n = name.lowercased()
+            if let t = type?.name, ["Error", "NSError", "URLError"].contains(t) { return "error" }
+            if ["error", "err", "e", "anyerror", "networkerror"].contains(n) || n.hasSuffix("error") { return "error" }
+            if type?.name == "Result" || text.contains("case .success") || text.contains("case .failure") || text.contains("case let .success") {
+                if text.contains("switch \(name)") || type?.name == "Result" { return "result" }
+            }
+            if type?.name == "Bool" || ["success", "ok", "succeeded", "didsucceed", "finished", "completed", "saved", "done"].contains(n) { return "flag" }
+            return nil
+        }
+        return StubClosure(index: index, label: label, params: names.count, kinds: kinds, failure: isFailureLabel(label))
+    }
+}
+
+/// What the translation and the APIs table need to translate one call's arguments.
+final class CallContext {
+    unowned let t: Translator
+    let args: [CallArg]
+    let node: Syntax
+    let base: LuaExpr?
+    let awaited: Bool
+    let tried: Bool
+    let expect: TypeName?
+
+    init(t: Translator, args: [CallArg], node: Syntax, base: LuaExpr?, awaited: Bool, tried: Bool, expect: TypeName?) {
+        self.t = t; self.args = args; self.node = node; self.base = base; self.awaited = awaited; self.tried = tried; self.expect = expect
+    }
+
+    var labels: [String] { args.map { $0.label ?? "_" } }
+    /// The argument with this label (`nil`: the first unlabelled one).
+    func arg(_ label: String?) -> CallArg? { args.first { $0.label == label } }
+    /// The last closure argument (a trailing closure).
+    var trailing: CallArg? { args.last { $0.closure != nil } }
+
+    /// Translates an argument; a closure gets the parameter types the API gives it.
+    func code(_ a: CallArg?, types: [TypeName?] = [], expect: TypeName? = nil) -> String {
+        guard let a else { return "nil" }
+        if let c = a.closure { return t.closure(c, paramTypes: types).code }
+        return t.expr(a.syntax, expect: expect).code
+    }
+    func code(_ label: String?, types: [TypeName?] = [], expect: TypeName? = nil) -> String { code(arg(label), types: types, expect: expect) }
+    /// Every argument, translated, in order.
+    var all: [String] { args.map { code($0) } }
+    var receiver: String { base?.code ?? "nil" }
+}

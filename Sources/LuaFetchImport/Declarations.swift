@@ -1,0 +1,388 @@
+// Declarations (SPEC 18.3, 18.7.4): each type becomes a table `T.Name` made once at the top
+// level (supertypes first); its stored properties' initial values, computed, lazy and observed
+// properties, statics (per process, made on first use), methods, initializers and enum cases
+// are written file by file, in the Swift code's order; free functions are `T.name`, globals are
+// per process. SwiftUI's `body` is not simulated: its `scenePhase` handlers, notification
+// observers and `.backgroundTask` registrations are lifted out.
+import SwiftSyntax
+
+extension Translator {
+    // MARK: - Types
+
+    /// The `T.X = swift.class(...)` lines of every type, supertypes and outer types first.
+    func typeTables() {
+        var done = Set<String>()
+        func make(_ t: TypeDecl) {
+            guard !done.contains(t.qualified) else { return }
+            if let s = t.superclass { make(s) }
+            if let o = t.outer { make(o) }
+            done.insert(t.qualified)
+            setFile(t.file)
+            let kind: String
+            switch t.kind {
+            case .class, .actor: kind = "class"
+            case .struct: kind = "struct"
+            case .enum: kind = "enum"
+            case .protocol: kind = "protocol"
+            }
+            var superCode = t.superclass?.lua
+            if superCode == nil, let b = t.opaqueBase, b == "Operation" || b == "BlockOperation" { superCode = "swift.\(b)" }
+            emit("\(t.lua) = swift.type(\(Literals.quote(t.qualified)), \"\(kind)\"\(superCode.map { ", \($0)" } ?? ""))", t.line)
+            if let b = t.opaqueBase, b != "Operation", b != "BlockOperation" { emit("swift.opaqueBase(\(t.lua))", t.line) }
+        }
+        for t in program.typeOrder { make(t) }
+        for t in program.typeOrder {
+            let protocols = t.inherited.compactMap { program.type(named: $0, from: t) }.filter { $0.kind == .protocol }
+            if !protocols.isEmpty {
+                setFile(t.file)
+                emit("swift.conform(\(t.lua), \(protocols.map(\.lua).joined(separator: ", ")))", t.line)
+            }
+        }
+    }
+
+    func setFile(_ f: ParsedFile) {
+        file = f
+        fileIndex = fileNames.firstIndex(of: f.source.shown) ?? {
+            fileNames.append(f.source.shown)
+            return fileNames.count - 1
+        }()
+    }
+
+    /// Everything a type declares, part by part (the type itself, then its extensions).
+    func typeMembers(_ t: TypeDecl) {
+        currentType = t
+        onMainActor = t.mainActor
+        defer { currentType = nil; onMainActor = false }
+        if t.kind == .enum && !t.cases.isEmpty {
+            setFile(t.file)
+            let cases = t.cases.map { c -> String in
+                var parts = [Literals.quote(c.name), c.raw ?? "nil"]
+                if c.arity > 0 { parts.append(String(c.arity)) }
+                return "{ \(parts.joined(separator: ", ")) }"
+            }
+            emit("swift.enum(\(t.lua), { \(cases.joined(separator: ", ")) })", t.line)
+        }
+        // Stored properties' initial values, in declaration order (the type's own part).
+        var fieldLines: [String] = []
+        var memberwise: [String] = []
+        if let (f, _) = t.parts.first { setFile(f) }
+        fieldLines = nested {
+            inStatic = false
+            pushScope()
+            for name in t.propertyOrder {
+                guard let p = t.properties[name], !p.isStatic, p.file.source.shown == t.file.source.shown else { continue }
+                setFile(p.file)
+                if p.kind == .stored && p.wrapper == nil { memberwise.append(name) }
+                storedInitializer(p, t)
+            }
+            popScope()
+        }
+        if !fieldLines.isEmpty {
+            setFile(t.file)
+            emit("swift.fields(\(t.lua), function(self)", t.line)
+            out += fieldLines
+            emit("end)", t.line)
+        }
+        if t.kind == .struct && t.inits.isEmpty && !memberwise.isEmpty {
+            setFile(t.file)
+            emit("\(t.lua).__memberwise = { \(memberwise.map(Literals.quote).joined(separator: ", ")) }", t.line)
+        }
+        // The rest, in each part's order.
+        for (f, block) in t.parts {
+            setFile(f)
+            for decl in program.members(block) {
+                member(decl, t)
+            }
+        }
+        liftSwiftUI(t)
+    }
+
+    private func storedInitializer(_ p: PropertyInfo, _ t: TypeDecl) {
+        let field = Naming.field(p.name)
+        switch p.wrapper {
+        case "UIApplicationDelegateAdaptor":
+            if let name = p.type?.name, let d = program.type(named: name, from: t) {
+                emit("self.\(field) = swift.adaptor(\(d.lua))", at: p.binding)
+            }
+            return
+        case "Environment", "AppStorage", "SceneStorage":
+            return  // computed below
+        case "EnvironmentObject":
+            emit("self.\(field) = swift.opaque(\(Literals.quote(p.type?.name ?? p.name)))", at: p.binding)
+            return
+        default: break
+        }
+        guard p.kind == .stored || p.kind == .observed else { return }
+        guard let initial = p.binding.initializer?.value else { return }
+        let value = expr(initial, expect: p.type, optionalUse: p.type?.optional ?? false)
+        if p.type?.optional == true, let stub = value.stubName { stubs.markOptional(stub) }
+        if p.kind == .observed {
+            emit("swift.initStored(self, \(Literals.quote(field)), \(value.code))", at: p.binding)
+        } else {
+            emit("self.\(field) = \(value.code)", at: p.binding)
+        }
+    }
+
+    private func member(_ decl: DeclSyntax, _ t: TypeDecl) {
+        if let v = decl.as(VariableDeclSyntax.self) {
+            for b in v.bindings {
+                guard let id = b.pattern.as(IdentifierPatternSyntax.self), let p = t.properties[id.identifier.text] else { continue }
+                property(p, t)
+            }
+        } else if let f = decl.as(FunctionDeclSyntax.self) {
+            let isStatic = f.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
+            let base = f.name.text.trimmingCharacters("`")
+            guard let info = t.methods[base]?.first(where: { $0.node.id == DeclSyntax(f).id }) else { return }
+            function(info, owner: t, isStatic: isStatic, body: f.body, node: Syntax(f))
+        } else if let i = decl.as(InitializerDeclSyntax.self) {
+            guard let info = t.inits.first(where: { $0.node.id == DeclSyntax(i).id }) else { return }
+            function(info, owner: t, isStatic: false, body: i.body, node: Syntax(i))
+        } else if decl.is(DeinitializerDeclSyntax.self) || decl.is(SubscriptDeclSyntax.self) {
+            if decl.is(SubscriptDeclSyntax.self) { emit("-- " + unsupportedCall("subscript declaration", decl), at: decl) }
+        } else if decl.is(TypeAliasDeclSyntax.self) || decl.is(AssociatedTypeDeclSyntax.self) || decl.is(EnumCaseDeclSyntax.self) {
+            return
+        }
+    }
+
+    /// Computed, lazy, observed and static properties (stored ones are in `fields`).
+    private func property(_ p: PropertyInfo, _ t: TypeDecl) {
+        let field = Naming.field(p.name)
+        let q = Literals.quote(field)
+        inStatic = p.isStatic
+        defer { inStatic = false }
+        if p.isStatic {
+            switch p.kind {
+            case .stored, .lazy, .observed:
+                let initial = p.binding.initializer.map { expr($0.value, expect: p.type).code } ?? "nil"
+                emit("swift.static(\(t.lua), \(q), function() return \(initial) end)", at: p.binding)
+            case .computed:
+                emit("swift.staticComputed(\(t.lua), \(q), " + getterSetter(p, t, isStatic: true).0 + ")", at: p.binding)
+            }
+            return
+        }
+        switch p.wrapper {
+        case "Environment":
+            if p.wrapperArgument?.contains("scenePhase") == true {
+                emit("swift.computed(\(t.lua), \(q), function() return swift.currentScenePhase() end)", at: p.binding)
+            } else {
+                emit("swift.computed(\(t.lua), \(q), function() return swift.opaque(\(Literals.quote(p.name))) end)", at: p.binding)
+            }
+            return
+        case "AppStorage", "SceneStorage":
+            let key = p.wrapperArgument.map { String($0.split(separator: ",").first ?? "") } ?? Literals.quote(p.name)
+            let initial = p.binding.initializer.map { expr($0.value, expect: p.type).code } ?? "nil"
+            emit("swift.computed(\(t.lua), \(q), function() return swift.coalesce(swift.defaultsGet(\(key), \"object\"), function() return \(initial) end) end, function(self, v) swift.defaultsSet(\(key), v) end)", at: p.binding)
+            return
+        default: break
+        }
+        switch p.kind {
+        case .stored:
+            return
+        case .lazy:
+            let initial = p.binding.initializer.map { b -> String in
+                let lines = nested { pushScope(); control.append(.function); emit("return " + expr(b.value, expect: p.type).code, at: b); control.removeLast(); popScope() }
+                return "function(self)\n" + lines.joined(separator: "\n") + "\n" + pad + "end"
+            } ?? "function() return nil end"
+            emit("swift.lazy(\(t.lua), \(q), \(initial))", at: p.binding)
+        case .computed:
+            let (gs, _) = getterSetter(p, t, isStatic: false)
+            emit("swift.computed(\(t.lua), \(q), \(gs))", at: p.binding)
+        case .observed:
+            guard case .accessors(let list)? = p.binding.accessorBlock?.accessors else { return }
+            var willSet = "nil", didSet = "nil"
+            for a in list {
+                let param = a.parameters?.name.text ?? (a.accessorSpecifier.text == "willSet" ? "newValue" : "oldValue")
+                let fn = accessorFunction(a.body, params: ["self", param], node: Syntax(a))
+                if a.accessorSpecifier.text == "willSet" { willSet = fn } else if a.accessorSpecifier.text == "didSet" { didSet = fn }
+            }
+            emit("swift.observed(\(t.lua), \(q), \(willSet), \(didSet))", at: p.binding)
+        }
+    }
+
+    /// A computed property's getter (and setter) functions.
+    private func getterSetter(_ p: PropertyInfo, _ t: TypeDecl, isStatic: Bool) -> (String, Bool) {
+        guard let acc = p.binding.accessorBlock else { return ("function() return nil end", false) }
+        let selfParam = isStatic ? [] : ["self"]
+        switch acc.accessors {
+        case .getter(let items):
+            return (accessorFunction(items, params: selfParam, node: Syntax(acc), implicitReturn: true), false)
+        case .accessors(let list):
+            var getter = "function() return nil end", setter: String?
+            for a in list {
+                switch a.accessorSpecifier.text {
+                case "get", "_read": getter = accessorFunction(a.body?.statements, params: selfParam, node: Syntax(a), implicitReturn: true)
+                case "set", "_modify":
+                    let param = a.parameters?.name.text ?? "newValue"
+                    setter = accessorFunction(a.body?.statements, params: selfParam + [param], node: Syntax(a))
+                default: continue
+                }
+            }
+            return (getter + (setter.map { ", " + $0 } ?? ""), setter != nil)
+        }
+    }
+
+    private func accessorFunction(_ body: CodeBlockSyntax?, params: [String], node: Syntax) -> String {
+        accessorFunction(body?.statements, params: params, node: node)
+    }
+
+    private func accessorFunction(_ items: CodeBlockItemListSyntax?, params: [String], node: Syntax, implicitReturn: Bool = false) -> String {
+        pushScope()
+        control.append(.function)
+        let names = params.map { $0 == "self" ? "self" : declare($0) }
+        let lines = nested {
+            guard let items else { return }
+            let list = program.items(items)
+            if implicitReturn, list.count == 1, case .expr(let e) = list[0].item, !isStatementExpression(e) {
+                emit("return \(expr(e).code)", at: e)
+            } else {
+                statements(items)
+            }
+        }
+        control.removeLast()
+        popScope()
+        let header = "function(\(names.joined(separator: ", ")))"
+        if lines.isEmpty { return header + " end" }
+        return header + "\n" + lines.joined(separator: "\n") + "\n" + pad + "end" + marker(file.endLine(node))
+    }
+
+    // MARK: - Functions
+
+    /// A method, static method, initializer or free function.
+    func function(_ info: FuncInfo, owner: TypeDecl?, isStatic: Bool, body: CodeBlockSyntax?, node: Syntax) {
+        // SwiftUI's `body` builds views: not simulated.
+        inStatic = isStatic
+        onMainActor = info.mainActor || (owner?.mainActor ?? false)
+        currentFunction = info
+        defer { inStatic = false; currentFunction = nil }
+        pushScope()
+        control = [.function]
+        let params = info.params.map { declare($0.name, type: $0.type) }
+        let name: String
+        if let owner {
+            name = isStatic ? "function \(owner.lua).\(info.lua)(\(params.joined(separator: ", ")))"
+                            : "function \(owner.lua):\(info.lua)(\(params.joined(separator: ", ")))"
+        } else {
+            name = "function T.\(info.lua)(\(params.joined(separator: ", ")))"
+        }
+        if info.isAsync || info.params.contains(where: \.isClosure) { _ = 0 }
+        emit(name, at: node)
+        indent += 1
+        if isStatic, let owner { emit("local self = \(owner.lua)", at: node) }
+        for (p, n) in zip(info.params, params) {
+            if let d = p.defaultValue, !d.is(NilLiteralExprSyntax.self) {
+                emit("if \(n) == nil then \(n) = \(expr(d, expect: p.type).code) end", at: node)
+            }
+        }
+        if let body {
+            let items = program.items(body.statements)
+            if info.returnType != nil, items.count == 1, case .expr(let e) = items[0].item, !isStatementExpression(e) {
+                emit(returnCode(expr(e).code), at: e)
+            } else {
+                statements(body.statements)
+            }
+        }
+        indent -= 1
+        out.append(pad + "end" + marker(file.endLine(body.map(Syntax.init) ?? node)))
+        popScope()
+        control = []
+    }
+
+    /// Free functions and globals of every file.
+    func topLevel() {
+        for f in program.files {
+            setFile(f)
+            for item in program.items(f.tree.statements) {
+                if let fn = item.item.as(FunctionDeclSyntax.self),
+                   let info = program.functions[fn.name.text]?.first(where: { $0.node.id == DeclSyntax(fn).id }) {
+                    function(info, owner: nil, isStatic: false, body: fn.body, node: Syntax(fn))
+                } else if let v = item.item.as(VariableDeclSyntax.self) {
+                    for b in v.bindings {
+                        guard let id = b.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                        let value = b.initializer.map { expr($0.value).code } ?? "nil"
+                        emit("function T.__global_\(Naming.field(id.identifier.text))() return \(value) end", at: b)
+                    }
+                } else if case .stmt = item.item, f.source.shown.hasSuffix("main.swift") {
+                    continue
+                } else if case .expr = item.item {
+                    continue
+                }
+            }
+        }
+    }
+
+    /// Extensions of types the files do not define (`extension Notification.Name`): their static
+    /// constants are found by name (read before any code is translated).
+    func collectExtensionStatics() {
+        for (f, x) in program.extensionsOfUnknown {
+            setFile(f)
+            for decl in program.members(x.memberBlock) {
+                guard let v = decl.as(VariableDeclSyntax.self), v.modifiers.contains(where: { $0.name.text == "static" }) else { continue }
+                for b in v.bindings {
+                    guard let id = b.pattern.as(IdentifierPatternSyntax.self), let initial = b.initializer?.value else { continue }
+                    let typeName = TypeName(x.extendedType)?.name ?? ""
+                    let code = expr(initial).code
+                    extensionStatics["\(typeName).\(id.identifier.text)"] = code
+                    extensionStatics[id.identifier.text] = code
+                }
+            }
+        }
+    }
+
+    // MARK: - SwiftUI
+
+    /// `scenePhase` handlers, `onReceive` observers and `.backgroundTask` in an App's or View's
+    /// `body`, registered by a method `__swiftui` the delegate calls.
+    func liftSwiftUI(_ t: TypeDecl) {
+        guard t.conforms(to: "App") || t.conforms(to: "View") || t.conforms(to: "Scene"),
+              let body = t.properties["body"], let acc = body.binding.accessorBlock else { return }
+        setFile(body.file)
+        final class Finder: SyntaxVisitor {
+            var found: [FunctionCallExprSyntax] = []
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                if let m = node.calledExpression.as(MemberAccessExprSyntax.self),
+                   ["onChange", "onReceive", "backgroundTask"].contains(m.declName.baseName.text) { found.append(node) }
+                return .visitChildren
+            }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(acc)
+        guard !finder.found.isEmpty else { return }
+        let lines = nested {
+            for call in finder.found.reversed() {
+                let m = call.calledExpression.as(MemberAccessExprSyntax.self)!
+                let args = callArgs(call)
+                guard let closureArg = args.last(where: { $0.closure != nil }), let cl = closureArg.closure else { continue }
+                switch m.declName.baseName.text {
+                case "onChange":
+                    guard args.first?.label == "of", args.first?.syntax.trimmedDescription.contains("scenePhase") == true else { continue }
+                    let fn = closure(cl).code
+                    let arity = StubClosure.describe(cl, label: nil, index: 0, translator: self).params
+                    emit("swift.onScenePhase(\(fn), \(arity))", at: call)
+                case "onReceive":
+                    guard let pub = args.first else { continue }
+                    let p = expr(pub.syntax)
+                    emit("swift.call(0, \(p.code), \"sink\", nil, \(closure(cl, paramTypes: [TypeName("Notification")]).code))", at: call)
+                case "backgroundTask":
+                    guard let kind = args.first, kind.syntax.trimmedDescription.contains("appRefresh") else {
+                        emit(unsupportedCall(".backgroundTask(\(args.first?.syntax.trimmedDescription ?? ""))", call), at: call)
+                        continue
+                    }
+                    let id = expr(kind.syntax).code
+                    if let lit = kind.syntax.as(FunctionCallExprSyntax.self)?.arguments.first.flatMap({ APIs.literal(CallArg(label: nil, syntax: $0.expression)) }) {
+                        registered.append((lit, location(call)))
+                    }
+                    usedModes["fetch"] = location(call)
+                    emit("swift.swiftUIBackgroundTask(\(id), \(closure(cl).code))", at: call)
+                default: continue
+                }
+            }
+        }
+        if !lines.isEmpty {
+            emit("function \(t.lua):__swiftui()", at: body.binding)
+            out += lines
+            emit("end", file.endLine(body.binding))
+            swiftUITypes.append(t)
+        }
+        counts.untranslated.append(("\(body.file.source.shown):\(body.file.line(body.binding))", "SwiftUI body of \(t.name) (views are not simulated)"))
+    }
+}

@@ -1,0 +1,191 @@
+// `luafetch import` (SPEC 18): reads the Swift files and Info.plist under the paths, parses them
+// (SwiftSyntax), collects every declaration (Program), translates it (Translator and its
+// extensions, the API table, the stubs), wires the app's entry points into `app{}`, adds the
+// default world, and returns the scenario with a report a person reads in ten seconds. Pure: no
+// Lua, no file writes (the command writes). The same input gives the same bytes.
+import SwiftSyntax
+
+public struct ImportOptions: Sendable {
+    public var paths: [String]
+    public var os: String?
+    public var name: String?
+    /// The command as typed (the scenario's header names it).
+    public var command: String
+    public init(paths: [String], os: String? = nil, name: String? = nil, command: String = "luafetch import") {
+        self.paths = paths; self.os = os; self.name = name; self.command = command
+    }
+}
+
+public struct ImportResult: Sendable {
+    public var scenario: String
+    /// The report for standard error.
+    public var report: [String]
+    public var warnings: [String]
+}
+
+public enum Importer {
+    /// Imports the app under `options.paths`. Throws an ImportError (exit 2) for unreadable
+    /// input, no Swift file, or Swift that does not parse.
+    public static func run(_ options: ImportOptions) throws(ImportError) -> ImportResult {
+        if let os = options.os, !["ios13", "ios26"].contains(os) {
+            throw ImportError("luafetch import: --os \(os): imported apps use ios13 or ios26 (BackgroundTasks and scenes exist from iOS 13)")
+        }
+        let found = try SourceFiles.collect(options.paths)
+        guard !found.swift.isEmpty else {
+            throw ImportError("luafetch import: no .swift file under \(options.paths.joined(separator: ", ")); give the app's source folder or its Swift files")
+        }
+        let common = SourceFiles.commonFolder(found.swift + found.plists)
+        let program = Program()
+        var sources: [SwiftSource] = []
+        for path in found.swift {
+            let bytes = try SourceFiles.read(path)
+            let text = String(decoding: bytes, as: UTF8.self)
+            let shown = SourceFiles.relative(path, to: common)
+            sources.append(SwiftSource(path: path, shown: shown, text: text))
+        }
+        sources.sort { $0.shown < $1.shown }
+        for s in sources { program.collect(try Parsing.parse(s)) }
+        program.finish()
+        var plists: [InfoPlist] = []
+        for p in found.plists {
+            var plist = try InfoPlist.read(p)
+            plist.path = SourceFiles.relative(p, to: common)
+            plists.append(plist)
+        }
+        let entry = EntryPoints(program)
+        let plist = InfoPlist.choose(plists, near: entry.appDelegate.map { $0.file.source.shown })
+
+        let t = Translator(program: program, profile: options.os ?? "ios13")
+        for f in program.files { t.setFile(f) }
+        t.collectExtensionStatics()
+        // Types, then their members file by file, then free functions and globals.
+        t.typeTables()
+        let typeLines = t.out
+        t.out = []
+        for type in program.typeOrder { t.typeMembers(type) }
+        t.topLevel()
+        let memberLines = t.out
+        t.out = []
+        // What the code uses (18.6), the entry points' modes among it.
+        if let d = entry.appDelegate {
+            if let m = t.method(d, "application(_:performFetchWithCompletionHandler:)") { t.usedModes["fetch"] = "\(m.file.source.shown):\(m.file.line(m.node))" }
+            for sel in ["application(_:didReceiveRemoteNotification:fetchCompletionHandler:)", "application(_:didReceiveRemoteNotification:)"] {
+                if let m = t.method(d, sel) { t.usedModes["remote-notification"] = "\(m.file.source.shown):\(m.file.line(m.node))" }
+            }
+        }
+        let scenes = plist?.hasSceneManifest ?? false || entry.swiftUIApp != nil || (plist == nil && entry.sceneDelegate != nil)
+        let known: Set<String> = ["fetch", "processing", "remote-notification"]
+        var modes = (plist?.backgroundModes ?? []).filter { known.contains($0) }
+        var permitted = plist?.permittedIdentifiers ?? []
+        var notes: [String] = []
+        if plist == nil {
+            // No Info.plist: what the code uses, said so.
+            modes = known.filter { t.usedModes[$0] != nil }.sorted()
+            permitted = Array(Set(t.registered.map(\.id) + t.submitted.map(\.id))).sorted()
+            notes.append("no Info.plist found: background modes and permitted identifiers are what the code uses (\(modes.isEmpty ? "none" : modes.joined(separator: ", ")))")
+        } else if let p = plist {
+            let other = p.backgroundModes.filter { !known.contains($0) }
+            if !other.isEmpty { notes.append("Info.plist's background modes \(other.joined(separator: ", ")) are not simulated by luafetch (left out of app{})") }
+        }
+        let profile = options.os ?? (t.needsIOS26 ? "ios26" : "ios13")
+        t.appWarnings(entry, plist: plist, modes: modes, permitted: permitted, scenes: scenes, launchPath: LaunchPath.registrationsOnPath(program, entry, t))
+        let appLines = t.appBlock(entry, plist: plist, modes: modes, permitted: permitted, scenes: scenes)
+
+        // The scenario.
+        let name = options.name ?? plist?.name ?? entry.appDelegate.map { _ in lastComponent(common) } ?? lastComponent(common)
+        var lines: [String] = []
+        lines.append("-- Written by `\(options.command)` (luafetch \(Version.current)) from \(sources.count) Swift file\(sources.count == 1 ? "" : "s")\(plist.map { " and \($0.path)" } ?? ""):")
+        for s in sources { lines.append("--   \(s.shown)") }
+        lines.append("-- Each line ends with the Swift line it came from (--@ File.swift:LINE): findings name it.")
+        lines.append("-- Edit freely: this is your scenario now. docs/IMPORT.md says what is translated and how stubs work.")
+        if t.weakCaptures > 0 {
+            lines.append("-- [weak self] and unowned captures are kept as strong references here (Lua has no weak captures),")
+            lines.append("-- so `guard let self` always succeeds.")
+        }
+        lines.append("--@root \(common.isEmpty ? "." : common)")
+        lines.append("scenario { name = \(Literals.quote(name)), os = \(Literals.quote(profile)), seed = 1, duration = days(1) }")
+        lines.append("")
+        lines.append("local T = {}  -- the app's types and functions")
+        lines += Translator.finish(typeLines, files: t.fileNames)
+        lines += Translator.finish(memberLines, files: t.fileNames)
+        if !program.typeOrder.isEmpty {
+            let conforming = program.typeOrder.filter { t in t.inherited.contains { program.type(named: $0, from: t)?.kind == .protocol } }
+            if !conforming.isEmpty { lines.append("swift.finish(\(conforming.map(\.lua).joined(separator: ", ")))") }
+        }
+        lines.append("")
+        lines += Translator.finish(appLines, files: t.fileNames)
+        lines.append("")
+        let lockNames = t.usesAppGroup ? Set(t.stubs.lockCandidates()) : []
+        lines += t.stubs.stubsBlock(lockNames: lockNames)
+        lines += t.stubs.sitesTable()
+        lines.append("")
+        lines += DefaultWorld.lines(hosts: t.hosts, modes: modes)
+        let scenario = lines.joined(separator: "\n") + "\n"
+
+        // The report.
+        var report: [String] = []
+        let total = t.counts.statements
+        let untranslated = t.counts.untranslated.count
+        report.append("luafetch import: \(sources.count) Swift file\(sources.count == 1 ? "" : "s")\(plist.map { ", \($0.path)" } ?? ", no Info.plist") (under \(common.isEmpty ? "." : common))")
+        var entries: [String] = []
+        if let d = entry.appDelegate { entries.append("\(d.name) (app delegate, \(d.file.source.shown):\(d.line))") }
+        if let s = entry.sceneDelegate { entries.append("\(s.name) (scene delegate, \(s.file.source.shown):\(s.line))") }
+        if let a = entry.swiftUIApp { entries.append("\(a.name) (SwiftUI App, \(a.file.source.shown):\(a.line))") }
+        report.append("entry points \(entries.isEmpty ? "none found (no app delegate, scene delegate or SwiftUI App): the scenario launches an app with no handlers" : entries.joined(separator: ", "))")
+        let pct = total == 0 ? 100 : (100 * (total - min(untranslated, total)) / total)
+        report.append("translated   \(total - min(untranslated, total)) of \(total) statements (\(pct) %); \(program.typeOrder.count) types, profile \(profile)")
+        let mapped = t.counts.mappedOrder.map { "\($0) ×\(t.counts.mapped[$0]!)" }
+        report.append("mapped APIs  \(mapped.isEmpty ? "none" : mapped.prefix(12).joined(separator: ", ") + (mapped.count > 12 ? ", +\(mapped.count - 12) more" : ""))")
+        if t.stubs.names.isEmpty {
+            report.append("stubs        none")
+        } else {
+            report.append("stubs        \(t.stubs.names.count) name\(t.stubs.names.count == 1 ? "" : "s"), \(t.stubs.sites.count) call site\(t.stubs.sites.count == 1 ? "" : "s") (edit stubs{} in the scenario):")
+            for n in t.stubs.names.prefix(20) { report.append("  \(n.name) ×\(n.calls)  \(n.first)") }
+            if t.stubs.names.count > 20 { report.append("  +\(t.stubs.names.count - 20) more (all in stubs{})") }
+        }
+        if untranslated > 0 {
+            report.append("left out     \(untranslated):")
+            for u in t.counts.untranslated.prefix(20) { report.append("  \(u.where): \(u.what)") }
+            if untranslated > 20 { report.append("  +\(untranslated - 20) more (each is an unsupported(...) line in the scenario)") }
+        }
+        for n in notes { report.append("note         \(n)") }
+        if t.weakCaptures > 0 { report.append("note         \(t.weakCaptures) [weak self]/unowned capture\(t.weakCaptures == 1 ? "" : "s") kept as strong references (Lua has no weak captures)") }
+        var warnings: [String] = []
+        for w in t.warnings { warnings.append("\(w.where): warning: \(w.text)") }
+        return ImportResult(scenario: scenario, report: report, warnings: warnings)
+    }
+
+    static func lastComponent(_ path: String) -> String {
+        let c = path.split(separator: "/").last.map(String.init) ?? ""
+        return c.isEmpty || c == "." ? "Imported app" : c
+    }
+}
+
+/// The version the header names (the command sets it).
+public enum Version {
+    nonisolated(unsafe) public static var current = "0.1.0"
+}
+
+extension SourceFiles {
+    /// The path made absolute and free of `..` (for a stable common folder), else as given.
+    static func canonicalOrSelf(_ path: String) -> String {
+        let c = canonical(path)
+        return c.isEmpty ? path : c
+    }
+}
+
+extension StubBook {
+    /// Stub names that look like a database write (taken while the app-group container is
+    /// used, they hold its lock: SPEC 12.1's 0xdead10cc).
+    func lockCandidates() -> [String] {
+        let writes: Set<String> = ["write", "writeAsync", "asyncWrite", "inTransaction", "inDatabase", "execute", "save", "insert", "update",
+                                   "perform", "performAndWait", "writeWithoutTransaction", "barrierWriteWithoutTransaction"]
+        let receivers = ["Database", "DB", "Pool", "SQLite", "Realm", "Store", "Context", "Journal", "Queue"]
+        return names.map(\.name).filter { n in
+            let parts = n.split(separator: ".")
+            guard parts.count >= 2, let m = parts.last, writes.contains(String(m)) else { return false }
+            let recv = parts.dropLast().joined(separator: ".")
+            return receivers.contains { recv.contains($0) }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+// Parsing with SwiftSyntax (SPEC 18.1, 18.7.14): a file parses into a tree; any diagnostic of
+// error severity ends the import with `File.swift:LINE:COL: message` (exit 2); `#if` keeps the
+// branches an iOS release build would compile (DEBUG and the simulator off, iOS and Apple's
+// frameworks on); infix operators are folded into expression trees (SwiftOperators).
+import SwiftSyntax
+import SwiftParser
+import SwiftParserDiagnostics
+import SwiftDiagnostics
+import SwiftOperators
+import SwiftIfConfig
+
+/// One parsed Swift file.
+struct ParsedFile {
+    let source: SwiftSource
+    let tree: SourceFileSyntax
+    let converter: SourceLocationConverter
+
+    /// The 1-based line where `node` starts (its first token, not leading trivia).
+    func line(_ node: some SyntaxProtocol) -> Int {
+        converter.location(for: node.positionAfterSkippingLeadingTrivia).line
+    }
+    /// The line of `node`'s last token (a closing brace).
+    func endLine(_ node: some SyntaxProtocol) -> Int {
+        converter.location(for: node.endPositionBeforeTrailingTrivia).line
+    }
+}
+
+/// The build an iOS app ships: `#if DEBUG` and the simulator false, `os(iOS)` and `canImport` of
+/// Apple's frameworks true (18.7.14).
+struct ReleaseBuild: BuildConfiguration {
+    static let appleFrameworks: Set<String> = [
+        "UIKit", "Foundation", "SwiftUI", "BackgroundTasks", "Combine", "UserNotifications", "CoreData", "os",
+        "Darwin", "Dispatch", "CoreLocation", "AVFoundation", "WidgetKit", "CloudKit", "StoreKit", "Network",
+        "CoreGraphics", "QuartzCore", "MapKit", "Photos", "SafariServices", "WebKit", "AppIntents", "ActivityKit",
+        "OSLog", "CryptoKit", "Security", "SystemConfiguration", "MobileCoreServices", "UniformTypeIdentifiers",
+    ]
+    func isCustomConditionSet(name: String) throws -> Bool { false }
+    func hasFeature(name: String) throws -> Bool { false }
+    func hasAttribute(name: String) throws -> Bool { true }
+    func canImport(importPath: [(TokenSyntax, String)], version: CanImportVersion) throws -> Bool {
+        importPath.first.map { Self.appleFrameworks.contains($0.1) } ?? false
+    }
+    func isActiveTargetOS(name: String) throws -> Bool { name == "iOS" }
+    func isActiveTargetArchitecture(name: String) throws -> Bool { name == "arm64" }
+    func isActiveTargetEnvironment(name: String) throws -> Bool { false }
+    func isActiveTargetRuntime(name: String) throws -> Bool { name == "_ObjC" }
+    func isActiveTargetPointerAuthentication(name: String) throws -> Bool { false }
+    func isActiveTargetObjectFormat(name: String) throws -> Bool { name == "MachO" }
+    var targetPointerBitWidth: Int { 64 }
+    var targetAtomicBitWidths: [Int] { [32, 64] }
+    var endianness: Endianness { .little }
+    var languageVersion: VersionTuple { VersionTuple(5, 10) }
+    var compilerVersion: VersionTuple { VersionTuple(6, 0) }
+}
+
+enum Parsing {
+    /// Parses `source`; the first error-severity diagnostic is an ImportError.
+    static func parse(_ source: SwiftSource) throws(ImportError) -> ParsedFile {
+        let tree = Parser.parse(source: source.text)
+        let converter = SourceLocationConverter(fileName: source.shown, tree: tree)
+        if tree.hasError {
+            let diags = ParseDiagnosticsGenerator.diagnostics(for: tree)
+            if let d = diags.first(where: { $0.diagMessage.severity == .error }) {
+                let loc = d.location(converter: converter)
+                throw ImportError("\(source.shown):\(loc.line):\(loc.column): \(d.message) (luafetch import reads Swift that compiles)")
+            }
+            throw ImportError("\(source.shown):1:1: the file does not parse as Swift")
+        }
+        // Infix operators folded into trees; the text (and so every position) stays the same.
+        // `#if` is resolved where the translation meets it (`activeClause(in: ReleaseBuild())`).
+        let folded = OperatorTable.standardOperators.foldAll(tree) { _ in }
+        guard let file = folded.as(SourceFileSyntax.self) else {
+            throw ImportError("\(source.shown):1:1: the file does not parse as Swift")
+        }
+        let c = SourceLocationConverter(fileName: source.shown, tree: file)
+        return ParsedFile(source: source, tree: file, converter: c)
+    }
+}

@@ -1,0 +1,554 @@
+// The imported app as the translation sees it before writing a line (SPEC 18.3, 18.7.4): every
+// type (class, struct, enum, protocol, actor) with its extensions, properties, methods and
+// initializers, every free function and global, each with its Lua name (overloads get their
+// first argument label; Lua keywords and luafetch globals a `_` suffix), the app's entry points,
+// and the `#if` branches an iOS release build compiles. Built by one pass over the parsed files.
+import SwiftSyntax
+import SwiftIfConfig
+
+/// A type of the imported files.
+final class TypeDecl {
+    enum Kind: String { case `class`, `struct`, `enum`, `protocol`, actor }
+    let name: String
+    let qualified: String
+    let kind: Kind
+    /// `T.Outer.Inner`.
+    let lua: String
+    var inherited: [String] = []
+    var superclass: TypeDecl?
+    /// A base class the files do not define (UIResponder, NSObject): members it lacks are opaque.
+    var opaqueBase: String?
+    var mainActor = false
+    let file: ParsedFile
+    let line: Int
+    /// Where each part was declared: the type itself, then its extensions.
+    var parts: [(ParsedFile, MemberBlockSyntax)] = []
+    var properties: [String: PropertyInfo] = [:]
+    var propertyOrder: [String] = []
+    var methods: [String: [FuncInfo]] = [:]
+    var inits: [FuncInfo] = []
+    var cases: [EnumCase] = []
+    var rawType: String?
+    var nested: [String: TypeDecl] = [:]
+    weak var outer: TypeDecl?
+
+    init(name: String, qualified: String, kind: Kind, file: ParsedFile, line: Int) {
+        self.name = name; self.qualified = qualified; self.kind = kind; self.file = file; self.line = line
+        lua = "T." + qualified.split(separator: ".").map { Naming.field(String($0)) }.joined(separator: ".")
+    }
+
+    var isValue: Bool { kind == .struct || kind == .enum }
+
+    /// A property of this type or a superclass.
+    func property(_ name: String) -> PropertyInfo? {
+        var t: TypeDecl? = self
+        while let c = t {
+            if let p = c.properties[name] { return p }
+            t = c.superclass
+        }
+        return nil
+    }
+
+    /// The methods named `base` of this type and its superclasses, nearest first.
+    func methods(_ base: String) -> [FuncInfo] {
+        var out: [FuncInfo] = []
+        var t: TypeDecl? = self
+        while let c = t {
+            out += c.methods[base] ?? []
+            t = c.superclass
+        }
+        return out
+    }
+
+    func conforms(to name: String) -> Bool {
+        var t: TypeDecl? = self
+        while let c = t {
+            if c.inherited.contains(name) { return true }
+            t = c.superclass
+        }
+        return false
+    }
+}
+
+struct EnumCase {
+    let name: String
+    let raw: String?      // a Lua literal
+    let arity: Int
+    let labels: [String?]
+}
+
+/// A stored, computed, lazy or observed property.
+struct PropertyInfo {
+    enum Kind { case stored, computed, lazy, observed }
+    let name: String
+    var type: TypeName?
+    let isStatic: Bool
+    let kind: Kind
+    let isLet: Bool
+    /// `@Environment(\.scenePhase)`, `@AppStorage("key")`, `@UIApplicationDelegateAdaptor(T.self)`, `@Published`.
+    var wrapper: String?
+    var wrapperArgument: String?
+    let binding: PatternBindingSyntax
+    let decl: VariableDeclSyntax
+    let file: ParsedFile
+}
+
+/// A function, method or initializer.
+struct FuncInfo {
+    let base: String
+    let labels: [String]
+    var lua: String
+    let isStatic: Bool
+    let returnType: TypeName?
+    let isAsync: Bool
+    let throwsErrors: Bool
+    let params: [Param]
+    let node: DeclSyntax
+    let file: ParsedFile
+    let mainActor: Bool
+    let failable: Bool
+
+    struct Param {
+        let label: String
+        let name: String
+        let type: TypeName?
+        let defaultValue: ExprSyntax?
+        let isClosure: Bool
+        let inout_: Bool
+        let variadic: Bool
+    }
+
+    var selector: String { "\(base)(\(labels.map { "\($0):" }.joined()))" }
+}
+
+/// A type as written: its name without `?`, `!` and generic arguments, and whether it is optional.
+struct TypeName: Equatable {
+    var name: String
+    var optional = false
+    /// Element type of arrays (`[T]`) and value type of dictionaries.
+    var element: String?
+    var isFunction = false
+
+    init(_ name: String, optional: Bool = false, element: String? = nil) {
+        self.name = name; self.optional = optional; self.element = element
+    }
+
+    /// Reads a type annotation.
+    init?(_ type: TypeSyntax?) {
+        guard let type else { return nil }
+        var t = type
+        var opt = false
+        while true {
+            if let o = t.as(OptionalTypeSyntax.self) { opt = true; t = o.wrappedType; continue }
+            if let o = t.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { opt = true; t = o.wrappedType; continue }
+            if let a = t.as(AttributedTypeSyntax.self) { t = a.baseType; continue }
+            if let s = t.as(SomeOrAnyTypeSyntax.self) { t = s.constraint; continue }
+            if let tu = t.as(TupleTypeSyntax.self), tu.elements.count == 1, let only = tu.elements.first { t = only.type; continue }
+            break
+        }
+        optional = opt
+        if let a = t.as(ArrayTypeSyntax.self) {
+            name = "Array"; element = TypeName(a.element)?.name
+        } else if let d = t.as(DictionaryTypeSyntax.self) {
+            name = "Dictionary"; element = TypeName(d.value)?.name
+        } else if t.is(FunctionTypeSyntax.self) {
+            name = "Function"; isFunction = true
+        } else if let i = t.as(IdentifierTypeSyntax.self) {
+            name = i.name.text
+            if name == "Optional", let arg = i.genericArgumentClause?.arguments.first {
+                optional = true
+                if case .type(let ty) = arg.argument, let inner = TypeName(ty) { name = inner.name; element = inner.element }
+            } else if name == "Array" || name == "Set", let arg = i.genericArgumentClause?.arguments.first, case .type(let ty) = arg.argument {
+                element = TypeName(ty)?.name
+            }
+        } else if let m = t.as(MemberTypeSyntax.self) {
+            name = m.trimmedDescription.replacingOccurrences(of: " ", with: "")
+            if let lt = name.firstIndex(of: "<") { name = String(name[..<lt]) }
+        } else if t.is(TupleTypeSyntax.self) {
+            name = "Tuple"
+        } else {
+            name = t.trimmedDescription
+        }
+    }
+}
+
+/// Lua names (18.7.4).
+enum Naming {
+    static let luaKeywords: Set<String> = [
+        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in", "local", "nil",
+        "not", "or", "repeat", "return", "then", "true", "until", "while",
+    ]
+    /// Globals the translation itself uses: a Swift name that is one of them is suffixed.
+    static let reserved: Set<String> = [
+        "app", "after", "at", "every", "work", "now", "log", "print", "timer", "http", "dispatch", "defaults",
+        "notifications", "user", "system", "scenario", "expect", "stubs", "swift", "T", "unsupported", "server",
+        "BGTaskScheduler", "sharedContainer", "urlSession", "math", "string", "table", "os", "pairs", "ipairs",
+        "type", "select", "error", "pcall", "next", "tostring", "tonumber", "setmetatable", "getmetatable", "rawget",
+        "rawset", "rawequal", "require", "load", "assert", "coroutine", "utf8", "self", "_ENV", "_G", "seconds",
+        "minutes", "hours", "days", "UIBackgroundTaskInvalid", "BGAppRefreshTaskRequest", "BGProcessingTaskRequest",
+        "P", "F",
+    ]
+
+    /// A Swift identifier as a Lua local or parameter name.
+    static func local(_ name: String) -> String {
+        var n = name
+        if n.hasPrefix("`") && n.hasSuffix("`") && n.count > 2 { n = String(n.dropFirst().dropLast()) }
+        if n.hasPrefix("$") { n = "_" + n.dropFirst() }
+        n = String(n.unicodeScalars.map { ($0.properties.isAlphabetic || ("0"..."9").contains(Character($0))) && $0.isASCII ? Character($0) : "_" })
+        if n.isEmpty { n = "_" }
+        if let f = n.first, f.isNumber { n = "_" + n }
+        if luaKeywords.contains(n) || reserved.contains(n) { n += "_" }
+        return n
+    }
+
+    /// A field name (methods, properties): Lua keywords are suffixed (fields may shadow globals).
+    static func field(_ name: String) -> String {
+        var n = local(name)
+        if n.hasSuffix("_"), !luaKeywords.contains(String(n.dropLast())), reserved.contains(String(n.dropLast())) {
+            n = String(n.dropLast())
+        }
+        return n
+    }
+
+    /// `a.b` or `a["end"]`-free access to a field.
+    static func access(_ base: String, _ name: String) -> String { base + "." + field(name) }
+}
+
+/// Every declaration of the imported files.
+final class Program {
+    var files: [ParsedFile] = []
+    /// Types by qualified name, and in declaration order.
+    var types: [String: TypeDecl] = [:]
+    var typeOrder: [TypeDecl] = []
+    var functions: [String: [FuncInfo]] = [:]
+    var globals: [String: PropertyInfo] = [:]
+    var globalOrder: [(ParsedFile, VariableDeclSyntax)] = []
+    var extensionsOfUnknown: [(ParsedFile, ExtensionDeclSyntax)] = []
+    let build = ReleaseBuild()
+
+    /// The active clause's items of an `#if`, in place of the `#if`.
+    func active(_ ifConfig: IfConfigDeclSyntax) -> IfConfigClauseSyntax.Elements? {
+        ifConfig.activeClause(in: build).clause?.elements
+    }
+
+    /// Members of a block, with `#if` resolved.
+    func members(_ block: MemberBlockSyntax) -> [DeclSyntax] {
+        var out: [DeclSyntax] = []
+        func add(_ items: MemberBlockItemListSyntax) {
+            for item in items {
+                if let ic = item.decl.as(IfConfigDeclSyntax.self) {
+                    if case .decls(let inner)? = active(ic) { add(inner) }
+                } else {
+                    out.append(item.decl)
+                }
+            }
+        }
+        add(block.members)
+        return out
+    }
+
+    /// Top-level items of a file, with `#if` resolved.
+    func items(_ list: CodeBlockItemListSyntax) -> [CodeBlockItemSyntax] {
+        var out: [CodeBlockItemSyntax] = []
+        for item in list {
+            if let ic = item.item.as(IfConfigDeclSyntax.self) {
+                if case .statements(let inner)? = active(ic) { out += items(inner) }
+                else if case .decls(let decls)? = active(ic) {
+                    for d in decls { out.append(CodeBlockItemSyntax(item: .decl(d.decl))) }
+                }
+            } else {
+                out.append(item)
+            }
+        }
+        return out
+    }
+
+    func type(named name: String, from scope: TypeDecl? = nil) -> TypeDecl? {
+        var s = scope
+        while let c = s {
+            if let n = c.nested[name] { return n }
+            s = c.outer
+        }
+        if let t = types[name] { return t }
+        if name.contains(".") { return types[name] }
+        return nil
+    }
+
+    // MARK: - Collecting
+
+    func collect(_ file: ParsedFile) {
+        files.append(file)
+        for item in items(file.tree.statements) {
+            guard case .decl(let decl) = item.item else { continue }
+            collectDecl(decl, file: file, outer: nil)
+        }
+    }
+
+    private func collectDecl(_ decl: DeclSyntax, file: ParsedFile, outer: TypeDecl?) {
+        if let c = decl.as(ClassDeclSyntax.self) {
+            addType(c.name.text, .class, c.memberBlock, c.inheritanceClause, c.attributes, file, outer, Syntax(c))
+        } else if let s = decl.as(StructDeclSyntax.self) {
+            addType(s.name.text, .struct, s.memberBlock, s.inheritanceClause, s.attributes, file, outer, Syntax(s))
+        } else if let e = decl.as(EnumDeclSyntax.self) {
+            let t = addType(e.name.text, .enum, e.memberBlock, e.inheritanceClause, e.attributes, file, outer, Syntax(e))
+            t.rawType = e.inheritanceClause?.inheritedTypes.first.map { $0.type.trimmedDescription }
+        } else if let p = decl.as(ProtocolDeclSyntax.self) {
+            addType(p.name.text, .protocol, p.memberBlock, p.inheritanceClause, p.attributes, file, outer, Syntax(p))
+        } else if let a = decl.as(ActorDeclSyntax.self) {
+            addType(a.name.text, .actor, a.memberBlock, a.inheritanceClause, a.attributes, file, outer, Syntax(a))
+        } else if let f = decl.as(FunctionDeclSyntax.self), outer == nil {
+            let info = funcInfo(f, file: file, isStatic: true, mainActor: hasMainActor(f.attributes))
+            functions[info.base, default: []].append(info)
+        } else if let v = decl.as(VariableDeclSyntax.self), outer == nil {
+            globalOrder.append((file, v))
+            for b in v.bindings {
+                guard let id = b.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                globals[id.identifier.text] = PropertyInfo(name: id.identifier.text, type: TypeName(b.typeAnnotation?.type) ?? inferLiteral(b.initializer?.value),
+                                                           isStatic: true, kind: .stored, isLet: v.bindingSpecifier.text == "let",
+                                                           binding: b, decl: v, file: file)
+            }
+        } else if let x = decl.as(ExtensionDeclSyntax.self) {
+            pendingExtensions.append((file, x))
+        } else if let ic = decl.as(IfConfigDeclSyntax.self), case .decls(let inner)? = active(ic) {
+            for d in inner { collectDecl(d.decl, file: file, outer: outer) }
+        }
+    }
+    private var pendingExtensions: [(ParsedFile, ExtensionDeclSyntax)] = []
+
+    @discardableResult
+    private func addType(_ name: String, _ kind: TypeDecl.Kind, _ block: MemberBlockSyntax, _ inheritance: InheritanceClauseSyntax?,
+                         _ attributes: AttributeListSyntax, _ file: ParsedFile, _ outer: TypeDecl?, _ node: Syntax) -> TypeDecl {
+        let qualified = outer.map { "\($0.qualified).\(name)" } ?? name
+        let t = TypeDecl(name: name, qualified: qualified, kind: kind, file: file, line: file.line(node))
+        t.outer = outer
+        t.inherited = inheritance?.inheritedTypes.map { TypeName($0.type)?.name ?? $0.type.trimmedDescription } ?? []
+        t.mainActor = hasMainActor(attributes) || t.inherited.contains { ["UIApplicationDelegate", "UIWindowSceneDelegate", "UISceneDelegate", "App", "View", "UIViewController", "UIResponder", "ObservableObject"].contains($0) } && kind != .actor
+        if let outer { outer.nested[name] = t } else if types[name] == nil { types[name] = t }
+        types[qualified] = t
+        typeOrder.append(t)
+        t.parts.append((file, block))
+        for m in members(block) { collectDecl(m, file: file, outer: t) }
+        return t
+    }
+
+    /// After every file: extensions join their types, members are read, names given.
+    func finish() {
+        for (file, x) in pendingExtensions {
+            let name = TypeName(x.extendedType)?.name ?? x.extendedType.trimmedDescription
+            if let t = types[name] {
+                t.parts.append((file, x.memberBlock))
+                t.inherited += x.inheritanceClause?.inheritedTypes.map { TypeName($0.type)?.name ?? $0.type.trimmedDescription } ?? []
+                for m in members(x.memberBlock) { collectDecl(m, file: file, outer: t) }
+            } else {
+                extensionsOfUnknown.append((file, x))
+            }
+        }
+        for t in typeOrder {
+            for (file, block) in t.parts { readMembers(t, block, file) }
+            if t.kind == .class {
+                if let first = t.inherited.first, let s = types[first], s.kind == .class { t.superclass = s }
+                else if let first = t.inherited.first, first.first?.isUppercase == true, !isProtocolName(first) { t.opaqueBase = first }
+            }
+        }
+        for t in typeOrder { nameOverloads(t) }
+        for (name, list) in functions where list.count > 1 {
+            functions[name] = Self.disambiguate(list)
+        }
+    }
+
+    /// Names Swift's protocols commonly adopted first in an inheritance list.
+    func isProtocolName(_ name: String) -> Bool {
+        if let t = types[name] { return t.kind == .protocol }
+        return name.hasSuffix("Delegate") || name.hasSuffix("Protocol") || name.hasSuffix("able") || name.hasSuffix("DataSource")
+            || ["App", "View", "Scene", "Error", "Equatable", "Hashable", "Codable", "Identifiable", "Sendable", "CaseIterable", "Comparable",
+                "ObservableObject", "CustomStringConvertible", "LocalizedError"].contains(name)
+    }
+
+    private func readMembers(_ t: TypeDecl, _ block: MemberBlockSyntax, _ file: ParsedFile) {
+        for decl in members(block) {
+            if let v = decl.as(VariableDeclSyntax.self) {
+                let isStatic = v.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
+                let isLazy = v.modifiers.contains { $0.name.text == "lazy" }
+                let attr = v.attributes.compactMap { $0.as(AttributeSyntax.self) }.first
+                let wrapper = attr.map { $0.attributeName.trimmedDescription }
+                let wrapperArg = attr?.arguments?.trimmedDescription
+                for b in v.bindings {
+                    guard let id = b.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                    let name = id.identifier.text
+                    var kind = PropertyInfo.Kind.stored
+                    if let acc = b.accessorBlock {
+                        switch acc.accessors {
+                        case .getter: kind = .computed
+                        case .accessors(let list):
+                            let names = list.map { $0.accessorSpecifier.text }
+                            if names.contains("get") || names.contains("set") || names.contains("_read") || names.contains("_modify") { kind = .computed }
+                            else if names.contains("didSet") || names.contains("willSet") { kind = .observed }
+                        }
+                    }
+                    if isLazy { kind = .lazy }
+                    var type = TypeName(b.typeAnnotation?.type) ?? inferLiteral(b.initializer?.value)
+                    if wrapper == "UIApplicationDelegateAdaptor", let arg = wrapperArg {
+                        type = TypeName(arg.replacingOccurrences(of: ".self", with: "").trimmingSpaces())
+                    }
+                    let info = PropertyInfo(name: name, type: type, isStatic: isStatic, kind: kind, isLet: v.bindingSpecifier.text == "let",
+                                            wrapper: wrapper, wrapperArgument: wrapperArg, binding: b, decl: v, file: file)
+                    if t.properties[name] == nil { t.propertyOrder.append(name) }
+                    t.properties[name] = info
+                }
+            } else if let f = decl.as(FunctionDeclSyntax.self) {
+                let isStatic = f.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
+                let info = funcInfo(f, file: file, isStatic: isStatic, mainActor: t.mainActor || hasMainActor(f.attributes))
+                t.methods[info.base, default: []].append(info)
+            } else if let i = decl.as(InitializerDeclSyntax.self) {
+                t.inits.append(initInfo(i, file: file, mainActor: t.mainActor))
+            } else if let c = decl.as(EnumCaseDeclSyntax.self) {
+                for e in c.elements {
+                    let arity = e.parameterClause?.parameters.count ?? 0
+                    let labels = e.parameterClause?.parameters.map { $0.firstName?.text } ?? []
+                    var raw: String?
+                    if let v = e.rawValue?.value { raw = Literals.lua(v) }
+                    t.cases.append(EnumCase(name: e.name.text, raw: raw, arity: arity, labels: labels))
+                }
+            } else if decl.is(SubscriptDeclSyntax.self) {
+                continue
+            }
+        }
+        // Int raw values count up from the last one given, as Swift's do.
+        if t.kind == .enum, let raw = t.rawType, ["Int", "Int32", "Int64", "UInt", "Int16", "Int8"].contains(raw) {
+            var next = 0
+            for i in t.cases.indices {
+                if let r = t.cases[i].raw, let n = Int(r) { next = n }
+                t.cases[i] = EnumCase(name: t.cases[i].name, raw: String(next), arity: t.cases[i].arity, labels: t.cases[i].labels)
+                next += 1
+            }
+        } else if t.kind == .enum, t.rawType == "String" {
+            for i in t.cases.indices where t.cases[i].raw == nil {
+                t.cases[i] = EnumCase(name: t.cases[i].name, raw: Literals.quote(t.cases[i].name), arity: t.cases[i].arity, labels: t.cases[i].labels)
+            }
+        }
+    }
+
+    func hasMainActor(_ attributes: AttributeListSyntax) -> Bool {
+        attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" }
+    }
+
+    func funcInfo(_ f: FunctionDeclSyntax, file: ParsedFile, isStatic: Bool, mainActor: Bool) -> FuncInfo {
+        let params = f.signature.parameterClause.parameters.map(param)
+        let effects = f.signature.effectSpecifiers
+        var base = f.name.text
+        if base.hasPrefix("`") { base = String(base.dropFirst().dropLast()) }
+        return FuncInfo(base: base, labels: params.map(\.label), lua: Naming.field(base), isStatic: isStatic,
+                        returnType: TypeName(f.signature.returnClause?.type), isAsync: effects?.asyncSpecifier != nil,
+                        throwsErrors: effects?.throwsClause != nil, params: params, node: DeclSyntax(f), file: file,
+                        mainActor: mainActor, failable: false)
+    }
+
+    func initInfo(_ i: InitializerDeclSyntax, file: ParsedFile, mainActor: Bool) -> FuncInfo {
+        let params = i.signature.parameterClause.parameters.map(param)
+        return FuncInfo(base: "init", labels: params.map(\.label), lua: "init", isStatic: false, returnType: nil,
+                        isAsync: i.signature.effectSpecifiers?.asyncSpecifier != nil,
+                        throwsErrors: i.signature.effectSpecifiers?.throwsClause != nil, params: params, node: DeclSyntax(i),
+                        file: file, mainActor: mainActor, failable: i.optionalMark != nil)
+    }
+
+    private func param(_ p: FunctionParameterSyntax) -> FuncInfo.Param {
+        let label = p.firstName.text
+        let name = p.secondName?.text ?? p.firstName.text
+        let type = TypeName(p.type)
+        var isClosure = type?.isFunction ?? false
+        if let a = p.type.as(AttributedTypeSyntax.self), a.baseType.is(FunctionTypeSyntax.self) { isClosure = true }
+        if p.type.trimmedDescription.contains("->") { isClosure = true }
+        return FuncInfo.Param(label: label, name: name, type: type, defaultValue: p.defaultValue?.value, isClosure: isClosure,
+                              inout_: p.type.trimmedDescription.hasPrefix("inout"), variadic: p.ellipsis != nil)
+    }
+
+    /// Overloads get their first argument label (18.7.4); if that still clashes, every label.
+    private func nameOverloads(_ t: TypeDecl) {
+        for (base, list) in t.methods where list.count > 1 {
+            t.methods[base] = Self.disambiguate(list)
+        }
+        if t.inits.count > 1 {
+            t.inits = Self.disambiguate(t.inits)
+        }
+    }
+
+    static func disambiguate(_ list: [FuncInfo]) -> [FuncInfo] {
+        func first(_ f: FuncInfo) -> String {
+            if let l = f.labels.first(where: { $0 != "_" }) { return "\(f.base)_\(l)" }
+            return f.labels.isEmpty ? f.base : "\(f.base)_\(f.labels.count)"
+        }
+        var out = list
+        let firsts = list.map(first)
+        for i in out.indices {
+            let clash = firsts.filter { $0 == firsts[i] }.count > 1
+            var name = firsts[i]
+            if clash {
+                name = ([list[i].base] + list[i].labels.filter { $0 != "_" }).joined(separator: "_")
+                if list[i].isStatic != list.first(where: { first($0) == firsts[i] })!.isStatic { name += list[i].isStatic ? "_static" : "" }
+            }
+            out[i].lua = Naming.field(name)
+        }
+        // Still the same (same labels, other types): number them in order.
+        var seen: [String: Int] = [:]
+        for i in out.indices {
+            let n = seen[out[i].lua, default: 0]
+            seen[out[i].lua] = n + 1
+            if n > 0 { out[i].lua += "_\(n + 1)" }
+        }
+        return out
+    }
+
+    /// The type of a literal initializer (`= 0`, `= ""`, `= [:]`), when it is one.
+    func inferLiteral(_ e: ExprSyntax?) -> TypeName? {
+        guard let e else { return nil }
+        if e.is(IntegerLiteralExprSyntax.self) { return TypeName("Int") }
+        if e.is(FloatLiteralExprSyntax.self) { return TypeName("Double") }
+        if e.is(StringLiteralExprSyntax.self) { return TypeName("String") }
+        if e.is(BooleanLiteralExprSyntax.self) { return TypeName("Bool") }
+        if e.is(ArrayExprSyntax.self) { return TypeName("Array") }
+        if e.is(DictionaryExprSyntax.self) { return TypeName("Dictionary") }
+        if let call = e.as(FunctionCallExprSyntax.self) {
+            var callee = call.calledExpression.trimmedDescription
+            if let lt = callee.firstIndex(of: "<") { callee = String(callee[..<lt]) }
+            if callee.hasSuffix(".init") { callee = String(callee.dropLast(5)) }
+            if callee.first?.isUppercase == true, !callee.contains("("), !callee.contains(" ") { return TypeName(callee) }
+        }
+        if let m = e.as(MemberAccessExprSyntax.self), let base = m.base?.trimmedDescription, base.first?.isUppercase == true,
+           ["shared", "default", "standard", "current", "main"].contains(m.declName.baseName.text) {
+            return TypeName(base)
+        }
+        return nil
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while s.first == " " || s.first == "\n" { s = s.dropFirst() }
+        while s.last == " " || s.last == "\n" { s = s.dropLast() }
+        return String(s)
+    }
+    func replacingOccurrences(of a: String, with b: String) -> String {
+        guard !a.isEmpty else { return self }
+        var out = ""
+        var rest = Substring(self)
+        while let r = rest.range(of: a) {
+            out += rest[..<r.lowerBound]
+            out += b
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
+    }
+}
+
+extension Substring {
+    func range(of needle: String) -> Range<Substring.Index>? {
+        guard !needle.isEmpty, needle.count <= count else { return nil }
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(needle) { return i..<index(i, offsetBy: needle.count) }
+            i = index(after: i)
+        }
+        return nil
+    }
+}

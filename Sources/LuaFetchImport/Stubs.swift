@@ -1,0 +1,93 @@
+// The stubs of an import (SPEC 18.4, 18.7.1, 18.7.5, 18.7.11): every call site of code the files
+// do not define, numbered in the order met, with its name, Swift location, whether its result is
+// used as an optional, its closures (error parameters, success flags, Results, failure labels),
+// and whether it is awaited or tried; then the `swift.sites{}` table the runtime reads and the
+// `stubs{}` block the user edits (names in order of first use, each with its first file:line).
+import SwiftSyntax
+
+final class StubBook {
+    struct Site {
+        let name: String
+        let location: String
+        var optional: Bool
+        var closures: [StubClosure]
+        var awaited: Bool
+        var tried: Bool
+    }
+    private(set) var sites: [Site] = []
+    /// Names in order of first use, with the first location and how many calls.
+    private(set) var names: [(name: String, first: String, calls: Int)] = []
+    private var nameIndex: [String: Int] = [:]
+    /// The last site made for each name: `markOptional` applies to it.
+    private var lastSite: [String: Int] = [:]
+
+    /// A new call site; returns its number (1-based).
+    func site(_ name: String, where location: String, optional: Bool, node: Syntax, closures: [StubClosure] = [],
+              awaited: Bool = false, tried: Bool = false) -> Int {
+        sites.append(Site(name: name, location: location, optional: optional, closures: closures, awaited: awaited, tried: tried))
+        if let i = nameIndex[name] { names[i].calls += 1 } else {
+            nameIndex[name] = names.count
+            names.append((name, location, 1))
+        }
+        lastSite[name] = sites.count
+        return sites.count
+    }
+
+    /// The result of the most recent site of `name` is used as an optional (`if let`, `?.`, `??`,
+    /// `== nil`, a variable declared optional; 18.7.11).
+    func markOptional(_ name: String) {
+        if let i = lastSite[name] { sites[i - 1].optional = true }
+    }
+
+    var isEmpty: Bool { sites.isEmpty }
+
+    /// `swift.sites { ... }`: what the runtime knows of each call site.
+    func sitesTable() -> [String] {
+        guard !sites.isEmpty else { return [] }
+        var out = ["-- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit)."]
+        out.append("swift.sites {")
+        for s in sites {
+            var fields = [Literals.quote(s.name), Literals.quote(s.location)]
+            if s.optional { fields.append("opt = true") }
+            if s.awaited { fields.append("await = true") }
+            if s.tried { fields.append("throws = true") }
+            let canFail = s.tried || s.closures.contains { $0.failure || $0.kinds.contains { $0 != nil } }
+            if canFail { fields.append("fails = true") }
+            if s.closures.contains(where: \.failure) { fields.append("hasFailureClosure = true") }
+            if !s.closures.isEmpty {
+                let cs = s.closures.map { c -> String in
+                    var f = ["index = \(c.index)", "params = \(c.params)"]
+                    if c.kinds.contains(where: { $0 != nil }) {
+                        f.append("kinds = { " + c.kinds.map { $0.map(Literals.quote) ?? "false" }.joined(separator: ", ") + " }")
+                    }
+                    if c.failure { f.append("failure = true") }
+                    return "[\(c.index)] = { \(f.joined(separator: ", ")) }"
+                }
+                fields.append("closures = { \(cs.joined(separator: ", ")) }")
+            }
+            out.append("  { \(fields.joined(separator: ", ")) },")
+        }
+        out.append("}")
+        return out
+    }
+
+    /// `stubs{ ... }`: every stub with its defaults, for the user to edit.
+    func stubsBlock(lockNames: Set<String>) -> [String] {
+        guard !names.isEmpty else { return [] }
+        var out = [
+            "-- Stubs: calls into code the imported files do not define (SPEC 18.4). Each runs for `seconds`",
+            "-- (default { 0.01, 10 }; explore draws from { 0.001, 120 } unless you fix it), returns `result`",
+            "-- (\"opaque\": a value whose every field and call is again a stub; \"nil\"; or a Lua value), calls",
+            "-- each closure `calls` times (default 1). `blocking = true`: the call itself takes `seconds` on",
+            "-- the calling thread. `lock = \"sharedContainer\"`: it holds the app-group container's lock",
+            "-- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.",
+            "stubs {",
+        ]
+        for n in names {
+            let lock = lockNames.contains(n.name) ? "lock = \"sharedContainer\" " : ""
+            out.append("  [\(Literals.quote(n.name))] = { \(lock)},  -- \(n.first)\(n.calls > 1 ? " (+\(n.calls - 1) more)" : "")")
+        }
+        out.append("}")
+        return out
+    }
+}
