@@ -24,7 +24,9 @@ public enum JSONLReport {
             let v = world.violations[i]
             w.object("violation") { o in
                 o.field("code", v.code.rawValue); o.field("severity", v.severity.rawValue); o.field("t", v.time)
-                o.field("location", v.location?.description); o.field("exception", v.exceptionCode)
+                o.field("location", v.location?.plain)
+                if let sw = v.location?.swift { o.field("swift", sw.description) }
+                o.field("exception", v.exceptionCode)
                 o.field("message", v.message); o.field("traceback", v.traceback)
             }
         }
@@ -55,9 +57,11 @@ public enum JSONLReport {
     }
 
     static func violation(_ v: Violation) -> JSON {
-        .object([("code", .string(v.code.rawValue)), ("severity", .string(v.severity.rawValue)), ("t", .int(v.time)),
-                 ("location", .opt(v.location?.description)), ("exception", .opt(v.exceptionCode)),
-                 ("message", .string(v.message)), ("traceback", .opt(v.traceback))])
+        var fields: [(String, JSON)] = [("code", .string(v.code.rawValue)), ("severity", .string(v.severity.rawValue)), ("t", .int(v.time)),
+                                         ("location", .opt(v.location?.plain))]
+        if let sw = v.location?.swift { fields.append(("swift", .string(sw.description))) }
+        fields += [("exception", .opt(v.exceptionCode)), ("message", .string(v.message)), ("traceback", .opt(v.traceback))]
+        return .object(fields)
     }
 
     public static func summary(_ world: World, reproduce: String? = nil) -> String {
@@ -81,8 +85,11 @@ public enum JSONLReport {
                                   ("byStatus", .object(s.responses.keys.sorted().map { (String($0), JSON.int(s.responses[$0]!)) })),
                                   ("errors", .object(s.networkErrors.keys.sorted().map { ($0, JSON.int(s.networkErrors[$0]!)) }))])),
             ("expectations", .array(world.expectationResults.map { r in
-                .object([("description", .string(r.description)), ("passed", .bool(r.passed)), ("t", .int(r.time)),
-                         ("location", .opt(r.location?.description)), ("detail", .opt(r.detail))])
+                var fields: [(String, JSON)] = [("description", .string(r.description)), ("passed", .bool(r.passed)), ("t", .int(r.time)),
+                                                 ("location", .opt(r.location?.plain))]
+                if let sw = r.location?.swift { fields.append(("swift", .string(sw.description))) }
+                fields.append(("detail", .opt(r.detail)))
+                return .object(fields)
             })),
             ("cutAt", world.cutAt.map { .int($0) } ?? .null), ("unchecked", .int(world.uncheckedExpectations)),
             ("violations", .array(world.violations.map { v in

@@ -1,12 +1,20 @@
 // The violation model (SPEC section 8): codes, severities, exception codes, and the record of one
 // violation with its virtual time and the scenario `file:line` responsible. Pure data.
 
-/// A position in a scenario file, shown as `file:line`.
+/// A position in a scenario file, shown as `file:line`; in an imported scenario whose line carries
+/// a `--@ File.swift:LINE` mark, as `File.swift:LINE (file:line)` (SPEC 18.5).
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int
     public init(file: String, line: Int) { self.file = file; self.line = line }
-    public var description: String { line > 0 ? "\(file):\(line)" : file }
+    /// `file:line` of the scenario.
+    public var plain: String { line > 0 ? "\(file):\(line)" : file }
+    /// The Swift line this scenario line came from, when it has a mark.
+    public var swift: SwiftLine? { SwiftMarks.shared.line(file, line) }
+    public var description: String {
+        if let s = swift { return "\(s) (\(plain))" }
+        return plain
+    }
 }
 
 public enum Severity: String, Sendable { case error, warning }

@@ -582,7 +582,8 @@ public final class World {
     /// Records a violation and puts it on the timeline.
     func violate(_ code: ViolationCode, at location: SourceLocation?, _ message: String, traceback: String? = nil) {
         var message = message
-        if let location, message.hasPrefix("\(location): ") { message.removeFirst("\(location): ".count) }
+        if let location, message.hasPrefix("\(location.plain): ") { message.removeFirst("\(location.plain): ".count) }
+        else if let location, message.hasPrefix("\(location): ") { message.removeFirst("\(location): ".count) }
         violations.append(Violation(code: code, time: now, location: location, message: message, traceback: traceback))
         log(code.actor, .violation, message, violation: violations.count - 1)
     }
@@ -601,7 +602,8 @@ public final class World {
             return true
         }
         var text = message
-        if let location, text.hasPrefix("\(location): ") { text.removeFirst("\(location): ".count) }
+        if let location, text.hasPrefix("\(location.plain): ") { text.removeFirst("\(location.plain): ".count) }
+        else if let location, text.hasPrefix("\(location): ") { text.removeFirst("\(location): ".count) }
         violate(.maskedByDebugger, at: location,
                 "the debugger kept the app alive; on a device this is \(code.rawValue) (\(code.exceptionCode ?? "terminated")): \(text)")
         return false

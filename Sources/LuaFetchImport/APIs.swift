@@ -126,6 +126,9 @@ enum APIs {
         case ("RunLoop", "main"), ("RunLoop", "current"): return LuaExpr("\"main\"", TypeName("RunLoop"))
         case ("NotificationCenter", "default"): return LuaExpr("swift.notificationCenter", TypeName("NotificationCenter"))
         case ("UserDefaults", "standard"): return LuaExpr("swift.userDefaults", TypeName("UserDefaults"))
+        case ("Date", "timeIntervalSince1970"): return LuaExpr("(\(recv) + 1379462400)", TypeName("Double"))
+        case ("Date", "timeIntervalSinceNow"): return LuaExpr("(\(recv) - now())", TypeName("Double"))
+        case ("Date", "timeIntervalSinceReferenceDate"): return LuaExpr("(\(recv) + 401155200)", TypeName("Double"))
         case ("Date", "distantFuture"): return LuaExpr("math.huge", TypeName("Date"))
         case ("Date", "distantPast"): return LuaExpr("-math.huge", TypeName("Date"))
         case ("Date", "now"): return LuaExpr("now()", TypeName("Date"))
@@ -312,6 +315,9 @@ enum APIs {
         // FileManager: the app-group container (SPEC 12.1).
         case ("Notification", "Name"), ("NSNotification", "Name"):
             return LuaExpr(c.code(c.args.first), TypeName("Notification.Name"))
+        case ("Date", "addingTimeInterval"), ("Date", "advanced"): return LuaExpr("(\(recv) + \(c.code(c.args.first)))", TypeName("Date"))
+        case ("Date", "timeIntervalSince"): return LuaExpr("(\(recv) - \(c.code(c.args.first)))", TypeName("Double"))
+        case ("Date", "distance"): return LuaExpr("(\(c.code(c.args.first)) - \(recv))", TypeName("Double"))
         case ("FileManager", "containerURL"):
             t.usesAppGroup = true
             return LuaExpr("swift.appGroupURL(\(c.code(c.args.first)))", TypeName("URL", optional: true))

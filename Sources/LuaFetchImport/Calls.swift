@@ -171,9 +171,15 @@ extension Translator {
         // An API (UIApplication, DispatchQueue, BGTaskScheduler, ...).
         let apiName = base.apiType ?? base.type?.name
         if let api = apiName, !api.isEmpty {
-            let ctx = CallContext(t: self, args: args, node: Syntax(c), base: base, awaited: awaited, tried: tried, expect: expect)
-            if let v = APIs.call(api.hasPrefix("?") ? String(api.dropFirst()) : api, name, ctx) {
+            // After `?.` the receiver may be nil: the mapped call runs only when it is not.
+            let receiver = base.chained ? { var r = LuaExpr("__r", base.type); r.apiType = base.apiType; return r }() : base
+            let ctx = CallContext(t: self, args: args, node: Syntax(c), base: receiver, awaited: awaited, tried: tried, expect: expect)
+            if var v = APIs.call(api.hasPrefix("?") ? String(api.dropFirst()) : api, name, ctx) {
                 counts.map("\(api.hasPrefix("?") ? String(api.dropFirst()) : api).\(name)")
+                if base.chained {
+                    v.code = "swift.optApply(\(base.code), function(__r) return \(v.code) end)"
+                    v.chained = true
+                }
                 return v
             }
         }

@@ -38,7 +38,7 @@ extension Translator {
                      catchClause: Bool = false) -> PatternTest {
         var bindings: [String] = []
         func binding(_ name: String, _ value: String) {
-            let lua = bind ? declare(name) : Naming.local(name)
+            let lua = bind ? declare(name) : (local(name)?.lua ?? Naming.local(name))
             bindings.append("local \(lua) = \(value)")
         }
         func exprTest(_ e: ExprSyntax, _ s: String, binding isBinding: Bool) -> String {

@@ -260,41 +260,49 @@ extension Translator {
     /// Emits the nested checks of a condition list, declaring bound names in the current scope
     /// (declared first so the body sees them), then `then()` innermost.
     func conditionChain(_ conditions: ConditionElementListSyntax, then: () -> Void) {
-        // Declare every bound name up front.
-        var bound: [String] = []
+        // The bound names get their Lua names first (one `local` line, so the body sees them);
+        // each joins the scope only once its own initializer was read (`if let x = x` reads the
+        // outer x).
+        var reserved: [String: String] = [:]
+        var order: [String] = []
+        func reserve(_ n: String) {
+            guard reserved[n] == nil else { return }
+            reserved[n] = freshName(n, avoiding: Set(reserved.values))
+            order.append(n)
+        }
         for c in conditions {
             if case .optionalBinding(let b) = c.condition, let id = b.pattern.as(IdentifierPatternSyntax.self) {
-                bound.append(declare(id.identifier.text, type: TypeName(b.typeAnnotation?.type)))
+                reserve(id.identifier.text)
             } else if case .matchingPattern(let m) = c.condition {
-                for name in patternNames(m.pattern) { bound.append(declare(name)) }
+                for name in patternNames(m.pattern) { reserve(name) }
             }
         }
-        if !bound.isEmpty { emit("local \(bound.joined(separator: ", "))", at: conditions) }
+        if !order.isEmpty { emit("local \(order.map { reserved[$0]! }.joined(separator: ", "))", at: conditions) }
         var opened = 0
         for c in conditions {
             switch c.condition {
             case .optionalBinding(let b):
                 guard let id = b.pattern.as(IdentifierPatternSyntax.self) else { continue }
-                let name = local(id.identifier.text)?.lua ?? Naming.local(id.identifier.text)
-                // `if let x` (no initializer) rebinds x itself.
-                let source: LuaExpr
-                if let initial = b.initializer?.value {
-                    source = expr(initial, optionalUse: true)
-                } else {
-                    source = resolveIdentifier(id.identifier.text, node: Syntax(b), outerOnly: true)
-                }
+                let swiftName = id.identifier.text
+                // `if let x` (no initializer) reads x itself.
+                let source: LuaExpr = b.initializer.map { expr($0.value, optionalUse: true) }
+                    ?? resolveIdentifier(swiftName, node: Syntax(b))
                 if let stub = source.stubName { stubs.markOptional(stub) }
-                setLocalType(id.identifier.text, source.type.map { var t = $0; t.optional = false; return t }, stub: source.stubName)
+                let name = reserved[swiftName]!
+                bind(swiftName, lua: name, type: source.type.map { var t = $0; t.optional = false; return t } ?? TypeName(b.typeAnnotation?.type),
+                     stub: source.stubName)
                 emit("\(name) = \(source.code)", at: c)
                 emit("if \(name) ~= nil then", at: c)
                 indent += 1; opened += 1
             case .matchingPattern(let m):
                 let subject = temp("s")
                 emit("local \(subject) = \(expr(m.initializer.value).code)", at: c)
-                let test = patternTest(m.pattern, subject: subject, bind: true)
+                for n in patternNames(m.pattern) { bind(n, lua: reserved[n]!, type: nil, stub: nil) }
+                let test = patternTest(m.pattern, subject: subject, bind: false)
                 emit("if \(test.condition) then", at: c)
                 indent += 1; opened += 1
-                for b in test.bindings { emit(b, at: c) }
+                // The pattern's bindings assign the reserved locals.
+                for b in test.bindings { emit(b.replacingOccurrences(of: "local ", with: ""), at: c) }
             case .expression(let e):
                 emit("if \(expr(e).code) then", at: c)
                 indent += 1; opened += 1
@@ -553,6 +561,7 @@ extension Translator {
                 indent += 1
                 for b in binds { emit(b, at: clause) }
                 block(clause.body)
+                emit("do return nil end", file.endLine(clause.body))  // handled: nothing more to do
                 indent -= 1
                 popScope()
             }
@@ -617,7 +626,7 @@ extension Translator {
                 return "\(b.code).\(Naming.field(name)) = \(value)"
             }
             if isAPIValue(b) { return "\(b.code).\(Naming.field(name)) = \(value)" }
-            return "swift.set(\(b.code), \(Literals.quote(name)), \(value))"
+            return "swift.setMember(\(b.code), \(Literals.quote(name)), \(value))"
         }
         if let t = target.as(TupleExprSyntax.self) {
             let tmp = temp("t")

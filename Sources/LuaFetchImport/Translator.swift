@@ -178,17 +178,28 @@ final class Translator {
     /// global gets a `_` suffix).
     @discardableResult
     func declare(_ swiftName: String, type: TypeName? = nil, stub: String? = nil) -> String {
-        var lua = Naming.local(swiftName)
         // A name that shadows a visible local gets a name of its own (`if let x = x` reads the
         // outer x after the inner one is declared).
-        if scopes.contains(where: { $0.values.contains { $0.lua == lua } }) {
-            var n = 2
-            while scopes.contains(where: { $0.values.contains { $0.lua == "\(lua)_\(n)" } }) { n += 1 }
-            lua = "\(lua)_\(n)"
-        }
+        let lua = freshName(swiftName)
         if scopes.isEmpty { pushScope() }
         scopes[scopes.count - 1][swiftName] = LocalVar(lua: lua, type: type, stubName: stub, optional: type?.optional ?? false)
         return lua
+    }
+
+    /// A Lua name for `swiftName` no visible local (nor `avoiding`) has.
+    func freshName(_ swiftName: String, avoiding: Set<String> = []) -> String {
+        let base = Naming.local(swiftName)
+        func taken(_ n: String) -> Bool { avoiding.contains(n) || scopes.contains { $0.values.contains { $0.lua == n } } }
+        guard taken(base) else { return base }
+        var n = 2
+        while taken("\(base)_\(n)") { n += 1 }
+        return "\(base)_\(n)"
+    }
+
+    /// Puts a name with a Lua name already chosen into the current scope.
+    func bind(_ swiftName: String, lua: String, type: TypeName?, stub: String?) {
+        if scopes.isEmpty { pushScope() }
+        scopes[scopes.count - 1][swiftName] = LocalVar(lua: lua, type: type, stubName: stub, optional: type?.optional ?? false)
     }
 
     func local(_ name: String) -> LocalVar? {

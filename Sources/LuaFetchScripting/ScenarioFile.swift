@@ -56,6 +56,7 @@ enum ScenarioFile {
             throw ScenarioError("\(path): cannot be read (check its permissions)")
         }
         try check(bytes, path: path)
+        SwiftMarks.shared.register(path, bytes)  // an imported scenario's Swift lines (SPEC 18.5)
         return bytes
     }
 
@@ -102,6 +103,7 @@ enum ScenarioFile {
             return (nil, "module '\(name)' not found: looked for \(path) (require loads .lua files beside the scenario)")
         }
         do { try check(bytes, path: path) } catch { return (nil, error.message) }
+        SwiftMarks.shared.register(path, bytes)
         return (String(decoding: bytes, as: UTF8.self), path)
     }
 }

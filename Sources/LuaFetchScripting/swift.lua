@@ -1016,7 +1016,7 @@ function S.get(site, recv, name)
 end
 
 --- `recv.name = v`.
-function S.set(recv, name, v)
+function S.setMember(recv, name, v)
   if recv == nil then error("attempt to set '" .. name .. "' of nil (an Optional used without '?' or '!')", 2) end
   if type(recv) == "table" and not isOpaque(recv) then recv[name] = v end
 end
@@ -1541,6 +1541,12 @@ function S.connectScene(C)
   return P.sceneDelegate
 end
 function S.sceneDelegate() return P.sceneDelegate or opaque("UISceneDelegate") end
+
+--- `v?.api(...)`: `f(v)` when `v` is not nil.
+function S.optApply(v, f)
+  if v == nil then return nil end
+  return f(v)
+end
 
 --- `f?(args)`: calls `f` when it is not nil.
 function S.callOpt(f, ...)
