@@ -28,7 +28,13 @@ extension Translator {
             var superCode = t.superclass?.lua
             if superCode == nil, let b = t.opaqueBase, b == "Operation" || b == "BlockOperation" { superCode = "swift.\(b)" }
             emit("\(t.lua) = swift.type(\(Literals.quote(t.qualified)), \"\(kind)\"\(superCode.map { ", \($0)" } ?? ""))", t.line)
-            if let b = t.opaqueBase, b != "Operation", b != "BlockOperation" { emit("swift.opaqueBase(\(t.lua))", t.line) }
+            if let b = t.opaqueBase, b != "Operation", b != "BlockOperation" {
+                // Members the type declares are its own (nil until set); others are the base's.
+                var names: [String] = []
+                var c: TypeDecl? = t
+                while let x = c { names += x.propertyOrder.filter { x.properties[$0]?.isStatic == false }; c = x.superclass }
+                emit("swift.opaqueBase(\(t.lua), { \(names.map { Literals.quote(Naming.field($0)) }.joined(separator: ", ")) })", t.line)
+            }
         }
         for t in program.typeOrder { make(t) }
         for t in program.typeOrder {
@@ -85,7 +91,7 @@ extension Translator {
         }
         if t.kind == .struct && t.inits.isEmpty && !memberwise.isEmpty {
             setFile(t.file)
-            emit("\(t.lua).__memberwise = { \(memberwise.map(Literals.quote).joined(separator: ", ")) }", t.line)
+            emit("swift.memberwise(\(t.lua), { \(memberwise.map { Literals.quote(Naming.field($0)) }.joined(separator: ", ")) })", t.line)
         }
         // The rest, in each part's order.
         for (f, block) in t.parts {
@@ -267,7 +273,9 @@ extension Translator {
         if info.isAsync || info.params.contains(where: \.isClosure) { _ = 0 }
         emit(name, at: node)
         indent += 1
-        if isStatic, let owner { emit("local self = \(owner.lua)", at: node) }
+        if isStatic, let owner, let body, body.statements.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) || $0.tokenKind == .keyword(.Self) }) {
+            emit("local self = \(owner.lua)", at: node)
+        }
         for (p, n) in zip(info.params, params) {
             if let d = p.defaultValue, !d.is(NilLiteralExprSyntax.self) {
                 emit("if \(n) == nil then \(n) = \(expr(d, expect: p.type).code) end", at: node)

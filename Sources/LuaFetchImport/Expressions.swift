@@ -238,6 +238,10 @@ extension Translator {
     /// What a name means here: a local, `self`'s property or method, a static of the type, a
     /// global, a free function, a type, or (unknown) an opaque value.
     func resolveIdentifier(_ name: String, node: Syntax, outerOnly: Bool = false) -> LuaExpr {
+        // An operator used as a function (`reduce(0, +)`, `sorted(by: <)`).
+        let operators = ["+": "swift.add", "-": "swift.sub", "*": "swift.mul", "/": "swift.div", "%": "swift.mod", "<": "swift.lt",
+                         ">": "swift.gt", "<=": "swift.le", ">=": "swift.ge", "==": "swift.eq", "!=": "swift.ne"]
+        if let fn = operators[name] { return LuaExpr(fn, TypeName("Function")) }
         if name == "self" {
             if inStatic, let t = currentType { var r = LuaExpr(t.lua); r.typeRef = t; return r }
             var r = LuaExpr("self", currentType.map { TypeName($0.qualified) })
@@ -267,6 +271,7 @@ extension Translator {
                 return LuaExpr("\(t.lua).\(Naming.field(name))", TypeName(t.qualified))
             }
         }
+        if name == "max" || name == "min" { return LuaExpr("math.\(name)", TypeName("Function")) }
         if let g = program.globals[name] {
             return LuaExpr("swift.global(\(Literals.quote(name)), T.__global_\(Naming.field(name)))", g.type)
         }

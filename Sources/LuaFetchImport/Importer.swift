@@ -94,6 +94,8 @@ public enum Importer {
         // The scenario.
         let name = options.name ?? plist?.name ?? entry.appDelegate.map { _ in lastComponent(common) } ?? lastComponent(common)
         var lines: [String] = []
+        // The Lua mirrors the Swift, unused locals and all (Swift's compiler warns about those).
+        lines.append("-- luacheck: no max line length, no unused")
         lines.append("-- Written by `\(options.command)` (luafetch \(Version.current)) from \(sources.count) Swift file\(sources.count == 1 ? "" : "s")\(plist.map { " and \($0.path)" } ?? ""):")
         for s in sources { lines.append("--   \(s.shown)") }
         lines.append("-- Each line ends with the Swift line it came from (--@ File.swift:LINE): findings name it.")

@@ -341,11 +341,33 @@ extension Translator {
         return result ? "true" : "false"
     }
 
+    /// `not e`, written the way a reader would (`a ~= b` for `not (a == b)`).
+    func negated(_ e: ExprSyntax) -> String {
+        var inner = e
+        while let t = inner.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { inner = only.expression }
+        if let p = inner.as(PrefixOperatorExprSyntax.self), p.operator.text == "!" { return expr(p.expression).code }
+        if let infix = inner.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self) {
+            let flipped = ["==": "!=", "!=": "==", "<": ">=", ">": "<=", "<=": ">", ">=": "<"][op.operator.text]
+            if let flipped, !(["<", ">", "<=", ">="].contains(flipped) && expr(infix.leftOperand).type?.name != "Int") {
+                let swapped = InfixOperatorExprSyntax(leftOperand: infix.leftOperand,
+                                                      operator: ExprSyntax(BinaryOperatorExprSyntax(operator: .binaryOperator(flipped))),
+                                                      rightOperand: infix.rightOperand)
+                return expr(ExprSyntax(swapped)).code
+            }
+        }
+        return "not \(wrap(expr(e).code))"
+    }
+
     func guardStmt(_ g: GuardStmtSyntax) {
         let line = file.line(g)
         if g.conditions.allSatisfy({ if case .expression = $0.condition { return true } else { return false } }) {
-            let cond = g.conditions.map { conditionExpr($0) }.joined(separator: " and ")
-            emit("if not (\(cond)) then", line)
+            let cond: String
+            if g.conditions.count == 1, case .expression(let e)? = g.conditions.first?.condition {
+                cond = negated(e)
+            } else {
+                cond = "not (" + g.conditions.map { conditionExpr($0) }.joined(separator: " and ") + ")"
+            }
+            emit("if \(cond) then", line)
             indent += 1; block(g.body); indent -= 1
             out.append(pad + "end" + endMarker(g))
             return
@@ -389,11 +411,14 @@ extension Translator {
                 out.append(pad + (first ? "if true then" : "else") + marker(c))
             case .case(let labels):
                 var tests: [String] = []
+                // Every name the items bind, declared once in the case's scope.
+                var names: [String] = []
+                for item in labels.caseItems { for n in patternNames(item.pattern) where !names.contains(n) { names.append(n) } }
+                for n in names { declare(n) }
                 for item in labels.caseItems {
-                    var t = patternTest(item.pattern, subject: subject, bind: labels.caseItems.count == 1, enumType: subjectExpr.type)
+                    var t = patternTest(item.pattern, subject: subject, bind: false, enumType: subjectExpr.type)
                     if let w = item.whereClause {
                         // `where` sees the bindings: evaluated in a closure that binds them.
-                        for n in patternNames(item.pattern) { declare(n) }
                         let inner = t.bindings.joined(separator: " ")
                         t.condition = "(\(t.condition) and (function() \(inner) return \(expr(w.condition).code) end)())"
                     }
@@ -413,7 +438,7 @@ extension Translator {
         control.removeLast()
         indent -= 1
         out.append(pad + "end" + endMarker(s))
-        out.append(pad + "::\(exit)::" + endMarker(s))
+        placeLabel(exit, endMarker(s))
     }
 
     // MARK: - Loops
@@ -467,11 +492,11 @@ extension Translator {
             block(f.body)
         }
         control.removeLast()
-        out.append(pad + "::\(cont)::" + endMarker(f.body))
+        placeLabel(cont, endMarker(f.body))
         indent -= 1
         popScope()
         out.append(pad + "end" + endMarker(f))
-        out.append(pad + "::\(cont)_break::" + endMarker(f))
+        placeLabel("\(cont)_break", endMarker(f))
     }
 
     func whileStmt(_ w: WhileStmtSyntax, label: String?) {
@@ -502,10 +527,10 @@ extension Translator {
         emit("if not \(ok) then break end", line)
         control.removeLast()
         popScope()
-        out.append(pad + "::\(cont)::" + endMarker(w))
+        placeLabel(cont, endMarker(w))
         indent -= 1
         out.append(pad + "end" + endMarker(w))
-        out.append(pad + "::\(cont)_break::" + endMarker(w))
+        placeLabel("\(cont)_break", endMarker(w))
     }
 
     func repeatStmt(_ r: RepeatStmtSyntax, label: String?) {
@@ -522,11 +547,11 @@ extension Translator {
         indent -= 1
         out.append(pad + "end" + endMarker(r.body))
         control.removeLast()
-        out.append(pad + "::\(cont)::" + endMarker(r.body))
+        placeLabel(cont, endMarker(r.body))
         emit("if not (\(expr(r.condition).code)) then break end", at: r.condition)
         indent -= 1
         out.append(pad + "end" + endMarker(r))
-        out.append(pad + "::\(cont)_break::" + endMarker(r))
+        placeLabel("\(cont)_break", endMarker(r))
     }
 
     // MARK: - do / catch
@@ -544,29 +569,41 @@ extension Translator {
         let body = nested { block(d.body) }
         let handler = nested {
             var first = true
+            var catchAll = false
             for clause in d.catchClauses {
                 pushScope()
-                var test = "true"
+                var test: String?
                 var binds: [String] = []
                 if let item = clause.catchItems.first, let pattern = item.pattern {
                     let t = patternTest(pattern, subject: "__e", bind: true, catchClause: true)
-                    test = t.condition
+                    if t.condition != "true" { test = t.condition }
                     binds = t.bindings
                 } else {
-                    declare("error")
-                    binds = ["local error_ = __e"]
+                    binds = ["local \(declare("error")) = __e"]
                 }
-                emit("\(first ? "if" : "elseif") \(test) then", at: clause)
-                first = false
-                indent += 1
+                if let test {
+                    emit("\(first ? "if" : "elseif") \(test) then", at: clause)
+                } else {
+                    // A clause that catches everything: the last one Swift allows.
+                    catchAll = true
+                    if !first { emit("else", at: clause) }
+                }
+                if !first || test != nil { indent += 1 }
                 for b in binds { emit(b, at: clause) }
                 block(clause.body)
-                emit("do return nil end", file.endLine(clause.body))  // handled: nothing more to do
-                indent -= 1
+                if !(out.last ?? "").trimmingSpaces().hasPrefix("do return") {
+                    emit("do return nil end", file.endLine(clause.body))  // handled: nothing more to do
+                }
+                if !first || test != nil { indent -= 1 }
                 popScope()
+                let opened = !first || test != nil
+                first = false
+                if !opened { break }
             }
-            out.append(pad + "end" + endMarker(d))
-            emit("return false", file.endLine(d))
+            if !(catchAll && d.catchClauses.count == 1) {
+                out.append(pad + "end" + endMarker(d))
+            }
+            if !catchAll { emit("return false", file.endLine(d)) }
         }
         control.removeLast()
         emit("local \(c), \(v) = swift.doCatch(function()", line)

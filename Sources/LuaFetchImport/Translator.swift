@@ -232,6 +232,14 @@ final class Translator {
 
     // MARK: - Control
 
+    /// Lua labels a `goto` was written for (a label nobody jumps to is left out).
+    var usedLabels = Set<String>()
+
+    /// Writes `::name::` when a jump targets it.
+    func placeLabel(_ name: String, _ mark: String) {
+        if usedLabels.contains(name) { out.append(pad + "::\(name)::" + mark) }
+    }
+
     /// Translates `return` (with its value's code) for the current context.
     func returnCode(_ value: String?) -> String {
         for frame in control.reversed() {
@@ -255,11 +263,16 @@ final class Translator {
                 crossed = true
             case .switchCase(let l, let exit):
                 if kind == "break" && (label == nil || label == l) {
+                    if !crossed { usedLabels.insert(exit) }
                     return crossed ? "do return \"break:\(exit)\" end" : "goto \(exit)"
                 }
             case .loop(let l, let cont, let id):
                 if label == nil || label == l {
-                    if kind == "continue" { return crossed ? "do return \"continue:\(id)\" end" : "goto \(cont)" }
+                    if kind == "continue" {
+                        if !crossed { usedLabels.insert(cont) }
+                        return crossed ? "do return \"continue:\(id)\" end" : "goto \(cont)"
+                    }
+                    if !crossed && label != nil { usedLabels.insert("\(cont)_break") }
                     return crossed ? "do return \"break:\(id)\" end" : (label == nil ? "break" : "goto \(cont)_break")
                 }
             }
@@ -285,12 +298,15 @@ final class Translator {
                     if crossed {
                         emit("if \(codeVar) == \"break:\(id)\" or \(codeVar) == \"continue:\(id)\" then do return \(codeVar) end end", line)
                     } else {
+                        usedLabels.insert(cont)
+                        usedLabels.insert("\(cont)_break")
                         emit("if \(codeVar) == \"continue:\(id)\" then goto \(cont) end", line)
                         emit("if \(codeVar) == \"break:\(id)\" then goto \(cont)_break end", line)
                     }
                 }
             case .switchCase(_, let exit):
                 if handled.insert(exit).inserted {
+                    if !crossed { usedLabels.insert(exit) }
                     emit(crossed ? "if \(codeVar) == \"break:\(exit)\" then do return \(codeVar) end end"
                                  : "if \(codeVar) == \"break:\(exit)\" then goto \(exit) end", line)
                 }

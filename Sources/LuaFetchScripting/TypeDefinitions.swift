@@ -201,6 +201,7 @@ public enum TypeDefinitions {
         """
         out += optionClasses()
         out += objectClasses()
+        out += lazyDefinitions
         // Tables (names with members) and plain globals, in declaration order.
         let members = Dictionary(grouping: names.filter { $0.contains(".") || $0.contains(":") }) { name in
             String(name.prefix { $0 != "." && $0 != ":" })
@@ -358,8 +359,33 @@ public enum TypeDefinitions {
     /// The global names of the API (what luacheck reads).
     public static func globals() -> [String] {
         var seen = Set<String>()
-        return ScenarioRuntime(path: "types").lua.declaredNames.filter { !$0.contains(".") && !$0.contains(":") && seen.insert($0).inserted }
+        return (ScenarioRuntime(path: "types").lua.declaredNames + lazyGlobals).filter { !$0.contains(".") && !$0.contains(":") && seen.insert($0).inserted }
     }
+
+    /// Globals made on first use (the runtime of imported scenarios, SPEC 18): not among the
+    /// runtime's declared names until a scenario reads one.
+    static let lazyGlobals = ["swift", "stubs", "unsupported"]
+
+    /// Their LuaLS definitions.
+    static let lazyDefinitions = """
+        ---The runtime of scenarios written by `luafetch import` (docs/IMPORT.md): classes, structs and
+        ---enums, optionals, Swift's operators, collections, errors, tasks, and the stubs' call sites.
+        ---@type table
+        swift = {}
+
+        ---What the stubs of an imported scenario do (SPEC 18.4): `["Type.member"] = { seconds = 2 }`.
+        ---A later call adds to the earlier ones and overrides the names it repeats.
+        ---@param specs table<string, {seconds?: number|number[]|"never", result?: any, calls?: integer, blocking?: boolean, lock?: "sharedContainer"}>
+        function stubs(specs) end
+
+        ---Swift code `luafetch import` could not translate: a timeline line when it runs, nothing else.
+        ---@param what string
+        ---@param where string
+        function unsupported(what, where) end
+
+
+        """
+
 
     /// A luacheck configuration for scenario folders.
     public static func luacheckrc(version: String) -> String {

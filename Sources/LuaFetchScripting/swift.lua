@@ -117,7 +117,7 @@ local function instanceMeta(C)
       end
       local m = findInType(C, k)
       if m ~= nil then return m end
-      if info.opaqueBase then return opaque(info.name .. "." .. tostring(k)) end
+      if info.opaqueBase and not info.own[k] then return opaque(info.name .. "." .. tostring(k)) end
       return nil
     end,
     __newindex = function(o, k, v)
@@ -204,7 +204,12 @@ function S.protocol(name) return S.type(name, "protocol") end
 
 --- A base type the imported files do not define (`UIViewController`, `NSObject`): members it
 --- does not have are opaque.
-function S.opaqueBase(C) typeInfo[C].opaqueBase = true end
+function S.opaqueBase(C, own)
+  local info = typeInfo[C]
+  info.opaqueBase = true
+  info.own = {}
+  for _, n in ipairs(own or {}) do info.own[n] = true end
+end
 
 --- `var name: T { get set }`, `lazy var`, observers, statics.
 function S.computed(C, name, getter, setter)
@@ -232,6 +237,8 @@ end
 function S.static(C, name, init) typeInfo[C].statics[name] = init or function() return nil end end
 function S.staticComputed(C, name, getter) typeInfo[C].staticGetters[name] = getter end
 function S.fields(C, fn) typeInfo[C].fields = fn end
+--- A struct's memberwise initializer takes its stored properties in this order.
+function S.memberwise(C, names) rawset(C, "__memberwise", names) end
 function S.conform(C, ...)
   for i = 1, select("#", ...) do
     local p = select(i, ...)

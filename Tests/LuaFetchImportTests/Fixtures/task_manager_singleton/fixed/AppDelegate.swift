@@ -27,6 +27,11 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
         syncTimer = nil
     }
 
+    func applicationWillEnterForeground(_ application: UIApplication) {
+        // Back in the foreground: the sync needs no background time any more.
+        tasks.end("sync")
+    }
+
     func applicationDidEnterBackground(_ application: UIApplication) {
         // The manager refuses a second "sync" while the first one is still running.
         guard tasks.begin("sync") else { return }
