@@ -168,14 +168,14 @@ struct Explore: ParsableCommand {
             let command = report.replay(head.seed, minimal)
             guard let page = Explorer.page(path: report.file, seed: head.seed, os: report.osOption, schedule: minimal, reproduce: command) else { continue }
             let file = "finding-\(n + 1)-\(head.first.code).html"
-            if let problem = writeFile(dir + "/" + file, page) {
-                Output.error("luafetch explore: cannot write \(dir)/\(file): \(problem)\n")
+            if let problem = writeFile(dir + "/" + file, page, existing: .replace) {
+                Output.error("luafetch explore: cannot write \(dir)/\(file): \(problem.message)\n")
                 throw ExitCode(2)
             }
             pages.append(("\(head.first.code) \(line)", file, false, head.first.message))
         }
-        if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch explore · \(report.name)", pages)) {
-            Output.error("luafetch explore: cannot write \(dir)/index.html: \(problem)\n")
+        if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch explore · \(report.name)", pages), existing: .replace) {
+            Output.error("luafetch explore: cannot write \(dir)/index.html: \(problem.message)\n")
             throw ExitCode(2)
         }
     }

@@ -126,8 +126,8 @@ struct TestCommand: ParsableCommand {
                 let note = v.status == .passed ? "passed" : "\(v.code ?? "failed")\(v.location.map { " \($0)" } ?? ""): \(TestCommand.firstLine(v.message ?? ""))"
                 if let page = v.page {
                     let file = HTMLReport.fileName(for: v.path)
-                    if let problem = writeFile(dir + "/" + file, page) {
-                        Output.error("luafetch test: cannot write \(dir)/\(file): \(problem)\n")
+                    if let problem = writeFile(dir + "/" + file, page, existing: .replace) {
+                        Output.error("luafetch test: cannot write \(dir)/\(file): \(problem.message)\n")
                         throw ExitCode(2)
                     }
                     pages.append((v.path, file, v.status == .passed, note))
@@ -135,13 +135,13 @@ struct TestCommand: ParsableCommand {
                     pages.append((v.path, "", false, note))
                 }
             }
-            if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch test", pages)) {
-                Output.error("luafetch test: cannot write \(dir)/index.html: \(problem)\n")
+            if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch test", pages), existing: .replace) {
+                Output.error("luafetch test: cannot write \(dir)/index.html: \(problem.message)\n")
                 throw ExitCode(2)
             }
         }
-        if let junit, let problem = writeFile(junit, JUnit.report(results)) {
-            Output.error("luafetch test: cannot write \(junit): \(problem)\n")
+        if let junit, let problem = writeFile(junit, JUnit.report(results), existing: .replace) {
+            Output.error("luafetch test: cannot write \(junit): \(problem.message)\n")
             throw ExitCode(2)
         }
         throw ExitCode(code)
