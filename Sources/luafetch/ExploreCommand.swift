@@ -150,7 +150,7 @@ struct Explore: ParsableCommand {
         // the merge any of them may name a finding.
         let f = report.findings
         report.findings = shrinkAll(f, file: file, os: os,
-                                    keys: shardSpec == nil ? f.roots.compactMap { f.headline($0)?.id } : f.observations.keys.sorted())
+                                    keys: shardSpec == nil ? f.ranking.headlines : f.observations.keys.sorted())
         report.print(format: format)
         if let dir = html { try writePages(report, to: dir) }
         throw ExitCode(report.findings.roots.isEmpty ? 0 : 1)
@@ -163,8 +163,9 @@ struct Explore: ParsableCommand {
             throw ExitCode(2)
         }
         var pages: [(title: String, file: String, passed: Bool, note: String)] = []
-        for (n, line) in report.findings.roots.enumerated() {
-            guard let head = report.findings.headline(line), let minimal = head.minimal else { continue }
+        let ranked = report.findings.ranking
+        for (n, line) in ranked.roots.enumerated() {
+            guard let head = ranked.headline(line), let minimal = head.minimal else { continue }
             let command = report.replay(head.seed, minimal)
             guard let page = Explorer.page(path: report.file, seed: head.seed, os: report.osOption, schedule: minimal, reproduce: command) else { continue }
             let file = "finding-\(n + 1)-\(head.first.code).html"
@@ -181,6 +182,9 @@ struct Explore: ParsableCommand {
     }
 
     // MARK: - The runs
+
+    /// How many of `total` seeds shard `s` runs (the i-th seed belongs to shard i mod M + 1).
+    static func seeds(of s: Shard, total: Int) -> Int { total / s.count + (total % s.count >= s.index ? 1 : 0) }
 
     final class Sweep: @unchecked Sendable {
         var findings = ExploreFindings()
@@ -199,7 +203,7 @@ struct Explore: ParsableCommand {
     func sweep(file: String, os: OSProfile?, horizon: Millis, total: Int, shard: Shard?, budget: Millis?)
         throws -> (runs: Int, findings: ExploreFindings) {
         let state = Sweep()
-        let seeds: Int = shard.map { s in total / s.count + (total % s.count >= s.index ? 1 : 0) } ?? total
+        let seeds: Int = shard.map { Self.seeds(of: $0, total: total) } ?? total
         let first = seedFrom
         let seed: @Sendable (Int) -> Int64 = { i in first + Int64(shard.map { i * $0.count + $0.index - 1 } ?? i) }
         let progress = Progress(enabled: isatty(2) != 0, total: budget == nil ? seeds : nil, budget: budget)
@@ -260,16 +264,29 @@ struct Explore: ParsableCommand {
 
     // MARK: - Merging shards
 
+    /// What `--merge` reads: a shard's JSON Lines, a regular file of at most 16 MiB.
+    static let shardInput = ScenarioFile.Input(
+        noun: "a shard's JSON Lines file", missing: "give the files that explore --shard K/M --format jsonl wrote",
+        give: "give the file a shard wrote (save its output first: explore ... --format jsonl > shard-K.jsonl)",
+        tooLarge: "a shard's JSON Lines are much smaller (is it the file explore wrote?)")
+
+    /// Reads the shards one file at a time (each is checked, read and folded before the next).
     func mergeShards() throws {
-        var inputs: [(path: String, text: String)] = []
+        var merge = ExploreReport.Merge()
         for path in files {
-            guard let text = readFile(path) else {
-                Output.error("luafetch explore: cannot read \(path)\n")
+            let bytes: [UInt8]
+            do {
+                bytes = try ScenarioFile.input(path, as: Self.shardInput)
+            } catch {
+                Output.error(error.message + "\n")
                 throw ExitCode(2)
             }
-            inputs.append((path, text))
+            if let problem = merge.add(path: path, bytes: bytes) {
+                Output.error(problem.message + "\n")
+                throw ExitCode(2)
+            }
         }
-        switch ExploreReport.merge(inputs) {
+        switch merge.finish() {
         case .success(let report):
             report.print(format: format)
             throw ExitCode(report.findings.roots.isEmpty ? 0 : 1)
@@ -368,18 +385,4 @@ final class Progress: @unchecked Sendable {
         guard enabled else { return }
         _ = "\r\u{1b}[K".withCString { write(2, $0, strlen($0)) }
     }
-}
-
-/// The whole file at `path` as text, or nil.
-func readFile(_ path: String) -> String? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
-        if n > 0 { bytes += chunk[0..<n] }
-        if n < chunk.count { break }
-    }
-    return ferror(f) == 0 ? String(decoding: bytes, as: UTF8.self) : nil
 }

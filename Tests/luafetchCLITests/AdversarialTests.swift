@@ -39,6 +39,106 @@ import Testing
         for n in names { #expect(source.contains("\"\(n)\""), "no test names \(n)") }
     }
 
+    // MARK: - explore --merge: untrusted input (R07-R12, R22)
+
+    /// Every number of a shard's file is checked before it is used: a billion shards, seeds past
+    /// Int64, a finding's runs summed past Int64 or negative are `FILE:LINE:` errors, at once.
+    @Test(arguments: [
+        (["R07_merge_shard_count_huge.jsonl"], 1, "the header's shard 1/1000000000 is more shards than explore splits into (at most 10000)"),
+        (["R08_merge_seedfrom_max.jsonl"], 1, "the header's 20 runs from seed 9223372036854775807 pass the largest seed"),
+        (["R08b_merge_seed_runs_overflow.jsonl"], 1, "the header's 10000 runs from seed 9223372036854775000 pass the largest seed"),
+        (["R09_merge_runs_overflow_1.jsonl", "R09_merge_runs_overflow_2.jsonl"], 2, "leaky_task.lua:13 was seen in 9223372036854775807 runs, but shard 1/2 made 10"),
+        (["R10_merge_runs_min.jsonl"], 2, "leaky_task.lua:13 was seen in -9223372036854775808 runs, but shard 1/1 made 20"),
+    ])
+    func mergeChecksEveryNumberOfItsInput(files: [String], line: Int, message: String) throws {
+        let r = try Self.run(["explore", "--merge"] + files.map(Self.path), seconds: 20)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("\(Self.path(files[0])):\(line): \(message)"), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    /// The same checks on a real shard's file, changed the ways an untrusted file can be: a
+    /// finding's runs past its shard's seeds, a seed of another shard, a finding twice. A real
+    /// shard with Windows line ends merges as it is.
+    @Test func aShardsFindingsMustFitItsSeeds() throws {
+        let work = try tempDir("merge")
+        let base = ["explore", "examples/leaky_task.lua", "--runs", "40", "--format", "jsonl"]
+        var shards: [String] = []
+        for k in 1...2 {
+            let s = try Self.run(base + ["--shard", "\(k)/2"])
+            let file = work.appendingPathComponent("s\(k).jsonl")
+            try s.stdout.write(to: file, atomically: true, encoding: .utf8)
+            shards.append(s.stdout)
+        }
+        let whole = try Self.run(["explore", "--merge", work.appendingPathComponent("s1.jsonl").path, work.appendingPathComponent("s2.jsonl").path])
+        #expect(whole.status == 1)
+        let lines = shards[0].split(separator: "\n").map(String.init)
+        let finding = try #require(lines.firstIndex { $0.contains("\"type\":\"finding\"") })
+        let changed: [(String, String)] = [
+            (lines[finding].replacing(/"runs":\d+,"share"/, with: "\"runs\":21,\"share\""), "was seen in 21 runs, but shard 1/2 made 20"),
+            (lines[finding].replacing(/"seed":\d+,"schedule"/, with: "\"seed\":2,\"schedule\""), "names seed 2, which is not one of shard 1/2's seeds"),
+        ]
+        for (text, message) in changed {
+            var edited = lines
+            edited[finding] = text
+            let file = work.appendingPathComponent("bad.jsonl")
+            try (edited.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+            let r = try Self.run(["explore", "--merge", file.path, work.appendingPathComponent("s2.jsonl").path])
+            #expect(r.status == 2)
+            #expect(r.stderr.hasPrefix("\(file.path):\(finding + 1): ") && r.stderr.contains(message), "\(r.stderr)")
+        }
+        var twice = lines
+        twice.insert(lines[finding], at: finding)
+        let file = work.appendingPathComponent("twice.jsonl")
+        try (twice.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let t = try Self.run(["explore", "--merge", file.path, work.appendingPathComponent("s2.jsonl").path])
+        #expect(t.status == 2 && t.stderr.hasPrefix("\(file.path):\(finding + 2): a second finding for "), "\(t.stderr)")
+        let crlf = work.appendingPathComponent("crlf.jsonl")
+        try shards[0].replacing("\n", with: "\r\n").write(to: crlf, atomically: true, encoding: .utf8)
+        let c = try Self.run(["explore", "--merge", crlf.path, work.appendingPathComponent("s2.jsonl").path])
+        #expect(c.status == whole.status && c.stdout == whole.stdout, "\(c.stderr)")
+    }
+
+    /// Shards are read as scenarios are: regular files of at most 16 MiB; /dev/zero (R11), a FIFO
+    /// (R22), a folder and a larger file are refused at once, without reading them.
+    @Test func mergeReadsOnlyRegularFilesOf16MiB() throws {
+        let work = try tempDir("merge-files")
+        let fifo = work.appendingPathComponent("R22_merge_fifo.jsonl").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let big = work.appendingPathComponent("big.jsonl").path
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        #expect(truncate(big, 17 << 20) == 0)
+        for (file, message) in [("/dev/zero", "is not a regular file (a device, a pipe or a socket)"), (fifo, "is not a regular file"),
+                                (work.path, "is a directory, not a shard's JSON Lines file"), (big, "is larger than 16 MiB")] {
+            let r = try Self.run(["explore", "--merge", file], seconds: 10)
+            #expect(r.status == 2)
+            #expect(r.stderr.hasPrefix("\(file): \(message)"), "\(r.stderr)")
+        }
+    }
+
+    /// R12: 300 distinct findings merge in well under a second (49 s before: each line's members
+    /// were sorted again for every comparison), and the report is valid JSON Lines.
+    @Test func manyDistinctFindingsMergeInSeconds() throws {
+        let start = Date()
+        let r = try Self.run(["explore", "--merge", Self.path("R12_merge_300_findings_cubic.jsonl"), "--format", "jsonl"], seconds: 30)
+        #expect(Date().timeIntervalSince(start) < 20)
+        #expect(r.status == 1, "\(r.stderr)")
+        let lines = try jsonLines(r.stdout)
+        #expect(lines.filter { $0["type"] as? String == "finding" }.count == 300)
+        #expect(lines.last?["findings"] as? Int == 300)
+    }
+
+    /// R12b: the same folding reached from a scenario with 300 lines that each show a warning.
+    @Test func exploringManyDistinctLinesFoldsInSeconds() throws {
+        let start = Date()
+        let r = try Self.run(["explore", Self.path("R12b_explore_300_violation_lines_cubic.lua"), "--runs", "20", "--format", "jsonl"],
+                             seconds: 120)
+        #expect(Date().timeIntervalSince(start) < 60)
+        #expect(r.status == 1, "\(r.stderr)")
+        let lines = try jsonLines(r.stdout)
+        #expect((lines.last?["findings"] as? Int ?? 0) > 100)
+    }
+
     // MARK: - Writes outside the asked path (R18, R19, index.html)
 
     /// R18: `types` refuses a linked `.luafetch/luafetch.lua` (and, with --force, linked
