@@ -125,8 +125,12 @@ struct Explore: ParsableCommand {
             }
         }
         if let s = shardSpec {
+            guard s.count <= Self.maxShards else {
+                Output.error("luafetch explore: --shard \(s.index)/\(s.count) is more shards than explore splits into (at most \(Self.maxShards))\n")
+                throw ExitCode(2)
+            }
             let mine = (runs ?? Self.defaultRuns + s.count - 1) / s.count
-            guard s.count <= Self.maxShards, mine <= Self.maxRuns else {
+            guard mine <= Self.maxRuns else {
                 Output.error("luafetch explore: --runs \(runs ?? Self.defaultRuns) over \(s.count) shards is \(mine) runs for this one, more than one explore makes (at most \(Self.maxRuns)); use more shards\n")
                 throw ExitCode(2)
             }
@@ -321,24 +325,49 @@ struct Shard: Equatable {
 
     /// `--shard auto`: GitLab (CI_NODE_INDEX is 1-based), Kubernetes Indexed Jobs
     /// (JOB_COMPLETION_INDEX is 0-based; the count from --shards), Slurm job arrays
-    /// (SLURM_ARRAY_TASK_ID counted from SLURM_ARRAY_TASK_MIN, 0 when unset).
+    /// (SLURM_ARRAY_TASK_ID counted from SLURM_ARRAY_TASK_MIN, 0 when unset). The environment is
+    /// input like any other: a variable that is set but not a whole number, arithmetic that would
+    /// overflow, a shard outside 1...M or more than `Explore.maxShards` shards is a problem that
+    /// names the variables, never a crash.
     static func fromEnvironment(shards: Int?, get: (String) -> String?) -> Result<Shard, Problem> {
-        func int(_ name: String) -> Int? { get(name).flatMap { Int($0) } }
-        func check(_ k: Int, _ m: Int, _ source: String) -> Result<Shard, Problem> {
-            guard m >= 1, (1...m).contains(k) else {
-                return .failure(Problem(message: "--shard auto: \(source) gives shard \(k) of \(m), which does not exist"))
+        struct NotANumber: Error { var name: String; var text: String }
+        /// The variable's value: nil when unset, an error when set to something else than an integer.
+        func int(_ name: String) throws(NotANumber) -> Int? {
+            guard let text = get(name) else { return nil }
+            guard let n = Int(text.trimmingWhitespace) else { throw NotANumber(name: name, text: text) }
+            return n
+        }
+        func check(_ k: Int?, _ m: Int, _ source: String) -> Result<Shard, Problem> {
+            guard m <= Explore.maxShards else {
+                return .failure(Problem(message: "--shard auto: \(source) gives \(m) shards; explore splits into at most \(Explore.maxShards)"))
+            }
+            guard m >= 1 else { return .failure(Problem(message: "--shard auto: \(source) gives \(m) shards; there must be at least 1")) }
+            guard let k else {
+                return .failure(Problem(message: "--shard auto: \(source) is past every shard of \(m) (shards are 1 to \(m))"))
+            }
+            guard (1...m).contains(k) else {
+                return .failure(Problem(message: "--shard auto: \(source) gives shard \(k) of \(m), which does not exist (shards are 1 to \(m))"))
             }
             return .success(Shard(index: k, count: m))
         }
-        if let k = int("CI_NODE_INDEX"), let m = int("CI_NODE_TOTAL") { return check(k, m, "CI_NODE_INDEX/CI_NODE_TOTAL") }
-        if let i = int("JOB_COMPLETION_INDEX") {
-            guard let m = shards else {
-                return .failure(Problem(message: "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not how many shards there are; add --shards M (the Job's completions)"))
+        do {
+            if let k = try int("CI_NODE_INDEX"), let m = try int("CI_NODE_TOTAL") { return check(k, m, "CI_NODE_INDEX/CI_NODE_TOTAL") }
+            if let i = try int("JOB_COMPLETION_INDEX") {
+                guard let m = shards else {
+                    return .failure(Problem(message: "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not how many shards there are; add --shards M (the Job's completions)"))
+                }
+                let k = i.addingReportingOverflow(1)
+                return check(k.overflow ? nil : k.partialValue, m, "JOB_COMPLETION_INDEX=\(i)")
             }
-            return check(i + 1, m, "JOB_COMPLETION_INDEX")
-        }
-        if let id = int("SLURM_ARRAY_TASK_ID"), let m = int("SLURM_ARRAY_TASK_COUNT") ?? shards {
-            return check(id - (int("SLURM_ARRAY_TASK_MIN") ?? 0) + 1, m, "SLURM_ARRAY_TASK_ID")
+            if let id = try int("SLURM_ARRAY_TASK_ID"), let m = try int("SLURM_ARRAY_TASK_COUNT") ?? shards {
+                let first = try int("SLURM_ARRAY_TASK_MIN") ?? 0
+                let offset = id.subtractingReportingOverflow(first)
+                let k = offset.partialValue.addingReportingOverflow(1)
+                let source = "SLURM_ARRAY_TASK_ID=\(id)" + (first == 0 ? "" : " from SLURM_ARRAY_TASK_MIN=\(first)")
+                return check(offset.overflow || k.overflow ? nil : k.partialValue, m, source)
+            }
+        } catch {
+            return .failure(Problem(message: "--shard auto: \(error.name) is '\(error.text)', not a whole number; unset it or give --shard K/M"))
         }
         return .failure(Problem(message: "--shard auto found no shard in the environment: set CI_NODE_INDEX and CI_NODE_TOTAL (GitLab parallel), JOB_COMPLETION_INDEX with --shards M (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (a Slurm array), or give --shard K/M"))
     }
@@ -384,5 +413,13 @@ final class Progress: @unchecked Sendable {
     func clear() {
         guard enabled else { return }
         _ = "\r\u{1b}[K".withCString { write(2, $0, strlen($0)) }
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and line breaks.
+    var trimmingWhitespace: String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        return String(drop(while: blank).reversed().drop(while: blank).reversed())
     }
 }

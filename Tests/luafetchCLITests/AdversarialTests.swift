@@ -139,6 +139,27 @@ import Testing
         #expect((lines.last?["findings"] as? Int ?? 0) > 100)
     }
 
+    // MARK: - --shard auto (R21)
+
+    @Test(arguments: [
+        (["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_MIN": "-9223372036854775808"], [String](),
+         "--shard auto: SLURM_ARRAY_TASK_ID=1 from SLURM_ARRAY_TASK_MIN=-9223372036854775808 is past every shard of 2"),
+        (["JOB_COMPLETION_INDEX": "9223372036854775807"], ["--shards", "3"], "--shard auto: JOB_COMPLETION_INDEX=9223372036854775807 is past every shard of 3"),
+        (["CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "9223372036854775807"], [], "gives 9223372036854775807 shards; explore splits into at most 10000"),
+        (["SLURM_ARRAY_TASK_ID": "one", "SLURM_ARRAY_TASK_COUNT": "2"], [], "SLURM_ARRAY_TASK_ID is 'one', not a whole number"),
+    ])
+    func shardAutoRefusesExtremeValues(environment: [String: String], extra: [String], message: String) throws {
+        let r = try Self.run(["explore", Self.path("R21_explore_env.lua"), "--runs", "4", "--shard", "auto", "--format", "jsonl"] + extra,
+                             environment: environment, seconds: 20)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("luafetch explore: ") && r.stderr.contains(message), "\(r.stderr)")
+    }
+
+    @Test func anExplicitShardCountIsBounded() throws {
+        let r = try Self.run(["explore", Self.path("R21_explore_env.lua"), "--shard", "1/9223372036854775807"], seconds: 20)
+        #expect(r.status == 2 && r.stderr.contains("more shards than explore splits into (at most 10000)"), "\(r.stderr)")
+    }
+
     // MARK: - Writes outside the asked path (R18, R19, index.html)
 
     /// R18: `types` refuses a linked `.luafetch/luafetch.lua` (and, with --force, linked
