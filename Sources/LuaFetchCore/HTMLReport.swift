@@ -137,8 +137,9 @@ public enum HTMLReport {
     static func stripDot(_ s: String) -> String { s.hasPrefix("● ") ? String(s.dropFirst(2)) : s }
 
     /// HTML and XML text and attribute escaping (the page, and `luafetch test`'s JUnit report):
-    /// markup characters and quotes as entities, newline and tab as character references (so
-    /// attributes keep them), other control characters dropped (XML 1.0 cannot carry them).
+    /// markup characters and quotes as entities, newline, carriage return and tab as character
+    /// references (so attributes keep them), and every character XML 1.0 cannot carry (the other
+    /// C0 controls, U+FFFE, U+FFFF) as U+FFFD, the replacement character.
     public static func escape(_ s: String) -> String {
         var out = ""
         for u in s.unicodeScalars {
@@ -149,16 +150,20 @@ public enum HTMLReport {
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
             case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
             case "\t": out += "&#9;"
-            case let c where c.value < 0x20: continue
+            case let c where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: out += "\u{FFFD}"
             default: out.unicodeScalars.append(u)
             }
         }
         return out
     }
 
-    /// The data as the content of a `<script type="application/json">`: `</` cannot end it early.
-    static func scriptSafe(_ json: String) -> String { json.replacing("</", with: "<\\/") }
+    /// The data as the content of a `<script type="application/json">`: every `<` as the JSON
+    /// escape `\u003c`, so no string of the scenario's can end the element (`</script>`) or open a
+    /// comment (`<!--` followed by `<script>`, which would make the parser read past the element's
+    /// end). Outside strings JSON has no `<`; JSON.parse gives the same data back.
+    static func scriptSafe(_ json: String) -> String { json.replacing("<", with: "\\u003c") }
 
     static func page(world: World, data: String, summary: [String], result: String, reproduce: String?) -> String {
         var list = ""

@@ -180,13 +180,47 @@ struct TestCommand: ParsableCommand {
         case .passed: return "\(paint("✓", "32", color)) \(v.path)  \(time)"
         case .failed:
             let what = [v.code, v.location.map { "\($0):" }].compactMap { $0 }.joined(separator: " ")
-            return "\(paint("✗", "31", color)) \(v.path)  \(time)  \(paint(what, "31", color)) \(v.message ?? "")"
+            return "\(paint("✗", "31", color)) \(visible(v.path))  \(time)  \(paint(visible(what), "31", color)) \(visible(v.message ?? ""))"
         case .error:
-            return "\(paint("✗", "31", color)) \(v.path)  \(time)  \(paint("scenario error:", "31", color)) \(firstLine(v.message ?? ""))"
+            return "\(paint("✗", "31", color)) \(visible(v.path))  \(time)  \(paint("scenario error:", "31", color)) \(visible(firstLine(v.message ?? "")))"
         }
     }
 
-    static func firstLine(_ s: String) -> String { String(s.prefix { $0 != "\n" }) }
+    /// The text up to its first line break (`\n`, `\r` or both).
+    static func firstLine(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            if u == "\n" || u == "\r" { break }
+            out.append(u)
+        }
+        return String(out)
+    }
+
+    /// Whether `u` is a control character a terminal or a log reader could act on: C0 (but tab),
+    /// DEL, C1, and the line and paragraph separators.
+    static func isControl(_ u: Unicode.Scalar) -> Bool {
+        (u.value < 0x20 && u != "\t") || (0x7F...0x9F).contains(u.value) || u.value == 0x2028 || u.value == 0x2029
+    }
+
+    /// A control character written so that it shows: `\n`, `\r`, `\u{1B}`.
+    static func shown(_ u: Unicode.Scalar) -> String {
+        switch u {
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        default: return "\\u{\(String(u.value, radix: 16, uppercase: true))}"
+        }
+    }
+
+    /// `s` on one line of output: every control character made visible (`shown`), so a string of the
+    /// scenario's (a path, an expectation's name) cannot start a new line, such as a workflow command.
+    static func visible(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        var out = ""
+        for u in s.unicodeScalars {
+            if isControl(u) { out += shown(u) } else { out.unicodeScalars.append(u) }
+        }
+        return out
+    }
 
     static func json(_ r: Result) -> String {
         guard let v = r.verdict else {
@@ -198,12 +232,28 @@ struct TestCommand: ParsableCommand {
                             ("code", .opt(v.code)), ("location", .opt(v.location?.description)), ("message", .opt(v.message))]).text
     }
 
-    /// A GitHub Actions workflow command: `::error file=F,line=L,title=CODE::message`.
+    /// A GitHub Actions workflow command: `::error file=F,line=L,title=CODE::message`. Escaped scalar
+    /// by scalar (a `\r\n` is one Character, which a Character-wise replacement misses): `%`, CR
+    /// and LF as `%25`, `%0D`, `%0A` (GitHub shows them as line breaks inside the annotation), `:`
+    /// and `,` too in properties, and any other control character made visible, so the command
+    /// stays one line whatever the scenario's strings hold.
     static func annotation(_ v: TestSuite.Verdict) -> String {
-        func property(_ s: String) -> String {
-            s.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A").replacingAll(":", "%3A").replacingAll(",", "%2C")
+        func escaped(_ s: String, property: Bool) -> String {
+            var out = ""
+            for u in s.unicodeScalars {
+                switch u {
+                case "%": out += "%25"
+                case "\r": out += "%0D"
+                case "\n": out += "%0A"
+                case ":" where property: out += "%3A"
+                case "," where property: out += "%2C"
+                default: if isControl(u) { out += shown(u) } else { out.unicodeScalars.append(u) }
+                }
+            }
+            return out
         }
-        func data(_ s: String) -> String { s.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A") }
+        func property(_ s: String) -> String { escaped(s, property: true) }
+        func data(_ s: String) -> String { escaped(s, property: false) }
         var props = ["file=\(property(v.location?.file ?? v.path))"]
         if let line = v.location?.line, line > 0 { props.append("line=\(line)") }
         props.append("title=\(property(v.code ?? "failed"))")
@@ -211,9 +261,6 @@ struct TestCommand: ParsableCommand {
     }
 }
 
-extension String {
-    func replacingAll(_ target: String, _ replacement: String) -> String { replacing(target, with: replacement) }
-}
 
 /// The JUnit XML report: one testsuite, one testcase per file (a module is skipped).
 enum JUnit {

@@ -160,6 +160,77 @@ import Testing
         #expect(r.status == 2 && r.stderr.contains("more shards than explore splits into (at most 10000)"), "\(r.stderr)")
     }
 
+    // MARK: - Escaping (R14-R16)
+
+    /// R14: `<!--<script>` and `</script>` in any string of the scenario's (its name, a task's, a
+    /// crash message, a queue's label) leave the page's data intact: the data has no `<` at all,
+    /// parses as JSON, holds the strings, and Chromium draws the chart.
+    @Test func scenarioStringsCannotEndThePagesData() throws {
+        let file = try CLI.scenario("""
+            scenario { name = "</script><!--<script>" }
+            app {
+              didFinishLaunching = function(app)
+                app:beginBackgroundTask("<!--<script>", nil)
+                dispatch.queue("</script>"):async(function() end)
+                return true
+              end,
+              didEnterBackground = function(app) error("<!--<script> crash") end,
+            }
+            at(0, user.launch)
+            at(1, user.home)
+            """)
+        let html = try CLI.run(["run", Self.path("R14_html_comment_script.lua"), "--format", "html"])
+        #expect(html.status == 0)
+        let page = try CLI.run(["run", file, "--format", "html"])
+        #expect(page.status == 1)
+        for r in [html, page] {
+            let open = "<script type=\"application/json\" id=\"data\">"
+            let data = try #require(r.stdout.firstRange(of: open).map { r.stdout[$0.upperBound...] }.flatMap { rest in
+                rest.firstRange(of: "</script>").map { String(rest[..<$0.lowerBound]) } })
+            #expect(!data.contains("<"))
+            let parsed = try JSONSerialization.jsonObject(with: Data(data.utf8))
+            #expect("\(parsed)".contains("<!--<script>"))
+            #expect(r.stdout.components(separatedBy: "<script").count == 3)  // the data and the drawing, nothing more
+        }
+        #expect(page.stdout.contains("<title>luafetch · &lt;/script&gt;&lt;!--&lt;script&gt;</title>"))
+        guard let chromium = chromiumPath() else { return }
+        let work = try tempDir("r14")
+        let saved = work.appendingPathComponent("p.html")
+        try html.stdout.write(to: saved, atomically: true, encoding: .utf8)
+        let (_, dom, _) = try chromiumDOM(chromium, page: saved, profile: work.appendingPathComponent("profile"))
+        #expect(dom.contains("data-rendered=\"ok\""), "\(dom.prefix(300))")
+    }
+
+    /// R15: characters XML cannot carry (U+FFFE, U+FFFF, C0 controls) become U+FFFD in JUnit; a
+    /// strict parser reads the report.
+    @Test func junitHoldsOnlyCharactersXMLAllows() throws {
+        let work = try tempDir("r15")
+        let junit = work.appendingPathComponent("j.xml").path
+        let r = try Self.run(["test", Self.path("R15_junit_nonchar.lua"), "--junit", junit])
+        #expect(r.status == 1)
+        let cases = try junitCases(junit)
+        #expect(cases.first?["message"]?.contains("bad \u{FFFD} char") == true, "\(cases)")
+        let controls = try CLI.scenario("expect.that(\"a\\1b\\27c\\239\\191\\191\", function() return false end)\nat(0, function() end)\n")
+        _ = try Self.run(["test", controls, "--junit", junit])
+        #expect(try junitCases(junit).first?["message"]?.contains("a\u{FFFD}b\u{FFFD}c\u{FFFD}") == true)
+    }
+
+    /// R16: a `\r\n` (one Character in Swift) or a lone `\n` in an expectation's name neither
+    /// starts a workflow command under GitHub Actions nor a new line of the plain report.
+    @Test func aScenariosStringsCannotStartAnnotationsOrLines() throws {
+        let r = try Self.run(["test", Self.path("R16_annotation_crlf.lua"), "--no-color"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(r.status == 1)
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.filter { $0.hasPrefix("::") }.count == 1, "\(r.stdout)")
+        #expect(lines.contains { $0.hasPrefix("::error ") && $0.contains("expected x%0D%0A::warning title=injected::by a scenario") })
+        #expect(lines.contains { $0.hasPrefix("✗ ") && $0.hasSuffix("expected x\\r\\n::warning title=injected::by a scenario") })
+        #expect(!r.stdout.utf8.contains(13))
+        let lf = try CLI.scenario("expect.that(\"x\\n::warning::lf\\27[2J\", function() return false end)\nat(0, function() end)\n")
+        let l = try Self.run(["test", lf, "--no-color"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(l.stdout.split(separator: "\n").filter { $0.hasPrefix("::") }.count == 1, "\(l.stdout)")
+        #expect(l.stdout.contains("expected x\\n::warning::lf\\u{1B}[2J"), "\(l.stdout)")
+    }
+
     // MARK: - Writes outside the asked path (R18, R19, index.html)
 
     /// R18: `types` refuses a linked `.luafetch/luafetch.lua` (and, with --force, linked
