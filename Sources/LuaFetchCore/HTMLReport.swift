@@ -39,11 +39,38 @@ public enum HTMLReport {
         """
     }
 
-    /// A file name for a page from a path: `examples/news.lua` → `examples_news.html`.
-    public static func fileName(for path: String) -> String {
+    /// A file name for a page from a path, without `.html`: `examples/news.lua` → `examples_news`
+    /// (letters, digits, `-` and `_` kept, anything else `_`; a name past 160 bytes is cut and ends
+    /// with a hash of the whole path, so it stays a valid file name). Different paths can give the
+    /// same base (`a_b.lua`, `a/b.lua`, `a b.lua`): `fileNames` tells them apart.
+    static func baseName(for path: String) -> String {
         var name = path.hasSuffix(".lua") ? String(path.dropLast(4)) : path
         while name.hasPrefix("./") { name.removeFirst(2) }
-        return String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }) + ".html"
+        let base = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+        guard base.utf8.count > 160 else { return base }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a of the whole path
+        for b in path.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return String(base.prefix(160)) + "-" + String(hash, radix: 16)
+    }
+
+    /// The page file of each path (`luafetch test --html`), all different, even on a file system
+    /// that ignores case: `examples/news.lua` → `examples_news.html`; paths that give the same name
+    /// get `-2`, `-3`, ... in the order given (sorted paths: a stable order), never a name that
+    /// another path gives by itself.
+    public static func fileNames(for paths: [String]) -> [String] {
+        let bases = paths.map(baseName(for:))
+        let natural = Set(bases.map { $0.lowercased() })
+        var used = Set<String>()
+        return bases.map { base in
+            var name = base
+            var n = 1
+            while used.contains(name.lowercased()) || (n > 1 && natural.contains(name.lowercased())) {
+                n += 1
+                name = "\(base)-\(n)"
+            }
+            used.insert(name.lowercased())
+            return name + ".html"
+        }
     }
 
     /// The page for a finished run; `summary` are the text report's summary lines.

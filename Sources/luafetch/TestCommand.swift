@@ -63,10 +63,15 @@ struct TestCommand: ParsableCommand {
         }
     }
 
+    /// One file's result, as small as the summary, JUnit and the index need: a scenario's page is
+    /// written as soon as it ran (`page` is then its file name, or `pageProblem` why it was not
+    /// written), never kept.
     struct Result {
         var entry: TestSuite.Entry
         var verdict: TestSuite.Verdict?
         var ms: Int64
+        var page: String?
+        var pageProblem: String?
     }
 
     func run() throws {
@@ -85,19 +90,32 @@ struct TestCommand: ParsableCommand {
         // Modules are settled at once; scenarios run on the workers.
         for i in entries.indices where entries[i].requiredBy != nil { box.results[i] = Result(entry: entries[i], verdict: nil, ms: 0) }
         let format = self.format
-        let html = self.html != nil
-        if let dir = self.html, let problem = makeFolder(dir) {
+        let dir = self.html
+        if let dir, let problem = makeFolder(dir) {
             Output.error("luafetch test: cannot make \(dir): \(problem)\n")
             throw ExitCode(2)
         }
+        // Every scenario's page name, fixed before any runs (distinct, whatever the paths).
+        var names = [String?](repeating: nil, count: entries.count)
+        for (i, name) in zip(scenarios, HTMLReport.fileNames(for: scenarios.map { entries[$0].path })) { names[i] = name }
+        let pageNames = names
         box.locked { box.flush(format: format, color: color, annotate: annotate) }
         let workers = max(1, min(jobs, scenarios.count))
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             for k in stride(from: w, to: scenarios.count, by: workers) {
                 let i = scenarios[k]
                 let start = Progress.clock()
-                let verdict = TestSuite.run(entries[i].path, options: options, html: html)
-                let result = Result(entry: entries[i], verdict: verdict, ms: Progress.clock() - start)
+                var verdict = TestSuite.run(entries[i].path, options: options, html: dir != nil)
+                var result = Result(entry: entries[i], verdict: nil, ms: Progress.clock() - start)
+                if let dir, let name = pageNames[i], let page = verdict.page {
+                    if let problem = writeFile(dir + "/" + name, page, existing: .replace) {
+                        result.pageProblem = "cannot write \(dir)/\(name): \(problem.message)"
+                    } else {
+                        result.page = name
+                    }
+                    verdict.page = nil
+                }
+                result.verdict = verdict
                 box.locked {
                     box.results[i] = result
                     box.flush(format: format, color: color, annotate: annotate)
@@ -119,21 +137,16 @@ struct TestCommand: ParsableCommand {
             Output.line(JSON.object([("type", .string("summary")), ("passed", .int(passed)), ("failed", .int(failed)),
                                      ("skipped", .int(skipped)), ("exit", .int(Int(code)))]).text)
         }
-        if let dir = self.html {
+        if let dir {
+            if let problem = results.lazy.compactMap(\.pageProblem).first {
+                Output.error("luafetch test: \(problem)\n")
+                throw ExitCode(2)
+            }
             var pages: [(title: String, file: String, passed: Bool, note: String)] = []
             for r in results {
                 guard let v = r.verdict else { continue }
                 let note = v.status == .passed ? "passed" : "\(v.code ?? "failed")\(v.location.map { " \($0)" } ?? ""): \(TestCommand.firstLine(v.message ?? ""))"
-                if let page = v.page {
-                    let file = HTMLReport.fileName(for: v.path)
-                    if let problem = writeFile(dir + "/" + file, page, existing: .replace) {
-                        Output.error("luafetch test: cannot write \(dir)/\(file): \(problem.message)\n")
-                        throw ExitCode(2)
-                    }
-                    pages.append((v.path, file, v.status == .passed, note))
-                } else {
-                    pages.append((v.path, "", false, note))
-                }
+                pages.append((v.path, r.page ?? "", r.page != nil && v.status == .passed, note))
             }
             if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch test", pages), existing: .replace) {
                 Output.error("luafetch test: cannot write \(dir)/index.html: \(problem.message)\n")

@@ -1,6 +1,7 @@
 // What reports do with text they did not write (issue 29): a page's embedded data never holds a
-// `<` (so no scenario string ends its <script> or opens a comment in it), and XML and HTML
-// escaping replaces every character XML 1.0 cannot carry. Uses HTMLReport only.
+// `<` (so no scenario string ends its <script> or opens a comment in it), XML and HTML escaping
+// replaces every character XML 1.0 cannot carry, and every scenario of `test --html` gets its own
+// page file, whatever its path. Uses HTMLReport only.
 import Testing
 @testable import LuaFetchCore
 
@@ -20,5 +21,20 @@ import Testing
         #expect(HTMLReport.escape("tab\tnl\ncr\r") == "tab&#9;nl&#10;cr&#13;")
         #expect(HTMLReport.escape("<&>\"'") == "&lt;&amp;&gt;&quot;&apos;")
         #expect(HTMLReport.escape("é \u{10000} \u{FFFD}") == "é \u{10000} \u{FFFD}")
+    }
+
+    @Test func everyPathGetsItsOwnPageFile() {
+        let paths = ["d/a b.lua", "d/a-b.lua", "d/a/b.lua", "d/a_b.lua", "d/a_b-2.lua", "./d/A_B.lua"]
+        let names = HTMLReport.fileNames(for: paths)
+        #expect(names == ["d_a_b.html", "d_a-b.html", "d_a_b-3.html", "d_a_b-4.html", "d_a_b-2.html", "d_A_B-5.html"])
+        #expect(Set(names.map { $0.lowercased() }).count == names.count)
+        #expect(HTMLReport.fileNames(for: ["examples/news.lua"]) == ["examples_news.html"])
+        // The same paths give the same names on every run.
+        #expect(HTMLReport.fileNames(for: paths) == names)
+        // A very long path still makes a valid file name, and two that share their beginning differ.
+        let long = String(repeating: "deep/", count: 100)
+        let two = HTMLReport.fileNames(for: [long + "a.lua", long + "b.lua"])
+        #expect(two.allSatisfy { $0.utf8.count < 200 })
+        #expect(two[0] != two[1])
     }
 }

@@ -299,4 +299,22 @@ import Testing
         #expect(j.status == 2 && j.stderr.contains("cannot write \(junit): it is a symbolic link"), "\(j.stderr)")
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
     }
+
+    // MARK: - Lost output (R20)
+
+    /// R20: `a_b.lua`, `a/b.lua`, `a b.lua` and `a-b.lua` each get their own page; the index links
+    /// each entry to its scenario's page.
+    @Test func everyScenarioGetsItsOwnPage() throws {
+        let out = try tempDir("r20")
+        let r = try Self.run(["test", "d", "--html", out.path], in: Self.dir.appendingPathComponent("R20_html_page_collision"))
+        #expect(r.status == 0, "\(r.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(files == ["d_a-b.html", "d_a_b-2.html", "d_a_b-3.html", "d_a_b.html", "index.html"])
+        let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
+        for (scenario, page) in [("d/a b.lua", "d_a_b.html"), ("d/a-b.lua", "d_a-b.html"), ("d/a/b.lua", "d_a_b-2.html"), ("d/a_b.lua", "d_a_b-3.html")] {
+            #expect(index.contains("<a href=\"\(page)\">\(scenario)</a>"), "\(scenario)")
+            let text = try String(contentsOf: out.appendingPathComponent(page), encoding: .utf8)
+            #expect(text.contains("<h1>\(scenario.dropFirst(2))</h1>"), "\(page)")
+        }
+    }
 }
