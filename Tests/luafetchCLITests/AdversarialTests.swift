@@ -36,6 +36,7 @@ import Testing
     @Test func everyReproHasATest() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.dir.path)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        #expect(names.count >= 17)
         for n in names { #expect(source.contains("\"\(n)\""), "no test names \(n)") }
     }
 
@@ -316,5 +317,41 @@ import Testing
             let text = try String(contentsOf: out.appendingPathComponent(page), encoding: .utf8)
             #expect(text.contains("<h1>\(scenario.dropFirst(2))</h1>"), "\(page)")
         }
+    }
+
+    // MARK: - Test discovery (R17, R24)
+
+    /// R17: links back up the tree (`b/up -> ..`, `c/sub/back -> ../..`, `loop -> .`) end the walk
+    /// there; each scenario runs once.
+    @Test func discoveryEntersEachFolderOnceAndRunsEachFileOnce() throws {
+        let work = try Self.scratch("R17_test_symlink_up", "R17b_test_symlink_self")
+        let up = work.appendingPathComponent("R17_test_symlink_up")
+        try FileManager.default.createDirectory(at: up.appendingPathComponent("c/sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: up.appendingPathComponent("b/up").path, withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: up.appendingPathComponent("c/sub/back").path, withDestinationPath: "../..")
+        try FileManager.default.createSymbolicLink(atPath: work.appendingPathComponent("R17b_test_symlink_self/d/loop").path, withDestinationPath: ".")
+        let r = try Self.run(["test", "R17_test_symlink_up/b", "--no-color"], in: work, seconds: 20)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasSuffix("2 passed, 0 failed\n"), "\(r.stdout)")
+        let s = try Self.run(["test", "R17b_test_symlink_self/d", "R17b_test_symlink_self/d/ok.lua", "--no-color"], in: work, seconds: 20)
+        #expect(s.status == 0)
+        #expect(s.stdout.hasPrefix("✓ R17b_test_symlink_self/d/ok.lua  (") && s.stdout.hasSuffix("\n1 passed, 0 failed\n"), "\(s.stdout)")
+        #expect(s.stdout.split(separator: "\n").count == 2, "\(s.stdout)")
+    }
+
+    /// R24: 20,000 scenarios in one `luafetch test` stay within the memory limit (2.7 GB before:
+    /// every run's Lua state was kept, its host functions holding the runtime).
+    @Test func manyScenariosKeepMemoryBounded() throws {
+        let work = try tempDir("r24")
+        let d = work.appendingPathComponent("d")
+        try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        for i in 0..<20_000 {
+            #expect(FileManager.default.createFile(atPath: d.appendingPathComponent("f\(i).lua").path, contents: Data("at(0, function() end)\n".utf8)))
+        }
+        #expect(FileManager.default.fileExists(atPath: Self.path("R24_test_many_files_memory.sh")))
+        let r = try Self.run(["test", d.path, "--jobs", "1"], seconds: 120)
+        #expect(r.status == 0, "\(r.stderr.prefix(300))")
+        #expect(r.stdout.hasSuffix("20000 passed, 0 failed\n"))
+        try FileManager.default.removeItem(at: work)
     }
 }
