@@ -116,7 +116,7 @@ extension ScenarioRuntime {
         let methods = lua.strictTable("task", methods: [
             ("setTaskCompleted", { [unowned self] c throws(LuaFailure) in
                 guard let serial = c.integerField(1, "__task") else {
-                    throw .error("task:setTaskCompleted is a method: call it with a colon, task:setTaskCompleted(true)")
+                    throw c.wrongSelf("a BGTask", dotted: "task:setTaskCompleted is a method: call it with a colon, task:setTaskCompleted(true)")
                 }
                 try requireApp(c, "")
                 let success = try c.boolean(2)
@@ -124,12 +124,12 @@ extension ScenarioRuntime {
                 return 0 }),
             ("updateProgress", { [unowned self] c throws(LuaFailure) in
                 guard let serial = c.integerField(1, "__task") else {
-                    throw .error("task:updateProgress is a method: call it with a colon, task:updateProgress(completed, total)")
+                    throw c.wrongSelf("a BGTask", dotted: "task:updateProgress is a method: call it with a colon, task:updateProgress(completed, total)")
                 }
                 try requireApp(c, "")
                 let completed = try c.integer(2), total = try c.integer(3)
                 guard completed >= 0, total >= completed else {
-                    throw .error("bad argument to 'task:updateProgress' (0 ≤ completed ≤ total expected, got \(completed) of \(total))")
+                    throw c.badArgument(2, "0 ≤ completed ≤ total expected, got \(completed) of \(total)")
                 }
                 world.continuedProgress(GrantKey(kind: .bgTask, serial: Int(serial)), completed: completed, total: total)
                 return 0 }),

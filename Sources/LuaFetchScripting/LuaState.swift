@@ -18,8 +18,10 @@ import Darwin
 final class HostFunction {
     let name: String
     let body: (LuaCall) throws(LuaFailure) -> Int32
-    init(_ name: String, _ body: @escaping (LuaCall) throws(LuaFailure) -> Int32) {
-        self.name = name; self.body = body
+    /// See `LuaCall.callLevel`.
+    let callLevel: Int32
+    init(_ name: String, callLevel: Int32 = 0, _ body: @escaping (LuaCall) throws(LuaFailure) -> Int32) {
+        self.name = name; self.callLevel = callLevel; self.body = body
     }
 }
 
@@ -158,7 +160,7 @@ final class LuaState {
 
     static func dispatch(_ fn: HostFunction, _ L: OpaquePointer) -> Int32 {
         let state = Unmanaged<LuaState>.fromOpaque(clua_host(L).pointee.owner).takeUnretainedValue()
-        let call = LuaCall(L: L, name: fn.name)
+        let call = LuaCall(L: L, name: fn.name, callLevel: fn.callLevel)
         do {
             let n = try fn.body(call)
             return state.mustStop() ? CLUA_STATUS_KILL : n
