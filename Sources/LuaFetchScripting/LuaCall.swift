@@ -162,14 +162,15 @@ struct LuaCall {
 }
 
 extension LuaCall {
-    /// "; did you mean NAME?" for the closest name, or "". The search is charged to the running
-    /// handler's budgets (names × lengths), so a loop of misses cannot run for free.
-    func didYouMean(_ word: String, among names: [String]) -> String {
+    /// "; did you mean NAME?" for the closest name (see `closest`: `elsewhere` are other tables'
+    /// names, offered after `names`), or "". The search is charged to the running handler's
+    /// budgets (names × lengths), so a loop of misses cannot run for free.
+    func didYouMean(_ word: String, among names: [String], elsewhere: [String] = []) -> String {
         let wl = min(word.utf8.count, maxHintLength)
-        var units = names.count + 1
-        for n in names.prefix(maxHintCandidates) { units += min(n.utf8.count, maxHintLength) * wl / 4 }
+        var units = names.count + elsewhere.count + 1
+        for n in (names + elsewhere).prefix(maxHintCandidates) { units += min(n.utf8.count, maxHintLength) * wl / 4 }
         if clua_charge(L, Int64(units)) != CLUA_KILL_NONE { return "" }
-        return closest(word, among: names).map { "; did you mean \($0)?" } ?? ""
+        return closest(word, among: names, elsewhere: elsewhere).map { "; did you mean \($0)?" } ?? ""
     }
 }
 

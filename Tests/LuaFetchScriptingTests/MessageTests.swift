@@ -1,7 +1,8 @@
 // Messages of issue 29: argument numbers follow Lua's luaL_argerror (in a method call the first
 // argument after self is #1, and a bad self is "calling 'x' on bad self") for every method-style
-// API (app:, task:, q:, m:, lock:, session:, srv:, t:). Each rule is a Lua snippet run through the
-// harness (Harness.swift).
+// API (app:, task:, q:, m:, lock:, session:, srv:, t:); "did you mean" ranks by edit distance,
+// prefers the same table's names and never offers a name much shorter than the word. Each rule is
+// a Lua snippet run through the harness (Harness.swift).
 @testable import LuaFetchCore
 @testable import LuaFetchScripting
 import Testing
@@ -59,5 +60,39 @@ import Testing
         #expect(s.error?.message.hasPrefix("test.lua:1: bad argument #2 to 'at' (function expected, got number)") == true)
         let t = simulate("app { didFinishLaunching = function() timer.after(1) end }\nat(0, user.launch)")
         #expect(t.world.violations.first?.message.contains("bad argument #2 to 'timer.after' (function expected, got nil)") == true)
+    }
+}
+
+@Suite struct DidYouMeanTests {
+    /// The issue's case: `expect.noViolation()` suggests noViolations, not `at` (which it contains).
+    @Test func aMissingLetterBeatsAShortNameTheWordContains() {
+        let s = simulate("expect.noViolation()")
+        #expect(s.error?.message == "test.lua:1: unknown field 'noViolation' of expect; did you mean noViolations?", "\(s.error?.message ?? "")")
+        #expect(closest("noViolation", among: ["at", "that", "noViolations", "violation"]) == "noViolations")
+    }
+
+    /// Edit distance ranks first; a candidate that merely contains the word comes after any close
+    /// name; a name less than half the word's length is never offered; ties go to the closer
+    /// length, then the alphabet.
+    @Test func candidatesRankByEditDistanceFirst() {
+        #expect(closest("violatoin", among: ["at", "violation", "violations"]) == "violation")
+        #expect(closest("multitask", among: ["isMultitaskingSupported", "multitasks"]) == "multitasks")
+        #expect(closest("multitasking", among: ["isMultitaskingSupported"]) == "isMultitaskingSupported")
+        #expect(closest("backgroundTask", among: ["task", "at", "back"]) == nil)
+        #expect(closest("abcd", among: ["abce", "abcf"]) == "abce")
+        #expect(closest("abcd", among: ["abcdef", "abc"]) == "abc")
+    }
+
+    /// A table's own names come before other tables' (offered qualified, when none of its own is
+    /// close): `system.launch` is user.launch's, `user.hom` is user.home.
+    @Test func theSameTablesNamesComeFirst() {
+        #expect(closest("launch", among: ["setLowPowerMode"], elsewhere: ["user.launch", "user.home"]) == "user.launch")
+        #expect(closest("hom", among: ["home"], elsewhere: ["system.homer"]) == "home")
+        #expect(closest("lanch", among: ["launch"], elsewhere: ["other.launch"]) == "launch")
+        #expect(closest("launch", among: ["lunch"], elsewhere: ["user.launch"]) == "user.launch")
+        let s = simulate("system.launch()")
+        #expect(s.error?.message == "test.lua:1: unknown field 'launch' of system; did you mean user.launch?", "\(s.error?.message ?? "")")
+        let u = simulate("user.hom()")
+        #expect(u.error?.message == "test.lua:1: unknown field 'hom' of user; did you mean home?")
     }
 }
