@@ -5,7 +5,8 @@
 // URL-session events and scenes, requests per server, the person's and the system's actions, and
 // every violation as a marker (`data-violation`, `data-line`) listed beside the chart. The data
 // is compact JSON in the page; a small script (HTMLReportAssets) draws SVG, with zoom and pan.
-// Same run, same bytes. Built from TraceReport's shape of the timeline.
+// Same run, same bytes. Built from TraceReport's shape of the timeline. Also the escaping every
+// report shares: `escape` (HTML and XML) and `String.replacingScalars`.
 
 public enum HTMLReport {
     /// The most timeline entries the page keeps (`TimelineKeeping.picture`).
@@ -168,22 +169,20 @@ public enum HTMLReport {
     /// references (so attributes keep them), and every character XML 1.0 cannot carry (the other
     /// C0 controls, U+FFFE, U+FFFF) as U+FFFD, the replacement character.
     public static func escape(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
+        s.replacingScalars { u in
             switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            case let c where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: out += "\u{FFFD}"
-            default: out.unicodeScalars.append(u)
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\"": return "&quot;"
+            case "'": return "&apos;"
+            case "\n": return "&#10;"
+            case "\r": return "&#13;"
+            case "\t": return "&#9;"
+            case let c where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: return "\u{FFFD}"
+            default: return nil
             }
         }
-        return out
     }
 
     /// The data as the content of a `<script type="application/json">`: every `<` as the JSON
@@ -231,5 +230,18 @@ public enum HTMLReport {
         </html>
 
         """
+    }
+}
+
+extension String {
+    /// The string with each scalar for which `replacement` gives a text replaced by that text, the
+    /// others kept (scalar by scalar: a `\r\n`, one Character, is two scalars here). The escaping
+    /// of reports, annotations and the test runner's lines.
+    public func replacingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        for u in unicodeScalars {
+            if let r = replacement(u) { out += r } else { out.unicodeScalars.append(u) }
+        }
+        return out
     }
 }

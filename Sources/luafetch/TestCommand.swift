@@ -228,11 +228,7 @@ struct TestCommand: ParsableCommand {
     /// scenario's (a path, an expectation's name) cannot start a new line, such as a workflow command.
     static func visible(_ s: String) -> String {
         guard s.unicodeScalars.contains(where: isControl) else { return s }
-        var out = ""
-        for u in s.unicodeScalars {
-            if isControl(u) { out += shown(u) } else { out.unicodeScalars.append(u) }
-        }
-        return out
+        return s.replacingScalars { isControl($0) ? shown($0) : nil }
     }
 
     static func json(_ r: Result) -> String {
@@ -252,18 +248,16 @@ struct TestCommand: ParsableCommand {
     /// stays one line whatever the scenario's strings hold.
     static func annotation(_ v: TestSuite.Verdict) -> String {
         func escaped(_ s: String, property: Bool) -> String {
-            var out = ""
-            for u in s.unicodeScalars {
+            s.replacingScalars { u in
                 switch u {
-                case "%": out += "%25"
-                case "\r": out += "%0D"
-                case "\n": out += "%0A"
-                case ":" where property: out += "%3A"
-                case "," where property: out += "%2C"
-                default: if isControl(u) { out += shown(u) } else { out.unicodeScalars.append(u) }
+                case "%": return "%25"
+                case "\r": return "%0D"
+                case "\n": return "%0A"
+                case ":" where property: return "%3A"
+                case "," where property: return "%2C"
+                default: return isControl(u) ? shown(u) : nil
                 }
             }
-            return out
         }
         func property(_ s: String) -> String { escaped(s, property: true) }
         func data(_ s: String) -> String { escaped(s, property: false) }
