@@ -4,6 +4,7 @@
 // scene life cycle on ios26. Refuses to overwrite a file.
 import ArgumentParser
 import LuaFetchCore
+import LuaFetchScripting
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -301,6 +301,19 @@ import Testing
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
     }
 
+    /// The REPL's `.save FILE` writes through the same helper: a link there is refused.
+    @Test func replSaveNeverWritesThroughALink() throws {
+        let work = try tempDir("save-link")
+        let victim = work.appendingPathComponent("victim.txt").path
+        try "precious\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        let link = work.appendingPathComponent("s.lua").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+        let r = try CLI.run(["repl"], input: "user.launch()\n.save \(link)\n", memoryKiB: Self.memoryKiB, seconds: 20)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("cannot write \(link): it is a symbolic link"), "\(r.stdout)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+    }
+
     // MARK: - Lost output (R20)
 
     /// R20: `a_b.lua`, `a/b.lua`, `a b.lua` and `a-b.lua` each get their own page; the index links

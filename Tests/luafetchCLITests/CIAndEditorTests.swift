@@ -320,7 +320,7 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         #expect(timeline(run.stdout).contains { $0.contains("after 0 runs after both lines") })
         // A .save that cannot write says why in the user's terms.
         let bad = try runIn(CLI.root, ["repl", "examples/hello.lua"], input: ".save /nonexistent/dir/x.lua\n")
-        #expect(bad.stdout.contains("cannot write /nonexistent/dir/x.lua: cannot open /nonexistent/dir/x.lua: No such file or directory"))
+        #expect(bad.stdout.contains("cannot write /nonexistent/dir/x.lua: No such file or directory"), "\(bad.stdout)")
         #expect(!bad.stdout.contains("ScenarioError"))
     }
 }

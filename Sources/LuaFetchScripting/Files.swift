@@ -1,12 +1,11 @@
-// Files: the one way the command line writes files (`new`, `types`, `test --junit/--html`,
-// `explore --html`, `run --trace`) and reads the files it does not run (explore's shards, an
-// existing `.luarc.json`). The rule: write only regular files luafetch creates, or regular files it
-// was told to replace; never follow a symbolic link when writing (a link could point anywhere, so
-// writing through it writes outside the path asked for). A new file is made with
+// Files: the one way luafetch writes files (`new`, `types`, `test --junit/--html`,
+// `explore --html`, `run --trace`, the REPL's `.save`) and reads the files it does not run
+// (explore's shards, an existing `.luarc.json`). The rule: write only regular files luafetch
+// creates, or regular files it was told to replace; never follow a symbolic link when writing (a
+// link could point anywhere, so writing through it writes outside the path asked for). A new file is made with
 // open(O_CREAT | O_EXCL | O_NOFOLLOW), an existing one is looked at with lstat and opened with
-// O_NOFOLLOW | O_NONBLOCK and checked again once open. Reading goes through LuaFetchScripting's
-// ScenarioFile.input (regular files of at most 16 MiB). Plain POSIX calls, no Foundation.
-import LuaFetchScripting
+// O_NOFOLLOW | O_NONBLOCK and checked again once open. Reading goes through ScenarioFile.input
+// (regular files of at most 16 MiB). Plain POSIX calls, no Foundation.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +13,7 @@ import Darwin
 #endif
 
 /// Why a file was not written, in the user's terms.
-enum WriteProblem: Error, Equatable {
+public enum WriteProblem: Error, Equatable {
     /// A file is there and the command may not replace it.
     case exists
     /// A symbolic link is there (dangling or not).
@@ -24,7 +23,7 @@ enum WriteProblem: Error, Equatable {
     /// The system refused (the text of errno).
     case failed(String)
 
-    var message: String {
+    public var message: String {
         switch self {
         case .exists: return "it already exists"
         case .link: return "it is a symbolic link, and luafetch never writes through a link (it may point outside the folder you gave); remove the link or choose another path"
@@ -35,13 +34,13 @@ enum WriteProblem: Error, Equatable {
 }
 
 /// Whether a write may replace a regular file already at the path.
-enum Existing { case keep, replace }
+public enum Existing { case keep, replace }
 
 /// Writes `text` to `path`: creates a new regular file, or, with `.replace`, replaces the regular
 /// file there. Never writes through a symbolic link, into a device or a pipe, or into a file it
 /// was not told to replace; returns what stopped it, or nil.
 @discardableResult
-func writeFile(_ path: String, _ text: String, existing: Existing) -> WriteProblem? {
+public func writeFile(_ path: String, _ text: String, existing: Existing) -> WriteProblem? {
     let fd: Int32
     var st = stat()
     if lstat(path, &st) == 0 {
@@ -81,7 +80,7 @@ func writeFile(_ path: String, _ text: String, existing: Existing) -> WriteProbl
 
 /// Makes the folder `path` (and its parents) unless it exists; returns an error message on failure.
 /// The folder is the one the user named: a link on its way is followed, as the user would.
-func makeFolder(_ path: String) -> String? {
+public func makeFolder(_ path: String) -> String? {
     var built = path.hasPrefix("/") ? "" : "."
     for part in path.split(separator: "/") {
         built += "/" + part
@@ -92,7 +91,7 @@ func makeFolder(_ path: String) -> String? {
 
 /// Makes the folder `path` that luafetch owns inside a folder the user named (`.luafetch`), or
 /// checks that the one there is a real folder: a link there could point anywhere.
-func makeOwnFolder(_ path: String) -> WriteProblem? {
+public func makeOwnFolder(_ path: String) -> WriteProblem? {
     if mkdir(path, 0o755) == 0 { return nil }
     guard errno == EEXIST else { return .failed(String(cString: strerror(errno))) }
     var st = stat()
@@ -106,7 +105,7 @@ func makeOwnFolder(_ path: String) -> WriteProblem? {
 
 /// The text of the regular file at `path` (at most 16 MiB), or nil: a missing file, a folder, a
 /// device or a pipe is never read.
-func readRegularFile(_ path: String) -> String? {
+public func readRegularFile(_ path: String) -> String? {
     let any = ScenarioFile.Input(noun: "a file", missing: "", give: "", tooLarge: "")
     return (try? ScenarioFile.input(path, as: any)).map { String(decoding: $0, as: UTF8.self) }
 }
