@@ -5,7 +5,8 @@
 // URL-session events and scenes, requests per server, the person's and the system's actions, and
 // every violation as a marker (`data-violation`, `data-line`) listed beside the chart. The data
 // is compact JSON in the page; a small script (HTMLReportAssets) draws SVG, with zoom and pan.
-// Same run, same bytes. Built from TraceReport's shape of the timeline.
+// Same run, same bytes. Built from TraceReport's shape of the timeline. Also the escaping every
+// report shares: `escape` (HTML and XML) and `String.replacingScalars`.
 
 public enum HTMLReport {
     /// The most timeline entries the page keeps (`TimelineKeeping.picture`).
@@ -39,11 +40,38 @@ public enum HTMLReport {
         """
     }
 
-    /// A file name for a page from a path: `examples/news.lua` → `examples_news.html`.
-    public static func fileName(for path: String) -> String {
+    /// A file name for a page from a path, without `.html`: `examples/news.lua` → `examples_news`
+    /// (letters, digits, `-` and `_` kept, anything else `_`; a name past 160 bytes is cut and ends
+    /// with a hash of the whole path, so it stays a valid file name). Different paths can give the
+    /// same base (`a_b.lua`, `a/b.lua`, `a b.lua`): `fileNames` tells them apart.
+    static func baseName(for path: String) -> String {
         var name = path.hasSuffix(".lua") ? String(path.dropLast(4)) : path
         while name.hasPrefix("./") { name.removeFirst(2) }
-        return String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }) + ".html"
+        let base = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+        guard base.utf8.count > 160 else { return base }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a of the whole path
+        for b in path.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return String(base.prefix(160)) + "-" + String(hash, radix: 16)
+    }
+
+    /// The page file of each path (`luafetch test --html`), all different, even on a file system
+    /// that ignores case: `examples/news.lua` → `examples_news.html`; paths that give the same name
+    /// get `-2`, `-3`, ... in the order given (sorted paths: a stable order), never a name that
+    /// another path gives by itself.
+    public static func fileNames(for paths: [String]) -> [String] {
+        let bases = paths.map(baseName(for:))
+        let natural = Set(bases.map { $0.lowercased() })
+        var used = Set<String>()
+        return bases.map { base in
+            var name = base
+            var n = 1
+            while used.contains(name.lowercased()) || (n > 1 && natural.contains(name.lowercased())) {
+                n += 1
+                name = "\(base)-\(n)"
+            }
+            used.insert(name.lowercased())
+            return name + ".html"
+        }
     }
 
     /// The page for a finished run; `summary` are the text report's summary lines.
@@ -137,28 +165,31 @@ public enum HTMLReport {
     static func stripDot(_ s: String) -> String { s.hasPrefix("● ") ? String(s.dropFirst(2)) : s }
 
     /// HTML and XML text and attribute escaping (the page, and `luafetch test`'s JUnit report):
-    /// markup characters and quotes as entities, newline and tab as character references (so
-    /// attributes keep them), other control characters dropped (XML 1.0 cannot carry them).
+    /// markup characters and quotes as entities, newline, carriage return and tab as character
+    /// references (so attributes keep them), and every character XML 1.0 cannot carry (the other
+    /// C0 controls, U+FFFE, U+FFFF) as U+FFFD, the replacement character.
     public static func escape(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
+        s.replacingScalars { u in
             switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\t": out += "&#9;"
-            case let c where c.value < 0x20: continue
-            default: out.unicodeScalars.append(u)
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\"": return "&quot;"
+            case "'": return "&apos;"
+            case "\n": return "&#10;"
+            case "\r": return "&#13;"
+            case "\t": return "&#9;"
+            case let c where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: return "\u{FFFD}"
+            default: return nil
             }
         }
-        return out
     }
 
-    /// The data as the content of a `<script type="application/json">`: `</` cannot end it early.
-    static func scriptSafe(_ json: String) -> String { json.replacing("</", with: "<\\/") }
+    /// The data as the content of a `<script type="application/json">`: every `<` as the JSON
+    /// escape `\u003c`, so no string of the scenario's can end the element (`</script>`) or open a
+    /// comment (`<!--` followed by `<script>`, which would make the parser read past the element's
+    /// end). Outside strings JSON has no `<`; JSON.parse gives the same data back.
+    static func scriptSafe(_ json: String) -> String { json.replacing("<", with: "\\u003c") }
 
     static func page(world: World, data: String, summary: [String], result: String, reproduce: String?) -> String {
         var list = ""
@@ -199,5 +230,18 @@ public enum HTMLReport {
         </html>
 
         """
+    }
+}
+
+extension String {
+    /// The string with each scalar for which `replacement` gives a text replaced by that text, the
+    /// others kept (scalar by scalar: a `\r\n`, one Character, is two scalars here). The escaping
+    /// of reports, annotations and the test runner's lines.
+    public func replacingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        for u in unicodeScalars {
+            if let r = replacement(u) { out += r } else { out.unicodeScalars.append(u) }
+        }
+        return out
     }
 }

@@ -367,67 +367,6 @@ extension World {
     }
 }
 
-// MARK: - Suggestions
-
-/// The candidate closest to `word` by edit distance, if reasonably close ("did you mean").
-/// Bounded work whatever the input: words and candidates longer than `maxHintLength` bytes get no
-/// hint, at most `maxHintCandidates` candidates are compared, a candidate whose length alone is too
-/// far is skipped, and names a person would not mean (`_G`, `_VERSION`: a leading underscore)
-/// are proposed only for words that start with one.
-public func closest(_ word: String, among candidates: [String]) -> String? {
-    let w = Array(word.utf8).map(asciiLower)
-    guard !w.isEmpty, w.count <= maxHintLength else { return nil }
-    // Short words get close names only: a 2-letter typo is not "any other 2-letter name".
-    let limit = w.count <= 3 ? 1 : max(2, w.count / 2)
-    var best: (String, Int)?
-    for c in candidates.prefix(maxHintCandidates) {
-        let lc = Array(c.utf8).map(asciiLower)
-        guard !lc.isEmpty, lc.count <= maxHintLength else { continue }
-        if lc.first == UInt8(ascii: "_") && w.first != UInt8(ascii: "_") { continue }
-        let contains = w.count >= 4 && (contains(lc, w) || contains(w, lc))
-        if !contains && abs(lc.count - w.count) > limit { continue }
-        let d = contains ? 1 : editDistance(w, lc)
-        if best == nil || d < best!.1 { best = (c, d) }
-    }
-    guard let (name, d) = best, d <= limit else { return nil }
-    return name
-}
-
-/// The longest word or candidate `closest` compares, in bytes.
-public let maxHintLength = 64
-/// The most candidates `closest` compares.
-public let maxHintCandidates = 2000
-
-private func asciiLower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b + 32 : b }
-
-private func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard needle.count <= hay.count else { return false }
-    if needle.isEmpty { return true }
-    for i in 0...(hay.count - needle.count) where hay[i] == needle[0] {
-        if hay[i..<i + needle.count].elementsEqual(needle) { return true }
-    }
-    return false
-}
-
-func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-    // Optimal string alignment: insertions, deletions, substitutions and swaps of neighbours
-    // ("nmae" is one swap from "name").
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var before = [Int](repeating: 0, count: b.count + 1)
-    var prev = Array(0...b.count)
-    var cur = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        cur[0] = i
-        for j in 1...b.count {
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] { cur[j] = min(cur[j], before[j - 2] + 1) }
-        }
-        (before, prev, cur) = (prev, cur, before)
-    }
-    return prev[b.count]
-}
-
 // Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
 extension NetworkState {
     /// Servers are objects the scripting layer's server objects hold: a server this book already

@@ -56,7 +56,7 @@ extension ScenarioRuntime {
                 try checkSelf(c)
                 try requireApp(c, "")
                 let s = try c.number(2, hint: " (seconds, or UIApplicationBackgroundFetchIntervalMinimum / Never)")
-                guard s >= 0, !s.isNaN else { throw .error("bad argument #2 to 'app:setMinimumBackgroundFetchInterval' (an interval ≥ 0 expected, got \(formatNumber(s)))") }
+                guard s >= 0, !s.isNaN else { throw c.badArgument(2, "an interval ≥ 0 expected, got \(formatNumber(s))") }
                 if let crash = world.setMinimumBackgroundFetchInterval(s) { throw .error(crash) }
                 return 0 }),
         ], fields: [
@@ -69,11 +69,11 @@ extension ScenarioRuntime {
         lua.setGlobal("app", .ref(appObject))
     }
 
-    /// `app:method(...)` called as `app.method(...)` passes the wrong self: say how to call it.
+    /// `app:method(...)` called as `app.method(...)`, or on something else than the app, passes
+    /// the wrong self: say how to call it.
     func checkSelf(_ c: LuaCall) throws(LuaFailure) {
         guard c.isSame(1, as: appObject) else {
-            let method = c.name.split(separator: ":").last.map(String.init) ?? c.name
-            throw .error("\(c.name) is a method: call it with a colon, app:\(method)(...)")
+            throw c.wrongSelf("the app", dotted: "\(c.name) is a method: call it with a colon, app:\(c.methodName)(...)")
         }
     }
 

@@ -32,7 +32,7 @@ extension ScenarioRuntime {
         let methods = lua.strictTable("timer", methods: [
             ("invalidate", { [unowned self] c throws(LuaFailure) in
                 guard let handle = c.integerField(1, "handle") else {
-                    throw .error("timer:invalidate is a method: call it with a colon, t:invalidate()")
+                    throw c.wrongSelf("a timer", dotted: "timer:invalidate is a method: call it with a colon, t:invalidate()")
                 }
                 world.invalidateTimer(Int(handle))
                 return 0 }),

@@ -29,6 +29,14 @@ extension ScenarioRuntime {
         Field("strategy", .choice(["queue", "fail"], noun: "strategy", listed: true), must: "must be \"queue\" or \"fail\""),
     ])
 
+    /// BGTaskScheduler's functions are app code, on a profile that has them. (A method, not a
+    /// function nested in installBGTasksAPI: the host functions would hold the runtime through it,
+    /// and a runtime that is never freed keeps its Lua state: `luafetch test` over many files.)
+    func bgTasksAvailable(_ c: LuaCall) throws(LuaFailure) {
+        try requireApp(c, "")
+        if let crash = world.backgroundTasksMissing(c.name) { throw .error(crash) }
+    }
+
     func installBGTasksAPI() {
         for (name, kind) in [("BGAppRefreshTaskRequest", BGTaskKind.appRefresh), ("BGProcessingTaskRequest", .processing)] {
             setGlobal(name) { [unowned self] c throws(LuaFailure) in
@@ -60,13 +68,9 @@ extension ScenarioRuntime {
             }
             return c.returns(.table(fields))
         }
-        func available(_ c: LuaCall) throws(LuaFailure) {
-            try requireApp(c, "")
-            if let crash = world.backgroundTasksMissing(c.name) { throw .error(crash) }
-        }
         installTable("BGTaskScheduler", methods: [
             ("register", { [unowned self] c throws(LuaFailure) in
-                try available(c)
+                try bgTasksAvailable(c)
                 let identifier = try c.string(1)
                 try c.function(2, hint: " (the launch handler, function(task) ... end)")
                 let handler = c.ref(2)
@@ -77,7 +81,7 @@ extension ScenarioRuntime {
                 }
                 return c.returns(.boolean(true)) }),
             ("submit", { [unowned self] c throws(LuaFailure) in
-                try available(c)
+                try bgTasksAvailable(c)
                 try c.table(1, hint: " (a request from BGAppRefreshTaskRequest(identifier) or BGProcessingTaskRequest(identifier))")
                 let o = try c.read(1, Self.bgRequestSpec, refs: lua.keepTop(_:located:))
                 guard let type = o.string("type"), let identifier = o.string("identifier") else {
@@ -100,22 +104,22 @@ extension ScenarioRuntime {
                 case .crashed: throw .stop
                 } }),
             ("cancel", { [unowned self] c throws(LuaFailure) in
-                try available(c)
+                try bgTasksAvailable(c)
                 world.cancelBGTask(try c.string(1))
                 return 0 }),
             ("cancelAll", { [unowned self] c throws(LuaFailure) in
-                try available(c)
+                try bgTasksAvailable(c)
                 world.cancelAllBGTasks()
                 return 0 }),
             ("pendingTaskRequests", { [unowned self] c throws(LuaFailure) in
-                try available(c)
+                try bgTasksAvailable(c)
                 return c.returns(.list(world.pendingBGRequests.map(Self.requestValue)))
             }),
         ])
         let methods = lua.strictTable("task", methods: [
             ("setTaskCompleted", { [unowned self] c throws(LuaFailure) in
                 guard let serial = c.integerField(1, "__task") else {
-                    throw .error("task:setTaskCompleted is a method: call it with a colon, task:setTaskCompleted(true)")
+                    throw c.wrongSelf("a BGTask", dotted: "task:setTaskCompleted is a method: call it with a colon, task:setTaskCompleted(true)")
                 }
                 try requireApp(c, "")
                 let success = try c.boolean(2)
@@ -123,12 +127,12 @@ extension ScenarioRuntime {
                 return 0 }),
             ("updateProgress", { [unowned self] c throws(LuaFailure) in
                 guard let serial = c.integerField(1, "__task") else {
-                    throw .error("task:updateProgress is a method: call it with a colon, task:updateProgress(completed, total)")
+                    throw c.wrongSelf("a BGTask", dotted: "task:updateProgress is a method: call it with a colon, task:updateProgress(completed, total)")
                 }
                 try requireApp(c, "")
                 let completed = try c.integer(2), total = try c.integer(3)
                 guard completed >= 0, total >= completed else {
-                    throw .error("bad argument to 'task:updateProgress' (0 ≤ completed ≤ total expected, got \(completed) of \(total))")
+                    throw c.badArgument(2, "0 ≤ completed ≤ total expected, got \(completed) of \(total)")
                 }
                 world.continuedProgress(GrantKey(kind: .bgTask, serial: Int(serial)), completed: completed, total: total)
                 return 0 }),

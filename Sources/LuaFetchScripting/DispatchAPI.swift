@@ -34,12 +34,13 @@ extension ScenarioRuntime {
                 return c.returns(.ref(object)) }),
         ])
 
-        let begin = HostFunction("q:sync") { [unowned self] c throws(LuaFailure) in
+        // Called by the prelude's q:sync, so the user's call is one level up (callLevel: 1).
+        let begin = HostFunction("q:sync", callLevel: 1) { [unowned self] c throws(LuaFailure) in
             let q = try queueSelf(c, "sync")
             try c.function(2)
             return try waited(world.queueSyncBegin(q, canPark: lua.canPark(c.L), at: c.location), c)
         }
-        let finish = HostFunction("q:sync") { [unowned self] c throws(LuaFailure) in
+        let finish = HostFunction("q:sync", callLevel: 1) { [unowned self] c throws(LuaFailure) in
             world.queueSyncEnd(try queueSelf(c, "sync"))
             return 0
         }
@@ -78,7 +79,7 @@ extension ScenarioRuntime {
     /// The queue a `q:method(...)` call is made on.
     func queueSelf(_ c: LuaCall, _ method: String) throws(LuaFailure) -> Int {
         guard let q = c.integerField(1, "queue"), world.isQueue(Int(q)) else {
-            throw .error("q:\(method) is a method of a queue from dispatch.queue(label): call it with a colon, q:\(method)(fn)")
+            throw c.wrongSelf("a queue", dotted: "q:\(method) is a method of a queue from dispatch.queue(label): call it with a colon, q:\(method)(fn)")
         }
         try requireApp(c, "")
         return Int(q)
@@ -87,7 +88,7 @@ extension ScenarioRuntime {
     /// The mutex an `m:method()` call is made on.
     func mutexSelf(_ c: LuaCall, _ method: String) throws(LuaFailure) -> Int {
         guard let m = c.integerField(1, "mutex"), world.isMutex(Int(m)) else {
-            throw .error("m:\(method) is a method of a lock from dispatch.lock(): call it with a colon, m:\(method)()")
+            throw c.wrongSelf("a lock", dotted: "m:\(method) is a method of a lock from dispatch.lock(): call it with a colon, m:\(method)()")
         }
         try requireApp(c, "")
         return Int(m)

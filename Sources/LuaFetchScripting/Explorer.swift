@@ -112,12 +112,7 @@ public struct ExploreFindings: Sendable {
 
     /// The observations of a line: errors first, then the most frequent, then by first seed.
     public func members(_ line: String) -> [FindingRecord] {
-        observations.values.filter { Self.line($0.first) == line }.sorted { a, b in
-            if a.first.severity != b.first.severity { return a.first.severity == .error }
-            if a.runs != b.runs { return a.runs > b.runs }
-            if a.seed != b.seed { return a.seed < b.seed }
-            return a.id < b.id
-        }
+        observations.values.filter { Self.line($0.first) == line }.sorted(by: Ranking.memberOrder)
     }
 
     /// The observation a line's finding is named by (and shrunk for): its first member.
@@ -128,31 +123,77 @@ public struct ExploreFindings: Sendable {
     public var rootCount: Int { lines.values.reduce(0) { $0 + ($1.preceded.isEmpty ? 1 : 0) } }
 
     /// The findings: lines no other line always came before; errors first, then by first seed.
-    public var roots: [String] {
-        lines.values.filter { $0.preceded.isEmpty }.sorted(by: reportOrder).map(\.id)
-    }
+    public var roots: [String] { ranking.roots }
 
     /// Every line in report order.
-    public var allLines: [FindingRecord] { lines.values.sorted(by: reportOrder) }
+    public var allLines: [FindingRecord] { ranking.allLines }
 
     /// The finding each other line follows from: of the roots that came before it in every run,
     /// the one seen in most runs (then the first in report order).
-    public var causedBy: [String: String] {
-        var out: [String: String] = [:]
-        for r in lines.values where !r.preceded.isEmpty {
-            let candidates = r.preceded.compactMap { lines[$0] }.filter { $0.preceded.isEmpty }
-            if let best = candidates.sorted(by: { $0.runs != $1.runs ? $0.runs > $1.runs : reportOrder($0, $1) }).first {
-                out[r.id] = best.id
+    public var causedBy: [String: String] { ranking.causedBy }
+
+    /// Everything a report asks about every line, computed at once.
+    public var ranking: Ranking { Ranking(self) }
+
+    /// The findings ranked for a report, computed once in O(n log n) of the records (plus each
+    /// line's `preceded`): each line's members sorted once, each line's severity kept, so a report
+    /// that asks about every line does not sort the observations again for each (which was cubic).
+    public struct Ranking: Sendable {
+        /// Each line's observations, in `memberOrder`.
+        public private(set) var members: [String: [FindingRecord]] = [:]
+        /// Every line in report order.
+        public private(set) var allLines: [FindingRecord] = []
+        /// The findings (lines no other line always came before), in report order.
+        public private(set) var roots: [String] = []
+        /// The finding each other line follows from (see `ExploreFindings.causedBy`).
+        public private(set) var causedBy: [String: String] = [:]
+        /// The lines each finding caused, in report order.
+        public private(set) var caused: [String: [FindingRecord]] = [:]
+        private var severities: [String: Severity] = [:]
+
+        init(_ f: ExploreFindings) {
+            for r in f.observations.values { members[ExploreFindings.line(r.first), default: []].append(r) }
+            for line in Array(members.keys) { members[line]!.sort(by: Self.memberOrder) }
+            for (line, m) in members { severities[line] = m.first?.first.severity }
+            allLines = f.lines.values.sorted(by: reportOrder)
+            roots = allLines.filter { $0.preceded.isEmpty }.map(\.id)
+            for r in allLines where !r.preceded.isEmpty {
+                var best: FindingRecord?
+                for id in r.preceded {
+                    guard let c = f.lines[id], c.preceded.isEmpty else { continue }
+                    if let b = best, b.runs != c.runs ? b.runs > c.runs : reportOrder(b, c) { continue }
+                    best = c
+                }
+                if let best {
+                    causedBy[r.id] = best.id
+                    caused[best.id, default: []].append(r)
+                }
             }
         }
-        return out
-    }
 
-    func reportOrder(_ a: FindingRecord, _ b: FindingRecord) -> Bool {
-        let sa = severity(a.id), sb = severity(b.id)
-        if sa != sb { return sa == .error }
-        if a.seed != b.seed { return a.seed < b.seed }
-        return a.id < b.id
+        /// The observations of a line: errors first, then the most frequent, then by first seed.
+        static func memberOrder(_ a: FindingRecord, _ b: FindingRecord) -> Bool {
+            if a.first.severity != b.first.severity { return a.first.severity == .error }
+            if a.runs != b.runs { return a.runs > b.runs }
+            if a.seed != b.seed { return a.seed < b.seed }
+            return a.id < b.id
+        }
+
+        /// The observation a line's finding is named by (and shrunk for): its first member.
+        public func headline(_ line: String) -> FindingRecord? { members[line]?.first }
+
+        /// The headline observation of each finding, in report order (what a single run shrinks).
+        public var headlines: [String] { roots.compactMap { headline($0)?.id } }
+
+        public func severity(_ line: String) -> Severity { severities[line] ?? .warning }
+
+        /// Errors first, then by first seed, then by line.
+        func reportOrder(_ a: FindingRecord, _ b: FindingRecord) -> Bool {
+            let sa = severity(a.id), sb = severity(b.id)
+            if sa != sb { return sa == .error }
+            if a.seed != b.seed { return a.seed < b.seed }
+            return a.id < b.id
+        }
     }
 }
 

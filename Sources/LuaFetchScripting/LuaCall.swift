@@ -1,13 +1,24 @@
 // LuaCall: the arguments of one host function call, read with raw accessors that never raise.
 // Each checker throws `LuaFailure.error` with a message naming the function and the expected type
 // (`bad argument #2 to 'at' (function expected, got nil)`); LuaState prefixes the caller's line.
+// Arguments are numbered as Lua's luaL_argerror numbers them: in a method call (`app:f(a, b)`,
+// which the calling instruction tells: lua_getinfo's namewhat is "method"), `a` is #1 and a bad
+// self is "calling 'f' on bad self".
 import CLua
 import CLuaHost
 import LuaFetchCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct LuaCall {
     let L: OpaquePointer
     let name: String
+    /// The stack level of the call whose syntax numbers the arguments: 0, this host function's
+    /// own call; 1 for a host function a prelude method calls on its caller's behalf (`q:sync`).
+    var callLevel: Int32 = 0
 
     var count: Int32 { lua_gettop(L) }
 
@@ -15,8 +26,37 @@ struct LuaCall {
     func typeName(_ i: Int32) -> String { String(cString: lua_typename(L, lua_type(L, i))) }
     func isNil(_ i: Int32) -> Bool { lua_type(L, i) <= LUA_TNIL }
 
+    /// Whether the call was written as a method call (`obj:name(...)`): what luaL_argerror asks
+    /// (the function's name as the calling instruction gives it, `namewhat` "method"). Only read
+    /// to word an error, so it costs nothing on the way that succeeds.
+    var isMethodCall: Bool {
+        var ar = lua_Debug()
+        guard lua_getstack(L, callLevel, &ar) != 0, lua_getinfo(L, "n", &ar) != 0, let what = ar.namewhat else { return false }
+        return strcmp(what, "method") == 0
+    }
+
+    /// How a message names argument `i`: `#N`, counted without self in a method call.
+    func argument(_ i: Int32) -> String { "#\(isMethodCall ? i - 1 : i)" }
+
+    /// The method's own name (`beginBackgroundTask` of `app:beginBackgroundTask`).
+    var methodName: String { name.split(separator: ":").last.map(String.init) ?? name }
+
+    /// The error for a bad argument `i`: `bad argument #N to 'name' (detail)`, or, for self in a
+    /// method call, `calling 'method' on bad self (detail)`; then `hint`.
+    func badArgument(_ i: Int32, _ detail: String, hint: String = "") -> LuaFailure {
+        if i == 1 && isMethodCall { return .error("calling '\(methodName)' on bad self (\(detail))\(hint)") }
+        return .error("bad argument \(argument(i)) to '\(name)' (\(detail))\(hint)")
+    }
+
     func bad(_ i: Int32, _ expected: String, hint: String = "") -> LuaFailure {
-        .error("bad argument #\(i) to '\(name)' (\(expected) expected, got \(isNil(i) ? "nil" : typeName(i)))\(hint)")
+        badArgument(i, "\(expected) expected, got \(isNil(i) ? "nil" : typeName(i))", hint: hint)
+    }
+
+    /// The error for a method called on something else than its object (`what`, like "the app"):
+    /// with a colon, Lua's "calling 'm' on bad self"; with a dot, `dotted` (how to call it).
+    func wrongSelf(_ what: String, dotted: String) -> LuaFailure {
+        if isMethodCall { return .error("calling '\(methodName)' on bad self (\(what) expected, got \(isNil(1) ? "nil" : typeName(1)))") }
+        return .error(dotted)
     }
 
     // MARK: - Checkers
@@ -34,7 +74,7 @@ struct LuaCall {
     func duration(_ i: Int32, allowZero: Bool = true) throws(LuaFailure) -> Millis {
         let s = try number(i, hint: " (seconds; use seconds(), minutes(), hours(), days())")
         guard let ms = Time.millis(fromSeconds: s), ms >= 0, allowZero || ms > 0 else {
-            throw .error("bad argument #\(i) to '\(name)' (\(allowZero ? "a duration of 0 seconds or more" : "a positive duration") expected, got \(formatNumber(s)))")
+            throw badArgument(i, "\(allowZero ? "a duration of 0 seconds or more" : "a positive duration") expected, got \(formatNumber(s))")
         }
         return ms
     }
@@ -122,14 +162,15 @@ struct LuaCall {
 }
 
 extension LuaCall {
-    /// "; did you mean NAME?" for the closest name, or "". The search is charged to the running
-    /// handler's budgets (names × lengths), so a loop of misses cannot run for free.
-    func didYouMean(_ word: String, among names: [String]) -> String {
+    /// "; did you mean NAME?" for the closest name (see `closest`: `elsewhere` are other tables'
+    /// names, offered after `names`), or "". The search is charged to the running handler's
+    /// budgets (names × lengths), so a loop of misses cannot run for free.
+    func didYouMean(_ word: String, among names: [String], elsewhere: [String] = []) -> String {
         let wl = min(word.utf8.count, maxHintLength)
-        var units = names.count + 1
-        for n in names.prefix(maxHintCandidates) { units += min(n.utf8.count, maxHintLength) * wl / 4 }
+        var units = names.count + elsewhere.count + 1
+        for n in (names + elsewhere).prefix(maxHintCandidates) { units += min(n.utf8.count, maxHintLength) * wl / 4 }
         if clua_charge(L, Int64(units)) != CLUA_KILL_NONE { return "" }
-        return closest(word, among: names).map { "; did you mean \($0)?" } ?? ""
+        return closest(word, among: names, elsewhere: elsewhere).map { "; did you mean \($0)?" } ?? ""
     }
 }
 

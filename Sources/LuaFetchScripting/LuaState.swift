@@ -18,8 +18,10 @@ import Darwin
 final class HostFunction {
     let name: String
     let body: (LuaCall) throws(LuaFailure) -> Int32
-    init(_ name: String, _ body: @escaping (LuaCall) throws(LuaFailure) -> Int32) {
-        self.name = name; self.body = body
+    /// See `LuaCall.callLevel`.
+    let callLevel: Int32
+    init(_ name: String, callLevel: Int32 = 0, _ body: @escaping (LuaCall) throws(LuaFailure) -> Int32) {
+        self.name = name; self.callLevel = callLevel; self.body = body
     }
 }
 
@@ -158,7 +160,7 @@ final class LuaState {
 
     static func dispatch(_ fn: HostFunction, _ L: OpaquePointer) -> Int32 {
         let state = Unmanaged<LuaState>.fromOpaque(clua_host(L).pointee.owner).takeUnretainedValue()
-        let call = LuaCall(L: L, name: fn.name)
+        let call = LuaCall(L: L, name: fn.name, callLevel: fn.callLevel)
         do {
             let n = try fn.body(call)
             return state.mustStop() ? CLUA_STATUS_KILL : n
@@ -865,11 +867,14 @@ extension LuaState {
             declaredNames += fields.keys.sorted().map { "\(name).\($0)" } + methods.map { "\(name)\(methodSeparator)\($0.0)" }
         }
         lua_createtable(L, 0, 1)  // misses: computed fields, or an unknown-field error
-        LuaState.push(HostFunction("\(name) field") { c throws(LuaFailure) in
+        LuaState.push(HostFunction("\(name) field") { [unowned self] c throws(LuaFailure) in
             let key = c.type(2) == LUA_TSTRING ? LuaCall.text(c.L, 2) : nil
             if let key, let getter = fields[key] { getter().push(c.L); return 1 }
             let shown = key ?? (c.type(2) == LUA_TNUMBER ? LuaCall.text(c.L, 2) : c.typeName(2))
-            let hint = key.map { c.didYouMean($0, among: known()) } ?? ""
+            // An API table's miss may be another table's name (`system.launch`: user.launch),
+            // offered only when none of its own is as close.
+            let others = completes ? declaredNames.filter { !$0.hasPrefix(name + ".") && !$0.hasPrefix(name + ":") && ($0.contains(".") || $0.contains(":")) } : []
+            let hint = key.map { c.didYouMean($0, among: known(), elsewhere: others) } ?? ""
             throw .error("unknown field '\(shown)' of \(name)\(hint)")
         }, on: L)
         lua_setfield(L, -2, "__index")

@@ -32,7 +32,7 @@ extension ScenarioRuntime {
         let methods = lua.strictTable("lock", methods: [
             ("unlock", { [unowned self] c throws(LuaFailure) in
                 guard let id = c.integerField(1, "id") else {
-                    throw .error("lock:unlock is a method: call it with a colon, l:unlock()")
+                    throw c.wrongSelf("a lock", dotted: "lock:unlock is a method: call it with a colon, l:unlock()")
                 }
                 world.unlockContainer(Int(id))
                 return 0 }),

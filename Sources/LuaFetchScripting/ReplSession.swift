@@ -192,8 +192,8 @@ public final class ReplSession {
             }
         case "save":
             guard let path = args.first else { return usage("save") }
-            do {
-                try saved().write(to: path)
+            do throws(ScenarioError) {
+                if let problem = writeFile(path, try saved(), existing: .replace) { throw ScenarioError(problem.message) }
                 output("saved \(typed.count) typed chunk\(typed.count == 1 ? "" : "s") to \(path) (run it with: luafetch run \(path) --until \(Time.secondsText(world.now)))")
             } catch {
                 output("cannot write \(path): \(error.message)")
@@ -271,9 +271,4 @@ extension Result {
 extension String {
     func padding(toWidth w: Int) -> String { count >= w ? self + " " : self + String(repeating: " ", count: w - count) }
 
-    func write(to path: String) throws(ScenarioError) {
-        guard let f = fopen(path, "w") else { throw ScenarioError("cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { fclose(f) }
-        fputs(self, f)
-    }
 }

@@ -1,7 +1,9 @@
 // ScenarioFile: reads a scenario from disk and rejects what is not a Lua text scenario (missing
 // file, a directory, an empty file, a binary or precompiled chunk, invalid UTF-8) with one clear
-// `path[:line]: message` line. Also reads `require`d modules beside the scenario. Plain POSIX
-// calls (no Foundation, which keeps start-up fast).
+// `path[:line]: message` line. Also reads `require`d modules beside the scenario, and any other
+// input file the command line reads (explore's shards, an existing `.luarc.json`): every one is a
+// regular file of at most 16 MiB, opened without blocking and checked again once open, so a FIFO
+// or a device is never read. Plain POSIX calls (no Foundation, which keeps start-up fast).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,11 +11,12 @@ import Darwin
 #endif
 import LuaFetchCore
 
-enum ScenarioFile {
+public enum ScenarioFile {
     enum Kind { case missing, directory, special, tooLarge, file }
 
-    /// The largest scenario or module luafetch reads (a scenario is source code, not data).
-    static let maxBytes = 16 << 20
+    /// The largest scenario, module or other input file luafetch reads (a scenario is source code,
+    /// not data).
+    public static let maxBytes = 16 << 20
 
     static func kind(_ path: String) -> Kind {
         var st = stat()
@@ -25,36 +28,68 @@ enum ScenarioFile {
         }
     }
 
-    /// The bytes of a regular file (at most `maxBytes`), or nil when it cannot be read.
+    /// The bytes of a regular file (at most `maxBytes`), or nil when it cannot be read. Opened
+    /// without blocking (a FIFO put in its place after `kind` looked is not waited for) and checked
+    /// again once open: only a regular file is read.
     static func bytes(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= maxBytes else { return nil }
         var out: [UInt8] = []
+        out.reserveCapacity(Int(st.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while out.count <= maxBytes {
-            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
-            if n > 0 { out.append(contentsOf: chunk[0..<n]) }
-            if n < chunk.count { break }
+            let n = chunk.withUnsafeMutableBytes { readSome(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return nil }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
         }
-        return ferror(f) == 0 && out.count <= maxBytes ? out : nil
+        return out.count <= maxBytes ? out : nil
     }
 
-    static func read(_ path: String) throws(ScenarioError) -> [UInt8] {
+    /// What an input file is, for the messages of `input(_:as:)`.
+    public struct Input: Sendable {
+        /// "a .lua scenario file": what a folder is not.
+        public var noun: String
+        /// What to give instead: after a missing file (with an example), and after a device.
+        public var missing: String
+        public var give: String
+        /// Why a file past `maxBytes` is not one.
+        public var tooLarge: String
+        public init(noun: String, missing: String, give: String, tooLarge: String) {
+            self.noun = noun; self.missing = missing; self.give = give; self.tooLarge = tooLarge
+        }
+
+        static let scenario = Input(noun: "a .lua scenario file", missing: "give the path of a .lua scenario, e.g. examples/twitter.lua",
+                                    give: "give the path of a .lua scenario", tooLarge: "a scenario is Lua source, not data")
+    }
+
+    /// The bytes of the input file at `path`: a regular file of at most `maxBytes` (16 MiB); a
+    /// missing file, a folder, a device, a pipe, a socket or a larger file is an error that says so.
+    public static func input(_ path: String, as what: Input) throws(ScenarioError) -> [UInt8] {
         switch kind(path) {
         case .missing:
-            throw ScenarioError("\(path): no such file (give the path of a .lua scenario, e.g. examples/twitter.lua)")
+            throw ScenarioError("\(path): no such file (\(what.missing))")
         case .directory:
-            throw ScenarioError("\(path): is a directory, not a .lua scenario file")
+            throw ScenarioError("\(path): is a directory, not \(what.noun)")
         case .special:
-            throw ScenarioError("\(path): is not a regular file (a device, a pipe or a socket); give the path of a .lua scenario")
+            throw ScenarioError("\(path): is not a regular file (a device, a pipe or a socket); \(what.give)")
         case .tooLarge:
-            throw ScenarioError("\(path): is larger than \(maxBytes >> 20) MiB; a scenario is Lua source, not data")
+            throw ScenarioError("\(path): is larger than \(maxBytes >> 20) MiB; \(what.tooLarge)")
         case .file:
             break
         }
         guard let bytes = bytes(path) else {
             throw ScenarioError("\(path): cannot be read (check its permissions)")
         }
+        return bytes
+    }
+
+    static func read(_ path: String) throws(ScenarioError) -> [UInt8] {
+        let bytes = try input(path, as: .scenario)
         try check(bytes, path: path)
         SwiftMarks.shared.register(path, bytes)  // an imported scenario's Swift lines (SPEC 18.5)
         return bytes
@@ -107,3 +142,6 @@ enum ScenarioFile {
         return (String(decoding: bytes, as: UTF8.self), path)
     }
 }
+
+/// POSIX read(2) (inside ScenarioFile the name is its own `read`).
+private func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

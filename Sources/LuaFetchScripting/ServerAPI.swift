@@ -86,8 +86,7 @@ extension ScenarioRuntime {
 
     func checkServerSelf(_ c: LuaCall) throws(LuaFailure) {
         guard c.isObject(1) else {
-            let method = c.name.split(separator: ":").last.map(String.init) ?? c.name
-            throw .error("\(c.name) is a method: call it with a colon, srv:\(method)(...)")
+            throw c.wrongSelf("a server", dotted: "\(c.name) is a method: call it with a colon, srv:\(c.methodName)(...)")
         }
     }
 

@@ -19,20 +19,24 @@ public enum TestSuite {
     }
 
     /// The `.lua` files under `paths`, sorted, each once; modules marked. A path that is neither a
-    /// file nor a folder is returned in `missing`.
+    /// file nor a folder is returned in `missing`. Links are followed, but a folder is entered once
+    /// and a file is run once, however many paths lead to it: both are known by (device, inode), so
+    /// a link back up the tree (`up -> ..`, `loop -> .`) ends the walk there.
     public static func discover(_ paths: [String]) -> (entries: [Entry], missing: [String]) {
-        var files: [String] = []
+        var found: [(path: String, id: FileID?)] = []
         var missing: [String] = []
+        var folders = Set<FileID>()
         for p in paths {
             let path = p.count > 1 && p.hasSuffix("/") ? String(p.dropLast()) : p
             switch ScenarioFile.kind(path) {
-            case .directory: walk(path, into: &files)
-            case .file, .tooLarge: files.append(path)
+            case .directory: walk(path, into: &found, folders: &folders)
+            case .file, .tooLarge: found.append((path, FileID(path)))
             default: missing.append(p)
             }
         }
-        var seen = Set<String>()
-        files = files.filter { seen.insert($0).inserted }.sorted()
+        var seen = Set<FileID>()
+        let files = found.sorted { $0.path < $1.path }.filter { $0.id.map { seen.insert($0).inserted } ?? true }.map(\.path)
+        let known = Set(files)
         var requiredBy: [String: String] = [:]
         for f in files {
             guard let text = try? ScenarioFile.read(f) else { continue }
@@ -40,26 +44,41 @@ public enum TestSuite {
                 let dir = f.lastIndex(of: "/").map { String(f[..<$0]) } ?? ""
                 let rel = String(name.map { $0 == "." ? "/" : $0 }) + ".lua"
                 let module = dir.isEmpty ? rel : dir + "/" + rel
-                if module != f, seen.contains(module), requiredBy[module] == nil { requiredBy[module] = f }
+                if module != f, known.contains(module), requiredBy[module] == nil { requiredBy[module] = f }
             }
         }
         return (files.map { Entry(path: $0, requiredBy: requiredBy[$0]) }, missing)
     }
 
-    static func walk(_ dir: String, into files: inout [String]) {
+    /// A file or folder as the system knows it: (device, inode) of what a path leads to (links
+    /// followed); nil when it cannot be looked at.
+    struct FileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+
+        init?(_ path: String) {
+            var st = stat()
+            guard stat(path, &st) == 0 else { return nil }
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+        }
+    }
+
+    static func walk(_ dir: String, into files: inout [(path: String, id: FileID?)], folders: inout Set<FileID>) {
+        if let id = FileID(dir), !folders.insert(id).inserted { return }  // entered before: a loop, or a second way in
         guard let d = opendir(dir) else { return }
-        defer { closedir(d) }
         var names: [String] = []
         while let e = readdir(d) {
             let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard !name.hasPrefix(".") else { continue }  // ., .., .build, .git
             names.append(name)
         }
+        closedir(d)
         for name in names.sorted() {
             let path = dir == "." ? name : dir + "/" + name
             switch ScenarioFile.kind(path) {
-            case .directory: walk(path, into: &files)
-            case .file, .tooLarge: if name.hasSuffix(".lua") { files.append(path) }
+            case .directory: walk(path, into: &files, folders: &folders)
+            case .file, .tooLarge: if name.hasSuffix(".lua") { files.append((path, FileID(path))) }
             default: break
             }
         }

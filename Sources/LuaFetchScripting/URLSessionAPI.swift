@@ -30,7 +30,7 @@ extension ScenarioRuntime {
         func transfer(_ kind: TransferKind) -> HostBody {
             { [unowned self] c throws(LuaFailure) in
                 guard let identifier = c.stringField(1, "identifier"), c.integerField(1, "__session") != nil else {
-                    throw .error("session:\(kind.rawValue) is a method: call it with a colon, session:\(kind.rawValue)(...)")
+                    throw c.wrongSelf("a background session", dotted: "session:\(kind.rawValue) is a method: call it with a colon, session:\(kind.rawValue)(...)")
                 }
                 try requireApp(c, "")
                 guard world.holdsSession(identifier) else {
@@ -66,7 +66,7 @@ extension ScenarioRuntime {
         let taskMethods = lua.strictTable("transfer", methods: [
             ("cancel", { [unowned self] c throws(LuaFailure) in
                 guard let id = c.integerField(1, "id"), let identifier = c.stringField(1, "session") else {
-                    throw .error("task:cancel is a method: call it with a colon, task:cancel()")
+                    throw c.wrongSelf("a transfer", dotted: "task:cancel is a method: call it with a colon, task:cancel()")
                 }
                 try requireApp(c, "")
                 world.cancelTransfer(identifier, Int(id))

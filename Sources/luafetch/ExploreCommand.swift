@@ -125,8 +125,12 @@ struct Explore: ParsableCommand {
             }
         }
         if let s = shardSpec {
+            guard s.count <= Self.maxShards else {
+                Output.error("luafetch explore: --shard \(s.index)/\(s.count) is more shards than explore splits into (at most \(Self.maxShards))\n")
+                throw ExitCode(2)
+            }
             let mine = (runs ?? Self.defaultRuns + s.count - 1) / s.count
-            guard s.count <= Self.maxShards, mine <= Self.maxRuns else {
+            guard mine <= Self.maxRuns else {
                 Output.error("luafetch explore: --runs \(runs ?? Self.defaultRuns) over \(s.count) shards is \(mine) runs for this one, more than one explore makes (at most \(Self.maxRuns)); use more shards\n")
                 throw ExitCode(2)
             }
@@ -152,7 +156,7 @@ struct Explore: ParsableCommand {
         // the merge any of them may name a finding.
         let f = report.findings
         report.findings = shrinkAll(f, file: file, os: os,
-                                    keys: shardSpec == nil ? f.roots.compactMap { f.headline($0)?.id } : f.observations.keys.sorted())
+                                    keys: shardSpec == nil ? f.ranking.headlines : f.observations.keys.sorted())
         report.print(format: format)
         if let dir = html { try writePages(report, to: dir) }
         throw ExitCode(report.findings.roots.isEmpty ? 0 : 1)
@@ -165,24 +169,28 @@ struct Explore: ParsableCommand {
             throw ExitCode(2)
         }
         var pages: [(title: String, file: String, passed: Bool, note: String)] = []
-        for (n, line) in report.findings.roots.enumerated() {
-            guard let head = report.findings.headline(line), let minimal = head.minimal else { continue }
+        let ranked = report.findings.ranking
+        for (n, line) in ranked.roots.enumerated() {
+            guard let head = ranked.headline(line), let minimal = head.minimal else { continue }
             let command = report.replay(head.seed, minimal)
             guard let page = Explorer.page(path: report.file, seed: head.seed, os: report.osOption, schedule: minimal, reproduce: command) else { continue }
             let file = "finding-\(n + 1)-\(head.first.code).html"
-            if let problem = writeFile(dir + "/" + file, page) {
-                Output.error("luafetch explore: cannot write \(dir)/\(file): \(problem)\n")
+            if let problem = writeFile(dir + "/" + file, page, existing: .replace) {
+                Output.error("luafetch explore: cannot write \(dir)/\(file): \(problem.message)\n")
                 throw ExitCode(2)
             }
             pages.append(("\(head.first.code) \(line)", file, false, head.first.message))
         }
-        if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch explore · \(report.name)", pages)) {
-            Output.error("luafetch explore: cannot write \(dir)/index.html: \(problem)\n")
+        if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch explore · \(report.name)", pages), existing: .replace) {
+            Output.error("luafetch explore: cannot write \(dir)/index.html: \(problem.message)\n")
             throw ExitCode(2)
         }
     }
 
     // MARK: - The runs
+
+    /// How many of `total` seeds shard `s` runs (the i-th seed belongs to shard i mod M + 1).
+    static func seeds(of s: Shard, total: Int) -> Int { total / s.count + (total % s.count >= s.index ? 1 : 0) }
 
     final class Sweep: @unchecked Sendable {
         var findings = ExploreFindings()
@@ -201,7 +209,7 @@ struct Explore: ParsableCommand {
     func sweep(file: String, os: OSProfile?, horizon: Millis, total: Int, shard: Shard?, budget: Millis?)
         throws -> (runs: Int, findings: ExploreFindings) {
         let state = Sweep()
-        let seeds: Int = shard.map { s in total / s.count + (total % s.count >= s.index ? 1 : 0) } ?? total
+        let seeds: Int = shard.map { Self.seeds(of: $0, total: total) } ?? total
         let first = seedFrom
         let seed: @Sendable (Int) -> Int64 = { i in first + Int64(shard.map { i * $0.count + $0.index - 1 } ?? i) }
         let progress = Progress(enabled: isatty(2) != 0, total: budget == nil ? seeds : nil, budget: budget)
@@ -262,16 +270,29 @@ struct Explore: ParsableCommand {
 
     // MARK: - Merging shards
 
+    /// What `--merge` reads: a shard's JSON Lines, a regular file of at most 16 MiB.
+    static let shardInput = ScenarioFile.Input(
+        noun: "a shard's JSON Lines file", missing: "give the files that explore --shard K/M --format jsonl wrote",
+        give: "give the file a shard wrote (save its output first: explore ... --format jsonl > shard-K.jsonl)",
+        tooLarge: "a shard's JSON Lines are much smaller (is it the file explore wrote?)")
+
+    /// Reads the shards one file at a time (each is checked, read and folded before the next).
     func mergeShards() throws {
-        var inputs: [(path: String, text: String)] = []
+        var merge = ExploreReport.Merge()
         for path in files {
-            guard let text = readFile(path) else {
-                Output.error("luafetch explore: cannot read \(path)\n")
+            let bytes: [UInt8]
+            do {
+                bytes = try ScenarioFile.input(path, as: Self.shardInput)
+            } catch {
+                Output.error(error.message + "\n")
                 throw ExitCode(2)
             }
-            inputs.append((path, text))
+            if let problem = merge.add(path: path, bytes: bytes) {
+                Output.error(problem.message + "\n")
+                throw ExitCode(2)
+            }
         }
-        switch ExploreReport.merge(inputs) {
+        switch merge.finish() {
         case .success(let report):
             report.print(format: format)
             throw ExitCode(report.findings.roots.isEmpty ? 0 : 1)
@@ -306,24 +327,49 @@ struct Shard: Equatable {
 
     /// `--shard auto`: GitLab (CI_NODE_INDEX is 1-based), Kubernetes Indexed Jobs
     /// (JOB_COMPLETION_INDEX is 0-based; the count from --shards), Slurm job arrays
-    /// (SLURM_ARRAY_TASK_ID counted from SLURM_ARRAY_TASK_MIN, 0 when unset).
+    /// (SLURM_ARRAY_TASK_ID counted from SLURM_ARRAY_TASK_MIN, 0 when unset). The environment is
+    /// input like any other: a variable that is set but not a whole number, arithmetic that would
+    /// overflow, a shard outside 1...M or more than `Explore.maxShards` shards is a problem that
+    /// names the variables, never a crash.
     static func fromEnvironment(shards: Int?, get: (String) -> String?) -> Result<Shard, Problem> {
-        func int(_ name: String) -> Int? { get(name).flatMap { Int($0) } }
-        func check(_ k: Int, _ m: Int, _ source: String) -> Result<Shard, Problem> {
-            guard m >= 1, (1...m).contains(k) else {
-                return .failure(Problem(message: "--shard auto: \(source) gives shard \(k) of \(m), which does not exist"))
+        struct NotANumber: Error { var name: String; var text: String }
+        /// The variable's value: nil when unset, an error when set to something else than an integer.
+        func int(_ name: String) throws(NotANumber) -> Int? {
+            guard let text = get(name) else { return nil }
+            guard let n = Int(text.trimmingWhitespace) else { throw NotANumber(name: name, text: text) }
+            return n
+        }
+        func check(_ k: Int?, _ m: Int, _ source: String) -> Result<Shard, Problem> {
+            guard m <= Explore.maxShards else {
+                return .failure(Problem(message: "--shard auto: \(source) gives \(m) shards; explore splits into at most \(Explore.maxShards)"))
+            }
+            guard m >= 1 else { return .failure(Problem(message: "--shard auto: \(source) gives \(m) shards; there must be at least 1")) }
+            guard let k else {
+                return .failure(Problem(message: "--shard auto: \(source) is past every shard of \(m) (shards are 1 to \(m))"))
+            }
+            guard (1...m).contains(k) else {
+                return .failure(Problem(message: "--shard auto: \(source) gives shard \(k) of \(m), which does not exist (shards are 1 to \(m))"))
             }
             return .success(Shard(index: k, count: m))
         }
-        if let k = int("CI_NODE_INDEX"), let m = int("CI_NODE_TOTAL") { return check(k, m, "CI_NODE_INDEX/CI_NODE_TOTAL") }
-        if let i = int("JOB_COMPLETION_INDEX") {
-            guard let m = shards else {
-                return .failure(Problem(message: "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not how many shards there are; add --shards M (the Job's completions)"))
+        do {
+            if let k = try int("CI_NODE_INDEX"), let m = try int("CI_NODE_TOTAL") { return check(k, m, "CI_NODE_INDEX/CI_NODE_TOTAL") }
+            if let i = try int("JOB_COMPLETION_INDEX") {
+                guard let m = shards else {
+                    return .failure(Problem(message: "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not how many shards there are; add --shards M (the Job's completions)"))
+                }
+                let k = i.addingReportingOverflow(1)
+                return check(k.overflow ? nil : k.partialValue, m, "JOB_COMPLETION_INDEX=\(i)")
             }
-            return check(i + 1, m, "JOB_COMPLETION_INDEX")
-        }
-        if let id = int("SLURM_ARRAY_TASK_ID"), let m = int("SLURM_ARRAY_TASK_COUNT") ?? shards {
-            return check(id - (int("SLURM_ARRAY_TASK_MIN") ?? 0) + 1, m, "SLURM_ARRAY_TASK_ID")
+            if let id = try int("SLURM_ARRAY_TASK_ID"), let m = try int("SLURM_ARRAY_TASK_COUNT") ?? shards {
+                let first = try int("SLURM_ARRAY_TASK_MIN") ?? 0
+                let offset = id.subtractingReportingOverflow(first)
+                let k = offset.partialValue.addingReportingOverflow(1)
+                let source = "SLURM_ARRAY_TASK_ID=\(id)" + (first == 0 ? "" : " from SLURM_ARRAY_TASK_MIN=\(first)")
+                return check(offset.overflow || k.overflow ? nil : k.partialValue, m, source)
+            }
+        } catch {
+            return .failure(Problem(message: "--shard auto: \(error.name) is '\(error.text)', not a whole number; unset it or give --shard K/M"))
         }
         return .failure(Problem(message: "--shard auto found no shard in the environment: set CI_NODE_INDEX and CI_NODE_TOTAL (GitLab parallel), JOB_COMPLETION_INDEX with --shards M (a Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (a Slurm array), or give --shard K/M"))
     }
@@ -372,16 +418,10 @@ final class Progress: @unchecked Sendable {
     }
 }
 
-/// The whole file at `path` as text, or nil.
-func readFile(_ path: String) -> String? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
-        if n > 0 { bytes += chunk[0..<n] }
-        if n < chunk.count { break }
+extension String {
+    /// Without leading and trailing spaces, tabs and line breaks.
+    var trimmingWhitespace: String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        return String(drop(while: blank).reversed().drop(while: blank).reversed())
     }
-    return ferror(f) == 0 ? String(decoding: bytes, as: UTF8.self) : nil
 }

@@ -42,8 +42,9 @@ struct ExploreReport {
 
     var text: [String] {
         var out = ["luafetch \(luafetchVersion) · explore \"\(name)\" · os \(os.rawValue) · \(seedsText)"]
-        let roots = findings.roots
-        let errors = roots.filter { findings.severity($0) == .error }.count
+        let ranked = findings.ranking
+        let roots = ranked.roots
+        let errors = roots.filter { ranked.severity($0) == .error }.count
         if roots.isEmpty {
             out.append("nothing found")
         } else {
@@ -52,23 +53,22 @@ struct ExploreReport {
             if roots.count > errors { counts.append("\(roots.count - errors) warning\(roots.count - errors == 1 ? "" : "s")") }
             out.append("\(roots.count) finding\(roots.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))")
         }
-        let causes = findings.causedBy
         for line in roots {
-            guard let group = findings.lines[line], let head = findings.headline(line) else { continue }
+            guard let group = findings.lines[line], let head = ranked.headline(line) else { continue }
             let o = head.first
             out.append("")
             out.append("\(mark(o.severity)) \(o.code) [\([o.severity.rawValue, o.exception].compactMap { $0 }.joined(separator: ", "))] \(o.location ?? "-")")
             out.append("  \(o.message)")
             out.append("  in \(group.runs) of \(runs) runs (\(share(group.runs))), first at seed \(group.seed)")
-            let others = findings.members(line).dropFirst()
+            let others = (ranked.members[line] ?? []).dropFirst()
             if !others.isEmpty {
                 out.append("  with it at this line: " + others.map { "\(mark($0.first.severity)) \($0.first.code) (\(count($0.runs)))" }.joined(separator: ", "))
             }
-            let caused = findings.allLines.filter { causes[$0.id] == line }
+            let caused = ranked.caused[line] ?? []
             if !caused.isEmpty {
                 out.append("  and after it, in the same runs:")
                 for c in caused {
-                    let codes = findings.members(c.id).map { "\(mark($0.first.severity)) \($0.first.code)" }.joined(separator: ", ")
+                    let codes = (ranked.members[c.id] ?? []).map { "\(mark($0.first.severity)) \($0.first.code)" }.joined(separator: ", ")
                     out.append("    \(codes) \(c.id) (\(count(c.runs)))")
                 }
             }
@@ -121,12 +121,13 @@ struct ExploreReport {
             ("seedFrom", .int(seedFrom)), ("runs", .int(runs)),
             ("shard", .opt(shard.map { "\($0.index)/\($0.count)" })), ("timeBudget", .opt(timeBudget)),
         ]).text)
-        let causes = findings.causedBy
-        let roots = Set(findings.roots)
-        for group in findings.allLines {
+        let ranked = findings.ranking
+        let causes = ranked.causedBy
+        let roots = Set(ranked.roots)
+        for group in ranked.allLines {
             let root = roots.contains(group.id)
-            let head = findings.headline(group.id)
-            let members: [JSON] = findings.members(group.id).map { m in
+            let head = ranked.headline(group.id)
+            let members: [JSON] = (ranked.members[group.id] ?? []).map { m in
                 // What a single run reports is shrunk; a shard keeps every observation's shrinking.
                 let shown = shard != nil || (root && m.id == head?.id)
                 return .object(Self.observation(m.first) + [
@@ -136,7 +137,7 @@ struct ExploreReport {
                 ])
             }
             out.append(JSON.object([
-                ("type", .string("finding")), ("line", .string(group.id)), ("severity", .string(findings.severity(group.id).rawValue)),
+                ("type", .string("finding")), ("line", .string(group.id)), ("severity", .string(ranked.severity(group.id).rawValue)),
                 ("root", .bool(root)), ("causedBy", .opt(causes[group.id])),
                 ("runs", .int(group.runs)), ("share", .string(share(group.runs))), ("seed", .int(group.seed)),
                 ("schedule", Self.json(group.schedule)), ("preceded", .array(group.preceded.sorted().map(JSON.string))),
@@ -146,7 +147,7 @@ struct ExploreReport {
                 ("members", .array(members)),
             ]).text)
         }
-        let errors = findings.roots.filter { findings.severity($0) == .error }.count
+        let errors = ranked.roots.filter { ranked.severity($0) == .error }.count
         out.append(JSON.object([("type", .string("summary")), ("runs", .int(runs)), ("findings", .int(roots.count)),
                                 ("errors", .int(errors)), ("warnings", .int(roots.count - errors)),
                                 ("exit", .int(roots.isEmpty ? 0 : 1))]).text)
@@ -189,69 +190,140 @@ struct ExploreReport {
 
     struct Problem: Error { var message: String }
 
-    /// Reads the shards' JSON Lines (each `explore --shard K/M --format jsonl`) into one report.
-    static func merge(_ inputs: [(path: String, text: String)]) -> Result<ExploreReport, Problem> {
-        var report: ExploreReport?
-        var seen: [Int: String] = [:]
-        var count = 0
-        for (path, text) in inputs {
-            var header: ExploreReport?
-            for (n, line) in text.split(separator: "\n").enumerated() {
-                guard let j = JSON.parse(String(line)), let type = j["type"]?.stringValue else {
-                    return .failure(Problem(message: "\(path):\(n + 1): not a line of explore's JSON Lines"))
+    /// `--merge`: folds the shards' JSON Lines (each `explore --shard K/M --format jsonl`), one file
+    /// at a time, into one report. The files are untrusted input: every number is checked before it
+    /// is used (runs and seeds within what explore makes, a finding's runs within its shard's seeds,
+    /// each line and observation once per shard), and a problem is `FILE:LINE: message`.
+    struct Merge {
+        private(set) var report: ExploreReport?
+        /// The file of each shard seen, by index.
+        private var seen: [Int: String] = [:]
+        private var count = 0
+
+        /// The current header's shard and what it ran, and the ids its findings gave so far.
+        private struct Current {
+            var shard: Shard
+            var seeds: Int
+            var lines = Set<String>()
+            var keys = Set<String>()
+        }
+
+        /// Folds in one file's lines; a problem names the file and the line.
+        mutating func add(path: String, bytes: [UInt8]) -> Problem? {
+            var current: Current?
+            var n = 0
+            for raw in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                n += 1
+                let line = raw.last == 0x0D ? raw.dropLast() : raw
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                let at = "\(path):\(n)"
+                guard let j = JSON.parse(String(decoding: line, as: UTF8.self)), let type = j["type"]?.stringValue else {
+                    return Problem(message: "\(at): not a line of explore's JSON Lines (merge the files that explore --shard K/M --format jsonl wrote)")
                 }
                 switch type {
                 case "header":
-                    guard j["schema"]?.stringValue == schema else {
-                        return .failure(Problem(message: "\(path): schema \(j["schema"]?.stringValue ?? "?"), expected \(schema) (write the shards with this luafetch)"))
+                    switch header(j, at: at, path: path) {
+                    case .success(let c): current = c
+                    case .failure(let p): return p
                     }
-                    guard let file = j["file"]?.stringValue, let name = j["scenario"]?.stringValue,
-                          let os = j["os"]?.stringValue.flatMap(OSProfile.init(rawValue:)), let seedFrom = j["seedFrom"]?.intValue,
-                          let runs = j["runs"]?.intValue, let shard = j["shard"]?.stringValue.flatMap(Shard.parse) else {
-                        return .failure(Problem(message: "\(path): its header is not a shard's (write it with explore --shard K/M --format jsonl)"))
-                    }
-                    let h = ExploreReport(file: file, name: name, os: os, osOption: j["osOption"]?.stringValue.flatMap(OSProfile.init(rawValue:)),
-                                          seedFrom: seedFrom, runs: Int(runs), shard: shard, timeBudget: nil, findings: ExploreFindings())
-                    if let r = report {
-                        guard r.file == h.file, r.name == h.name, r.os == h.os, r.osOption == h.osOption, r.seedFrom == h.seedFrom,
-                              r.runs == h.runs, count == shard.count else {
-                            return .failure(Problem(message: "\(path) explored something else than \(seen.values.sorted().first ?? "the first file") (file, os, seeds and shard count must agree)"))
-                        }
-                    } else {
-                        report = h
-                        count = shard.count
-                    }
-                    if let other = seen[shard.index] {
-                        return .failure(Problem(message: "\(path) and \(other) are both shard \(shard.index)/\(shard.count)"))
-                    }
-                    seen[shard.index] = path
-                    header = h
                 case "finding":
-                    guard header != nil else { return .failure(Problem(message: "\(path):\(n + 1): a finding before the header")) }
-                    guard let group = record(j, id: j["line"]?.stringValue, first: observation(j["first"])),
-                          let members = j["members"]?.arrayValue else {
-                        return .failure(Problem(message: "\(path):\(n + 1): a finding without its fields"))
-                    }
-                    report!.findings.merge(line: group)
-                    for m in members {
-                        let o = observation(m)
-                        guard let r = record(m, id: o?.key, first: o) else {
-                            return .failure(Problem(message: "\(path):\(n + 1): a finding's observation without its fields"))
-                        }
-                        report!.findings.merge(observation: r)
-                    }
+                    guard var c = current else { return Problem(message: "\(at): a finding before the header") }
+                    if let p = finding(j, at: at, in: &c) { return p }
+                    current = c
                 case "summary": break
-                default: return .failure(Problem(message: "\(path):\(n + 1): unknown line type \(type)"))
+                default: return Problem(message: "\(at): unknown line type \(type)")
                 }
             }
-            if header == nil { return .failure(Problem(message: "\(path): no header (an empty file, or not explore's JSON Lines)")) }
+            if current == nil { return Problem(message: "\(path): no header (an empty file, or not explore's JSON Lines)") }
+            return nil
         }
-        guard var r = report else { return .failure(Problem(message: "no shards given")) }
-        let missing = (1...count).filter { seen[$0] == nil }
-        guard missing.isEmpty else {
-            return .failure(Problem(message: "shard\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) of \(count) missing"))
+
+        private mutating func header(_ j: JSON, at: String, path: String) -> Result<Current, Problem> {
+            guard j["schema"]?.stringValue == schema else {
+                return .failure(Problem(message: "\(at): schema \(j["schema"]?.stringValue ?? "?"), expected \(schema) (write the shards with this luafetch)"))
+            }
+            guard let file = j["file"]?.stringValue, let name = j["scenario"]?.stringValue,
+                  let os = j["os"]?.stringValue.flatMap(OSProfile.init(rawValue:)), let seedFrom = j["seedFrom"]?.intValue,
+                  let runs = j["runs"]?.intValue, let shard = j["shard"]?.stringValue.flatMap(Shard.parse) else {
+                return .failure(Problem(message: "\(at): its header is not a shard's (write it with explore --shard K/M --format jsonl)"))
+            }
+            let most = Explore.maxRuns * Explore.maxShards
+            guard runs >= 1, runs <= most else {
+                return .failure(Problem(message: "\(at): the header says \(runs) runs; explore makes 1 to \(most) (write the shards again with explore --shard K/M --format jsonl)"))
+            }
+            guard seedFrom <= Int64.max - (runs - 1) else {
+                return .failure(Problem(message: "\(at): the header's \(runs) runs from seed \(seedFrom) pass the largest seed (\(Int64.max)); explore never writes that"))
+            }
+            guard shard.count <= Explore.maxShards else {
+                return .failure(Problem(message: "\(at): the header's shard \(shard.index)/\(shard.count) is more shards than explore splits into (at most \(Explore.maxShards))"))
+            }
+            let h = ExploreReport(file: file, name: name, os: os, osOption: j["osOption"]?.stringValue.flatMap(OSProfile.init(rawValue:)),
+                                  seedFrom: seedFrom, runs: Int(runs), shard: shard, timeBudget: nil, findings: ExploreFindings())
+            if let r = report {
+                guard r.file == h.file, r.name == h.name, r.os == h.os, r.osOption == h.osOption, r.seedFrom == h.seedFrom,
+                      r.runs == h.runs, count == shard.count else {
+                    return .failure(Problem(message: "\(at): \(path) explored something else than \(seen.values.min() ?? "the first file") (file, os, seeds and shard count must agree)"))
+                }
+            } else {
+                report = h
+                count = shard.count
+            }
+            if let other = seen[shard.index] {
+                return .failure(Problem(message: "\(at): \(path) and \(other) are both shard \(shard.index)/\(shard.count)"))
+            }
+            seen[shard.index] = path
+            return .success(Current(shard: shard, seeds: Explore.seeds(of: shard, total: Int(runs))))
         }
-        r.shard = nil
-        return .success(r)
+
+        private mutating func finding(_ j: JSON, at: String, in c: inout Current) -> Problem? {
+            guard let group = record(j, id: j["line"]?.stringValue, first: observation(j["first"])),
+                  let members = j["members"]?.arrayValue else {
+                return Problem(message: "\(at): a finding without its fields")
+            }
+            if let p = check(group, at: at, in: c) { return p }
+            guard c.lines.insert(group.id).inserted else { return Problem(message: "\(at): a second finding for \(group.id) in the same shard") }
+            var records: [FindingRecord] = []
+            for m in members {
+                let o = observation(m)
+                guard let r = record(m, id: o?.key, first: o) else {
+                    return Problem(message: "\(at): a finding's observation without its fields")
+                }
+                if let p = check(r, at: at, in: c) { return p }
+                guard c.keys.insert(r.id).inserted else { return Problem(message: "\(at): a second record of \(r.id) in the same shard") }
+                records.append(r)
+            }
+            report!.findings.merge(line: group)
+            for r in records { report!.findings.merge(observation: r) }
+            return nil
+        }
+
+        /// A record's numbers: seen in 1 to (the shard's seeds) runs, first at one of the shard's seeds.
+        private func check(_ r: FindingRecord, at: String, in c: Current) -> Problem? {
+            guard let h = report else { return nil }
+            guard r.runs >= 1, r.runs <= c.seeds else {
+                return Problem(message: "\(at): \(r.id) was seen in \(r.runs) runs, but shard \(c.shard.index)/\(c.shard.count) made \(c.seeds) (was the file changed after explore wrote it?)")
+            }
+            let offset = r.seed.subtractingReportingOverflow(h.seedFrom)
+            guard !offset.overflow, offset.partialValue >= 0, offset.partialValue < Int64(h.runs),
+                  Int(offset.partialValue) % c.shard.count == c.shard.index - 1 else {
+                return Problem(message: "\(at): \(r.id) names seed \(r.seed), which is not one of shard \(c.shard.index)/\(c.shard.count)'s seeds (every \(c.shard.count == 1 ? "" : "\(c.shard.count)th ")seed from \(h.seedFrom + Int64(c.shard.index - 1)) to \(h.seedFrom + Int64(h.runs - 1)))")
+            }
+            if let until = r.schedule.until, until < 0 { return Problem(message: "\(at): \(r.id)'s schedule ends before it starts (until \(until))") }
+            if let until = r.minimal?.until, until < 0 { return Problem(message: "\(at): \(r.id)'s minimal schedule ends before it starts (until \(until))") }
+            return nil
+        }
+
+        /// The report, once every shard was given.
+        func finish() -> Result<ExploreReport, Problem> {
+            guard var r = report else { return .failure(Problem(message: "no shards given")) }
+            guard seen.count == count else {
+                let missing = (1...count).lazy.filter { seen[$0] == nil }
+                let shown = missing.prefix(10).map(String.init).joined(separator: ", ")
+                let more = count - seen.count - min(10, count - seen.count)
+                return .failure(Problem(message: "shard\(count - seen.count == 1 ? "" : "s") \(shown)\(more > 0 ? " and \(more) more" : "") of \(count) missing"))
+            }
+            r.shard = nil
+            return .success(r)
+        }
     }
 }

@@ -4,6 +4,7 @@
 // scene life cycle on ios26. Refuses to overwrite a file.
 import ArgumentParser
 import LuaFetchCore
+import LuaFetchScripting
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -40,12 +41,13 @@ struct NewCommand: ParsableCommand {
 
     func run() throws {
         let os = OSProfile(rawValue: osProfile)!
-        if access(file, F_OK) == 0 {
+        switch writeFile(file, Self.starter(name: file, os: os), existing: .keep) {
+        case nil: break
+        case .exists?:
             Output.error("luafetch new: \(file) already exists; choose another name (new never overwrites a file)\n")
             throw ExitCode(2)
-        }
-        if let problem = writeFile(file, Self.starter(name: file, os: os)) {
-            Output.error("luafetch new: cannot write \(file): \(problem)\n")
+        case let problem?:
+            Output.error("luafetch new: cannot write \(file): \(problem.message)\n")
             throw ExitCode(2)
         }
         Output.line("wrote \(file) (profile \(os.rawValue)); run it with: luafetch run \(file)")

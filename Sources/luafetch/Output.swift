@@ -1,7 +1,7 @@
 // Output: buffered writing of whole lines to standard output, flushed before exit (one write per
 // 64 KiB instead of one per line keeps long timelines fast), and unbuffered standard error; plus
-// the few POSIX helpers the command line needs (environment, files). No Foundation: the binary
-// starts faster without it.
+// the few POSIX helpers the command line needs (environment, a lock; files are in Files.swift).
+// No Foundation: the binary starts faster without it.
 import LuaFetchCore
 #if canImport(Glibc)
 import Glibc
@@ -87,23 +87,4 @@ final class Lock: @unchecked Sendable {
     init() { pthread_mutex_init(mutex, nil) }
     deinit { pthread_mutex_destroy(mutex); mutex.deallocate() }
     func locked<T>(_ body: () -> T) -> T { pthread_mutex_lock(mutex); defer { pthread_mutex_unlock(mutex) }; return body() }
-}
-
-/// Makes the folder `path` (and its parents) unless it exists; returns an error message on failure.
-func makeFolder(_ path: String) -> String? {
-    var built = path.hasPrefix("/") ? "" : "."
-    for part in path.split(separator: "/") {
-        built += "/" + part
-        if mkdir(built, 0o755) != 0 && errno != EEXIST { return "\(built): \(String(cString: strerror(errno)))" }
-    }
-    return nil
-}
-
-/// Writes `text` to the file at `path`; returns an error message on failure.
-func writeFile(_ path: String, _ text: String) -> String? {
-    guard let f = fopen(path, "wb") else { return String(cString: strerror(errno)) }
-    let bytes = Array(text.utf8)
-    let n = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-    let failed = n != bytes.count
-    return fclose(f) != 0 || failed ? String(cString: strerror(errno)) : nil
 }

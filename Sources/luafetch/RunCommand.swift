@@ -272,8 +272,8 @@ struct RunSpec {
                                          reproduce: code != 0 ? reproduction(world) : nil))
         }
         if let trace {
-            if let problem = writeFile(trace, TraceReport.build(world)) {
-                Output.error("luafetch: cannot write the trace to \(trace): \(problem)\n")
+            if let problem = writeFile(trace, TraceReport.build(world), existing: .replace) {
+                Output.error("luafetch: cannot write the trace to \(trace): \(problem.message)\n")
                 throw ExitCode(2)
             }
         }

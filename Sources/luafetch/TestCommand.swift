@@ -63,10 +63,15 @@ struct TestCommand: ParsableCommand {
         }
     }
 
+    /// One file's result, as small as the summary, JUnit and the index need: a scenario's page is
+    /// written as soon as it ran (`page` is then its file name, or `pageProblem` why it was not
+    /// written), never kept.
     struct Result {
         var entry: TestSuite.Entry
         var verdict: TestSuite.Verdict?
         var ms: Int64
+        var page: String?
+        var pageProblem: String?
     }
 
     func run() throws {
@@ -85,19 +90,32 @@ struct TestCommand: ParsableCommand {
         // Modules are settled at once; scenarios run on the workers.
         for i in entries.indices where entries[i].requiredBy != nil { box.results[i] = Result(entry: entries[i], verdict: nil, ms: 0) }
         let format = self.format
-        let html = self.html != nil
-        if let dir = self.html, let problem = makeFolder(dir) {
+        let dir = self.html
+        if let dir, let problem = makeFolder(dir) {
             Output.error("luafetch test: cannot make \(dir): \(problem)\n")
             throw ExitCode(2)
         }
+        // Every scenario's page name, fixed before any runs (distinct, whatever the paths).
+        var names = [String?](repeating: nil, count: entries.count)
+        for (i, name) in zip(scenarios, HTMLReport.fileNames(for: scenarios.map { entries[$0].path })) { names[i] = name }
+        let pageNames = names
         box.locked { box.flush(format: format, color: color, annotate: annotate) }
         let workers = max(1, min(jobs, scenarios.count))
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             for k in stride(from: w, to: scenarios.count, by: workers) {
                 let i = scenarios[k]
                 let start = Progress.clock()
-                let verdict = TestSuite.run(entries[i].path, options: options, html: html)
-                let result = Result(entry: entries[i], verdict: verdict, ms: Progress.clock() - start)
+                var verdict = TestSuite.run(entries[i].path, options: options, html: dir != nil)
+                var result = Result(entry: entries[i], verdict: nil, ms: Progress.clock() - start)
+                if let dir, let name = pageNames[i], let page = verdict.page {
+                    if let problem = writeFile(dir + "/" + name, page, existing: .replace) {
+                        result.pageProblem = "cannot write \(dir)/\(name): \(problem.message)"
+                    } else {
+                        result.page = name
+                    }
+                    verdict.page = nil
+                }
+                result.verdict = verdict
                 box.locked {
                     box.results[i] = result
                     box.flush(format: format, color: color, annotate: annotate)
@@ -119,29 +137,24 @@ struct TestCommand: ParsableCommand {
             Output.line(JSON.object([("type", .string("summary")), ("passed", .int(passed)), ("failed", .int(failed)),
                                      ("skipped", .int(skipped)), ("exit", .int(Int(code)))]).text)
         }
-        if let dir = self.html {
+        if let dir {
+            if let problem = results.lazy.compactMap(\.pageProblem).first {
+                Output.error("luafetch test: \(problem)\n")
+                throw ExitCode(2)
+            }
             var pages: [(title: String, file: String, passed: Bool, note: String)] = []
             for r in results {
                 guard let v = r.verdict else { continue }
                 let note = v.status == .passed ? "passed" : "\(v.code ?? "failed")\(v.location.map { " \($0)" } ?? ""): \(TestCommand.firstLine(v.message ?? ""))"
-                if let page = v.page {
-                    let file = HTMLReport.fileName(for: v.path)
-                    if let problem = writeFile(dir + "/" + file, page) {
-                        Output.error("luafetch test: cannot write \(dir)/\(file): \(problem)\n")
-                        throw ExitCode(2)
-                    }
-                    pages.append((v.path, file, v.status == .passed, note))
-                } else {
-                    pages.append((v.path, "", false, note))
-                }
+                pages.append((v.path, r.page ?? "", r.page != nil && v.status == .passed, note))
             }
-            if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch test", pages)) {
-                Output.error("luafetch test: cannot write \(dir)/index.html: \(problem)\n")
+            if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch test", pages), existing: .replace) {
+                Output.error("luafetch test: cannot write \(dir)/index.html: \(problem.message)\n")
                 throw ExitCode(2)
             }
         }
-        if let junit, let problem = writeFile(junit, JUnit.report(results)) {
-            Output.error("luafetch test: cannot write \(junit): \(problem)\n")
+        if let junit, let problem = writeFile(junit, JUnit.report(results), existing: .replace) {
+            Output.error("luafetch test: cannot write \(junit): \(problem.message)\n")
             throw ExitCode(2)
         }
         throw ExitCode(code)
@@ -180,13 +193,43 @@ struct TestCommand: ParsableCommand {
         case .passed: return "\(paint("✓", "32", color)) \(v.path)  \(time)"
         case .failed:
             let what = [v.code, v.location.map { "\($0):" }].compactMap { $0 }.joined(separator: " ")
-            return "\(paint("✗", "31", color)) \(v.path)  \(time)  \(paint(what, "31", color)) \(v.message ?? "")"
+            return "\(paint("✗", "31", color)) \(visible(v.path))  \(time)  \(paint(visible(what), "31", color)) \(visible(v.message ?? ""))"
         case .error:
-            return "\(paint("✗", "31", color)) \(v.path)  \(time)  \(paint("scenario error:", "31", color)) \(firstLine(v.message ?? ""))"
+            return "\(paint("✗", "31", color)) \(visible(v.path))  \(time)  \(paint("scenario error:", "31", color)) \(visible(firstLine(v.message ?? "")))"
         }
     }
 
-    static func firstLine(_ s: String) -> String { String(s.prefix { $0 != "\n" }) }
+    /// The text up to its first line break (`\n`, `\r` or both).
+    static func firstLine(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            if u == "\n" || u == "\r" { break }
+            out.append(u)
+        }
+        return String(out)
+    }
+
+    /// Whether `u` is a control character a terminal or a log reader could act on: C0 (but tab),
+    /// DEL, C1, and the line and paragraph separators.
+    static func isControl(_ u: Unicode.Scalar) -> Bool {
+        (u.value < 0x20 && u != "\t") || (0x7F...0x9F).contains(u.value) || u.value == 0x2028 || u.value == 0x2029
+    }
+
+    /// A control character written so that it shows: `\n`, `\r`, `\u{1B}`.
+    static func shown(_ u: Unicode.Scalar) -> String {
+        switch u {
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        default: return "\\u{\(String(u.value, radix: 16, uppercase: true))}"
+        }
+    }
+
+    /// `s` on one line of output: every control character made visible (`shown`), so a string of the
+    /// scenario's (a path, an expectation's name) cannot start a new line, such as a workflow command.
+    static func visible(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        return s.replacingScalars { isControl($0) ? shown($0) : nil }
+    }
 
     static func json(_ r: Result) -> String {
         guard let v = r.verdict else {
@@ -198,12 +241,26 @@ struct TestCommand: ParsableCommand {
                             ("code", .opt(v.code)), ("location", .opt(v.location?.description)), ("message", .opt(v.message))]).text
     }
 
-    /// A GitHub Actions workflow command: `::error file=F,line=L,title=CODE::message`.
+    /// A GitHub Actions workflow command: `::error file=F,line=L,title=CODE::message`. Escaped scalar
+    /// by scalar (a `\r\n` is one Character, which a Character-wise replacement misses): `%`, CR
+    /// and LF as `%25`, `%0D`, `%0A` (GitHub shows them as line breaks inside the annotation), `:`
+    /// and `,` too in properties, and any other control character made visible, so the command
+    /// stays one line whatever the scenario's strings hold.
     static func annotation(_ v: TestSuite.Verdict) -> String {
-        func property(_ s: String) -> String {
-            s.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A").replacingAll(":", "%3A").replacingAll(",", "%2C")
+        func escaped(_ s: String, property: Bool) -> String {
+            s.replacingScalars { u in
+                switch u {
+                case "%": return "%25"
+                case "\r": return "%0D"
+                case "\n": return "%0A"
+                case ":" where property: return "%3A"
+                case "," where property: return "%2C"
+                default: return isControl(u) ? shown(u) : nil
+                }
+            }
         }
-        func data(_ s: String) -> String { s.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A") }
+        func property(_ s: String) -> String { escaped(s, property: true) }
+        func data(_ s: String) -> String { escaped(s, property: false) }
         var props = ["file=\(property(v.location?.file ?? v.path))"]
         if let line = v.location?.line, line > 0 { props.append("line=\(line)") }
         props.append("title=\(property(v.code ?? "failed"))")
@@ -211,9 +268,6 @@ struct TestCommand: ParsableCommand {
     }
 }
 
-extension String {
-    func replacingAll(_ target: String, _ replacement: String) -> String { replacing(target, with: replacement) }
-}
 
 /// The JUnit XML report: one testsuite, one testcase per file (a module is skipped).
 enum JUnit {

@@ -40,8 +40,8 @@ struct TypesCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let folder = base + "/.luafetch"
-        if mkdir(folder, 0o755) != 0 && errno != EEXIST {
-            Output.error("luafetch types: cannot make \(folder): \(String(cString: strerror(errno)))\n")
+        if let problem = makeOwnFolder(folder) {
+            Output.error("luafetch types: cannot make \(folder): \(problem.message)\n")
             throw ExitCode(2)
         }
         try write(folder + "/luafetch.lua", TypeDefinitions.meta(version: luafetchVersion), always: true)
@@ -50,13 +50,14 @@ struct TypesCommand: ParsableCommand {
     }
 
     /// Writes `text` to `path` unless a file that luafetch did not write is there (and not `always`).
+    /// Only a regular file is replaced: a link there is refused, even with --force.
     func write(_ path: String, _ text: String, always: Bool) throws {
-        if !always, let old = readFile(path), old != text, !old.contains("written by `luafetch types`") {
+        if !always, let old = readRegularFile(path), old != text, !old.contains("written by `luafetch types`") {
             Output.line("kept     \(path) (not written by luafetch; --force replaces it)")
             return
         }
-        if let problem = writeFile(path, text) {
-            Output.error("luafetch types: cannot write \(path): \(problem)\n")
+        if let problem = writeFile(path, text, existing: .replace) {
+            Output.error("luafetch types: cannot write \(path): \(problem.message)\n")
             throw ExitCode(2)
         }
         Output.line("wrote    \(path)")

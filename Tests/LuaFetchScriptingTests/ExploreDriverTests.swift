@@ -170,6 +170,58 @@ func drive(_ source: String, _ plan: ExplorePlan, end: Millis = 3_600_000, optio
         #expect(g.roots == f.roots && g.causedBy == f.causedBy && g.lines["f.lua:5"]?.seed == 2)
     }
 
+    /// The ranking a report reads (issue 29, R12: it was cubic in the distinct lines) gives what
+    /// the plain definitions give: each line's members, the roots, every line's order and what
+    /// each line follows from, on findings folded from many seeded random runs.
+    @Test func theRankingIsThePlainDefinitionsResult() {
+        var f = ExploreFindings()
+        var rng = SeededStream(seed: 29, stream: "ranking")
+        for seed in 1...200 as ClosedRange<Int64> {
+            // A few lines each run; a line 100 + n only ever after line n (a consequence).
+            var found: [Observation] = []
+            for _ in 0..<Int(rng.next() % 4) {
+                let line = Int(rng.next() % 30)
+                let codes = ["task-expired", "task-held-too-long", "app-crash", "pending-at-end"]
+                let code = codes[Int(rng.next() % 4)]
+                found.append(Self.observation(code, line, code == "task-held-too-long" || code == "pending-at-end" ? .warning : .error))
+                if rng.next() % 2 == 0 { found.append(Self.observation("app-crash", line + 100)) }
+            }
+            f.add(RunOutcome(seed: seed, schedule: Schedule(actions: []), found: found))
+        }
+        // The definitions, computed the plain (slow) way.
+        func members(_ line: String) -> [FindingRecord] {
+            f.observations.values.filter { ($0.first.location ?? $0.id) == line }.sorted { a, b in
+                if a.first.severity != b.first.severity { return a.first.severity == .error }
+                if a.runs != b.runs { return a.runs > b.runs }
+                if a.seed != b.seed { return a.seed < b.seed }
+                return a.id < b.id
+            }
+        }
+        func severity(_ line: String) -> Severity { members(line).first?.first.severity ?? .warning }
+        func before(_ a: FindingRecord, _ b: FindingRecord) -> Bool {
+            if severity(a.id) != severity(b.id) { return severity(a.id) == .error }
+            if a.seed != b.seed { return a.seed < b.seed }
+            return a.id < b.id
+        }
+        let all = f.lines.values.sorted(by: before)
+        let roots = all.filter { $0.preceded.isEmpty }.map(\.id)
+        var causes: [String: String] = [:]
+        for r in f.lines.values where !r.preceded.isEmpty {
+            let candidates = r.preceded.compactMap { f.lines[$0] }.filter { $0.preceded.isEmpty }
+            if let best = candidates.sorted(by: { $0.runs != $1.runs ? $0.runs > $1.runs : before($0, $1) }).first { causes[r.id] = best.id }
+        }
+        let ranked = f.ranking
+        #expect(roots.count > 5 && causes.count > 5)
+        #expect(ranked.allLines.map(\.id) == all.map(\.id))
+        #expect(ranked.roots == roots)
+        #expect(ranked.causedBy == causes)
+        for line in f.lines.keys {
+            #expect(ranked.members[line]?.map(\.id) == members(line).map(\.id), "\(line)")
+            #expect(ranked.severity(line) == severity(line))
+            #expect(ranked.caused[line]?.map(\.id) ?? [] == all.filter { causes[$0.id] == line }.map(\.id))
+        }
+    }
+
     @Test func failedExpectationsAreFindingsButNotThoseThatRestateViolations() throws {
         let runtime = ScenarioRuntime(path: "test.lua")
         try runtime.run(source: Array("""

@@ -26,7 +26,7 @@ let replScenario = """
 
 func scenarioFile(_ source: String) throws -> String {
     let path = "/tmp/luafetch-repl-\(UInt64.random(in: 0...UInt64.max)).lua"
-    try source.write(to: path)
+    if let problem = writeFile(path, source, existing: .replace) { throw problem }
     return path
 }
 

@@ -178,8 +178,8 @@ import LuaFetchCore
 
     /// Inside app handlers a bad argument is an app-crash, with the line that made the call.
     @Test(arguments: [
-        ("app:beginBackgroundTask(5)", "bad argument #2 to 'app:beginBackgroundTask' (function expected, got number)"),
-        ("app:endBackgroundTask('x')", "bad argument #2 to 'app:endBackgroundTask' (integer expected, got string)"),
+        ("app:beginBackgroundTask(5)", "bad argument #1 to 'app:beginBackgroundTask' (function expected, got number)"),
+        ("app:endBackgroundTask('x')", "bad argument #1 to 'app:endBackgroundTask' (integer expected, got string)"),
         ("app.endBackgroundTask(1)", "call it with a colon, app:endBackgroundTask(...)"),
         ("app:setMinimumBackgroundFetchInterval(-1)", "an interval ≥ 0 expected"),
         ("app:beginBackgroudTask()", "unknown field 'beginBackgroudTask' of app; did you mean beginBackgroundTask?"),

@@ -241,7 +241,7 @@ import LuaFetchCore
         for (code, message) in [("dispatch.global(3)", "bad argument #1 to 'dispatch.global'"),
                                 ("dispatch.queue('q').async(function() end)", "q:async is a method"),
                                 ("dispatch.lock().unlock()", "m:unlock is a method"),
-                                ("dispatch.queue('q'):sync(5)", "bad argument #2")] {
+                                ("dispatch.queue('q'):sync(5)", "bad argument #1 to 'q:sync'")] {
             let s = simulate("app { didFinishLaunching = function() \(code) end }\nat(0, user.launch)")
             #expect(s.codes == ["app-crash"], "\(code)")
             #expect(s.world.violations.first?.message.contains(message) == true, "\(code): \(s.world.violations.first?.message ?? "")")

@@ -320,7 +320,7 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         #expect(timeline(run.stdout).contains { $0.contains("after 0 runs after both lines") })
         // A .save that cannot write says why in the user's terms.
         let bad = try runIn(CLI.root, ["repl", "examples/hello.lua"], input: ".save /nonexistent/dir/x.lua\n")
-        #expect(bad.stdout.contains("cannot write /nonexistent/dir/x.lua: cannot open /nonexistent/dir/x.lua: No such file or directory"))
+        #expect(bad.stdout.contains("cannot write /nonexistent/dir/x.lua: No such file or directory"), "\(bad.stdout)")
         #expect(!bad.stdout.contains("ScenarioError"))
     }
 }
@@ -388,6 +388,24 @@ func chromiumPath() -> String? {
     return nil
 }
 
+/// The DOM headless Chromium (`chromium`) makes of the page at `page` once its scripts ran, its
+/// exit status and its log (`profile`: a fresh user-data folder).
+func chromiumDOM(_ chromium: String, page: URL, profile: URL) throws -> (status: Int32, dom: String, log: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+    p.arguments = ["120", chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                   "--user-data-dir=" + profile.path, "--virtual-time-budget=5000",
+                   "--window-size=1400,900", "--dump-dom", page.path]
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return (p.terminationStatus, dom, log)
+}
+
 @Suite(.serialized) struct HTMLReportTests {
     @Test func thePageIsDeterministicSelfContainedAndSmall() throws {
         let a = try CLI.run(["run", "examples/twitter.lua", "--format", "html"])
@@ -440,19 +458,8 @@ func chromiumPath() -> String? {
         let page = dir.appendingPathComponent("page.html")
         let r = try CLI.run(["run", "examples/background_mistakes.lua", "--format", "html"])
         try r.stdout.write(to: page, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        p.arguments = ["120", chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                       "--user-data-dir=" + dir.appendingPathComponent("profile").path, "--virtual-time-budget=5000",
-                       "--window-size=1400,900", "--dump-dom", page.path]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let log = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(log.suffix(500))")
+        let (status, dom, log) = try chromiumDOM(chromium, page: page, profile: dir.appendingPathComponent("profile"))
+        #expect(status == 0, "\(log.suffix(500))")
         #expect(dom.contains("data-rendered=\"ok\""), "\(dom.prefix(300))")
         #expect(!dom.contains("data-errors="))
         #expect(!log.contains("Uncaught"))

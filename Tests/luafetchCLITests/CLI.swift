@@ -32,20 +32,26 @@ enum CLI {
     }
 
     /// Runs luafetch through /bin/sh with `input` on standard input and, when `memoryKiB` is given,
-    /// its virtual memory limited (`ulimit -v`), so growing past it fails instead of swapping.
-    static func run(_ arguments: [String], input: String, memoryKiB: Int? = nil) throws -> Result {
+    /// its virtual memory limited (`ulimit -v`), so growing past it fails instead of swapping; with
+    /// `seconds`, killed after that long (`timeout -s KILL`: status 137), so a hang fails the test
+    /// instead of stalling the suite. `directory` (default: the package root) and `environment`
+    /// (added to the test's) are where and how it runs.
+    static func run(_ arguments: [String], input: String, memoryKiB: Int? = nil, seconds: Int? = nil,
+                    directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-in-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let inputPath = dir.appendingPathComponent("stdin").path
         try input.write(toFile: inputPath, atomically: true, encoding: .utf8)
-        let quoted = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let killer = seconds.map { ["timeout", "-s", "KILL", String($0)] } ?? []
+        let quoted = (killer + [binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         let limit = memoryLimitsWork ? memoryKiB.map { "ulimit -v \($0); " } ?? "" : ""
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
         p.arguments = ["-c", "\(limit)exec \(quoted) < '\(inputPath)'"]
-        p.currentDirectoryURL = root
+        p.currentDirectoryURL = directory ?? root
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NO_COLOR")
+        for (k, v) in environment { env[k] = v }
         p.environment = env
         return try collect(p)
     }
