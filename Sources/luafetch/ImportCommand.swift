@@ -5,6 +5,7 @@
 // that does not parse (`File.swift:LINE:COL: message`).
 import ArgumentParser
 import LuaFetchImport
+import LuaFetchScripting
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -60,8 +61,9 @@ struct ImportCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if let output {
-            if let problem = writeNew(output, result.scenario, replace: force) {
-                Output.error("luafetch import: \(problem)\n")
+            if let problem = writeFile(output, result.scenario, existing: force ? .replace : .keep) {
+                let hint = problem == .exists ? "; add --force to replace it" : ""
+                Output.error("luafetch import: cannot write \(output): \(problem.message)\(hint)\n")
                 throw ExitCode(2)
             }
         } else {
@@ -73,28 +75,4 @@ struct ImportCommand: ParsableCommand {
     }
 
     private func quoted(_ s: String) -> String { s.contains(" ") ? "\"\(s)\"" : s }
-}
-
-/// Writes `text` to `path` as a new regular file, or replaces a regular file when `replace`;
-/// never writes through a symbolic link. Returns why it could not, or nil.
-func writeNew(_ path: String, _ text: String, replace: Bool) -> String? {
-    var st = stat()
-    if lstat(path, &st) == 0 {
-        if (st.st_mode & S_IFMT) == S_IFLNK { return "\(path) is a symbolic link; luafetch writes only regular files (remove the link or choose another name)" }
-        if (st.st_mode & S_IFMT) != S_IFREG { return "\(path) is not a regular file" }
-        if !replace { return "\(path) already exists; add --force to replace it" }
-    }
-    var flags = O_WRONLY | O_CREAT | O_NOFOLLOW
-    flags |= replace ? O_TRUNC : O_EXCL
-    let fd = open(path, flags, 0o644)
-    guard fd >= 0 else { return "cannot write \(path): \(String(cString: strerror(errno)))" }
-    let bytes = Array(text.utf8)
-    var done = 0
-    while done < bytes.count {
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, $0.count - done) }
-        if n <= 0 { close(fd); return "cannot write \(path): \(String(cString: strerror(errno)))" }
-        done += n
-    }
-    close(fd)
-    return nil
 }
