@@ -188,6 +188,21 @@
 ---@field headers table<string, string> Headers.
 ---@field body any The body (a copy).
 
+---The runtime of scenarios written by `luafetch import` (docs/IMPORT.md): classes, structs and
+---enums, optionals, Swift's operators, collections, errors, tasks, and the stubs' call sites.
+---@type table
+swift = {}
+
+---What the stubs of an imported scenario do (SPEC 18.4): `["Type.member"] = { seconds = 2 }`.
+---A later call adds to the earlier ones and overrides the names it repeats.
+---@param specs table<string, {seconds?: number|number[]|"never", result?: any, calls?: integer, blocking?: boolean, lock?: "sharedContainer"}>
+function stubs(specs) end
+
+---Swift code `luafetch import` could not translate: a timeline line when it runs, nothing else.
+---@param what string
+---@param where string
+function unsupported(what, where) end
+
 ---Declares the scenario: name, os, seed, duration, fetch policy, device, budgets, limits, defaults.
 ---@param options luafetch.ScenarioOptions
 function scenario(options) end

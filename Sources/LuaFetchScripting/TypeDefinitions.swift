@@ -364,7 +364,7 @@ public enum TypeDefinitions {
 
     /// Globals made on first use (the runtime of imported scenarios, SPEC 18): not among the
     /// runtime's declared names until a scenario reads one.
-    static let lazyGlobals = ["swift", "stubs", "unsupported"]
+    public static let lazyGlobals = ["swift", "stubs", "unsupported"]
 
     /// Their LuaLS definitions.
     static let lazyDefinitions = """

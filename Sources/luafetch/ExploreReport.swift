@@ -120,7 +120,7 @@ struct ExploreReport {
             ("scenario", .string(name)), ("file", .string(file)), ("os", .string(os.rawValue)), ("osOption", .opt(osOption?.rawValue)),
             ("seedFrom", .int(seedFrom)), ("runs", .int(runs)),
             ("shard", .opt(shard.map { "\($0.index)/\($0.count)" })), ("timeBudget", .opt(timeBudget)),
-        ]).text)
+        ] + (stubDraws ? [("stubDraws", JSON.bool(true))] : [])).text)
         let ranked = findings.ranking
         let causes = ranked.causedBy
         let roots = Set(ranked.roots)
@@ -257,8 +257,9 @@ struct ExploreReport {
             guard shard.count <= Explore.maxShards else {
                 return .failure(Problem(message: "\(at): the header's shard \(shard.index)/\(shard.count) is more shards than explore splits into (at most \(Explore.maxShards))"))
             }
-            let h = ExploreReport(file: file, name: name, os: os, osOption: j["osOption"]?.stringValue.flatMap(OSProfile.init(rawValue:)),
+            var h = ExploreReport(file: file, name: name, os: os, osOption: j["osOption"]?.stringValue.flatMap(OSProfile.init(rawValue:)),
                                   seedFrom: seedFrom, runs: Int(runs), shard: shard, timeBudget: nil, findings: ExploreFindings())
+            if case .bool(true)? = j["stubDraws"] { h.stubDraws = true }
             if let r = report {
                 guard r.file == h.file, r.name == h.name, r.os == h.os, r.osOption == h.osOption, r.seedFrom == h.seedFrom,
                       r.runs == h.runs, count == shard.count else {

@@ -24,7 +24,6 @@ struct Luafetch: ParsableCommand {
           luafetch run examples/news.lua --until 6h --quiet
           luafetch test examples --junit report.xml
           luafetch new my_app.lua
-          luafetch import MyApp/ -o myapp.lua
         """,
         version: luafetchVersion,
         subcommands: [Run.self, TestCommand.self, Repl.self, Explore.self, NewCommand.self, TypesCommand.self, ImportCommand.self],

@@ -63,7 +63,7 @@ import Testing
     /// shard with Windows line ends merges as it is.
     @Test func aShardsFindingsMustFitItsSeeds() throws {
         let work = try tempDir("merge")
-        let base = ["explore", "examples/leaky_task.lua", "--runs", "40", "--format", "jsonl"]
+        let base = ["explore", "examples/explore_me.lua", "--runs", "40", "--format", "jsonl"]
         var shards: [String] = []
         for k in 1...2 {
             let s = try Self.run(base + ["--shard", "\(k)/2"])
