@@ -261,8 +261,14 @@ struct TestCommand: ParsableCommand {
         }
         func property(_ s: String) -> String { escaped(s, property: true) }
         func data(_ s: String) -> String { escaped(s, property: false) }
-        var props = ["file=\(property(v.location?.file ?? v.path))"]
-        if let line = v.location?.line, line > 0 { props.append("line=\(line)") }
+        var props: [String]
+        if let sw = v.location?.swift {
+            // An imported scenario's finding goes on the Swift file (SPEC 18.5).
+            props = ["file=\(property(sw.rootedPath))", "line=\(sw.line)"]
+        } else {
+            props = ["file=\(property(v.location?.file ?? v.path))"]
+            if let line = v.location?.line, line > 0 { props.append("line=\(line)") }
+        }
         props.append("title=\(property(v.code ?? "failed"))")
         return "::error \(props.joined(separator: ","))::\(data(v.message ?? "the scenario failed"))"
     }
