@@ -649,6 +649,9 @@ extension Translator {
             if r.code.hasPrefix("swift.global(") {
                 return "swift.setGlobal(\(Literals.quote(id.baseName.text)), \(value))"
             }
+            // A name the files never declare (a variable of code they do not have): the value
+            // is computed and dropped (Lua cannot assign to a call's result).
+            if r.code.hasSuffix(")") || r.code.hasPrefix("function") { return "local _ = \(value)" }
             return "\(r.code) = \(value)"
         }
         if let s = target.as(SubscriptCallExprSyntax.self) {

@@ -9,7 +9,12 @@ Seeded: case i of seed S is the same on every machine. Each case is one of
   mutant    an example with random mutations (lines deleted, duplicated or swapped, numbers turned
             into boundary values, names misspelt, loops, errors and yields inserted);
   options   hostile command lines (run, explore, repl, test options);
-  repl      random REPL input through a pipe (dot commands, Lua, unfinished chunks, garbage).
+  repl      random REPL input through a pipe (dot commands, Lua, unfinished chunks, garbage);
+  import    `luafetch import` on Swift: the fixture apps mutated, apps generated from statement
+            templates (every construct and mapped API the importer knows, nested at random), and
+            hostile input (deep nesting, huge files, invalid UTF-8, binary and malformed plists);
+            the import exits 0 or 2 (2 with File.swift:LINE:COL or "luafetch import:"), and the
+            scenario it wrote runs without exit 2 (the importer's output always loads).
 Invariants per case: exit status in {0, 1, 2}; no signal; done within --timeout seconds; peak RSS
 under 1 GiB; a scenario error (exit 2 of a run whose options are valid) starts with FILE:LINE:;
 every --rerun-th case run again gives byte-identical output.
@@ -239,10 +244,96 @@ def run(cmd, stdin_text, timeout):
     return status, b''.join(chunks['out']), b''.join(chunks['err']), rss, time.monotonic() - start
 
 
+FIXTURES = os.path.join(ROOT, 'Tests', 'LuaFetchImportTests', 'Fixtures')
+SWIFT_FILES = sorted(os.path.join(d, f) for d, _, fs in os.walk(FIXTURES) for f in fs if f.endswith('.swift'))
+
+SWIFT_STATEMENTS = [
+    'let {n} = {e}', 'var {n}: Int? = {e}', '{n2} += 1', 'print("{n}", {e})',
+    'task = UIApplication.shared.beginBackgroundTask(withName: "{n}") {{ UIApplication.shared.endBackgroundTask(self.task); self.task = .invalid }}',
+    'UIApplication.shared.endBackgroundTask(task)', 'task = .invalid',
+    'DispatchQueue.main.async {{ {stmt} }}', 'DispatchQueue.global().async {{ {stmt} }}',
+    'DispatchQueue.main.asyncAfter(deadline: .now() + {num}) {{ {stmt} }}',
+    'if let {n} = Client.shared.{n2} {{ {stmt} }} else {{ {stmt} }}', 'guard let {n} = store?.{n2} else {{ return }}',
+    'switch {e} {{ case .a: {stmt}\n case .b(let x): print(x)\n default: break }}',
+    'for {n} in 0..<{num} {{ if {n} % 2 == 0 {{ continue }}; {stmt} }}', 'while counter < {num} {{ counter += 1 }}',
+    'defer {{ {stmt} }}', 'do {{ try api.{n2}({e}) }} catch {{ print(error) }}', 'let {n} = try? api.load()',
+    'Task {{ let v = try? await api.fetch({e}); print(v as Any) }}', 'api.{n2}(id: {e}) {{ result, error in {stmt} }}',
+    'api.{n2}(success: {{ _ in {stmt} }}, failure: {{ _ in {stmt} }})', 'let {n} = [1, 2, 3].map {{ $0 * {num} }}',
+    'let {n}: [String: Int] = ["a": {num}]', 'counter = counter / {num}', 'let {n} = "\\({e}) items"',
+    'BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) {{ t in t.setTaskCompleted(success: true) }}',
+    'let req = BGAppRefreshTaskRequest(identifier: "com.example.refresh"); req.earliestBeginDate = Date(timeIntervalSinceNow: {num}); try? BGTaskScheduler.shared.submit(req)',
+    'UserDefaults.standard.set({e}, forKey: "{n}")', 'NotificationCenter.default.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main) {{ _ in {stmt} }}',
+    'let g = DispatchGroup(); g.enter(); g.notify(queue: .main) {{ {stmt} }}; g.leave()', 'lock.lock(); defer {{ lock.unlock() }}; {stmt}',
+    'Thread.sleep(forTimeInterval: 0.{num})', 'let t = Timer.scheduledTimer(withTimeInterval: {num}, repeats: false) {{ _ in {stmt} }}; _ = t',
+    '_ = {e} ?? {e}', 'let {n} = ({e}, {e})', 'if #available(iOS 15, *) {{ {stmt} }}', 'x!.y?.z = {e}', 'fatalError()',
+]
+SWIFT_EXPRS = ['1', '0', '-1', '2.5', '"s"', 'nil', 'true', 'counter', 'x', 'self.counter', 'Client.shared.value', 'items.count',
+               '[1, 2]', '["k": 1]', 'Date()', 'UUID()', 'a ?? b', '(counter + 1) * 2', 'Int.max', '!flag', 'values[0]',
+               'api.thing?.other', 'Mode.a', '.b(3)', '{ $0 }']
+
+
+def swift_app(r):
+    names = ['a', 'b', 'value', 'end', 'local', 'self_', 'timer', 'app', 'print', 'T', 'swift', 'then', 'until', 'error']
+    def stmt(depth):
+        t = r.choice(SWIFT_STATEMENTS)
+        return t.format(n=r.choice(names), n2=r.choice(names), num=r.choice(['0', '1', '3', '30', '120']),
+                        e=r.choice(SWIFT_EXPRS), stmt=stmt(depth + 1) if depth < 3 and r.random() < 0.5 else 'counter += 1').replace('\\n', '\n')
+    bodies = ['\n        '.join(stmt(0) for _ in range(r.randint(1, 8))) for _ in range(3)]
+    return ('import UIKit\nimport BackgroundTasks\n\nenum Mode {{ case a, b(Int) }}\n\n@main\nclass AppDelegate: UIResponder, UIApplicationDelegate {{\n'
+            '    var task: UIBackgroundTaskIdentifier = .invalid\n    var counter = 0\n    var flag = false\n    let lock = NSLock()\n'
+            '    func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {{\n'
+            '        {0}\n        return true\n    }}\n'
+            '    func applicationDidEnterBackground(_ application: UIApplication) {{\n        {1}\n    }}\n'
+            '    func application(_ application: UIApplication, performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {{\n'
+            '        {2}\n        completionHandler(.newData)\n    }}\n}}\n').format(*bodies)
+
+
+def swift_mutant(r):
+    with open(r.choice(SWIFT_FILES), encoding='utf-8') as f: lines = f.read().split('\n')
+    for _ in range(r.randint(1, 6)):
+        if not lines: break
+        i = r.randrange(len(lines))
+        op = r.random()
+        if op < 0.25: del lines[i]
+        elif op < 0.5: lines.insert(i, lines[r.randrange(len(lines))])
+        elif op < 0.7: j = r.randrange(len(lines)); lines[i], lines[j] = lines[j], lines[i]
+        else: lines[i] = re.sub(r'\b\d+\b', r.choice(['0', '-1', '9223372036854775807', '1e308']), lines[i])
+    return '\n'.join(lines)
+
+
+PLIST = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict><key>UIBackgroundModes</key><array>'
+         '<string>fetch</string><string>processing</string></array><key>BGTaskSchedulerPermittedIdentifiers</key>'
+         '<array><string>com.example.refresh</string></array></dict></plist>\n')
+
+
+def import_case(r, workdir, i):
+    """A folder of Swift (and maybe an Info.plist) to import; returns its path."""
+    folder = os.path.join(workdir, 'app%d' % i)
+    os.makedirs(folder, exist_ok=True)
+    roll = r.random()
+    files = {}
+    if roll < 0.45: files['App.swift'] = swift_mutant(r).encode('utf-8')
+    elif roll < 0.9: files['AppDelegate.swift'] = swift_app(r).encode('utf-8')
+    else:
+        hostile = r.choice(['nest', 'huge', 'utf8', 'empty'])
+        if hostile == 'nest': files['Deep.swift'] = ('func f() {' + 'if true {' * 2000 + '}' * 2000 + '}\n').encode()
+        elif hostile == 'huge': files['Huge.swift'] = swift_app(r).encode('utf-8') * 200
+        elif hostile == 'utf8': files['Bytes.swift'] = b'let s = "\xff\xfe\xc0"\nfunc \xe2\x28\xa1() {}\n'
+        else: files['Empty.swift'] = b''
+    plist = r.random()
+    if plist < 0.6: files['Info.plist'] = PLIST.encode()
+    elif plist < 0.7: files['Info.plist'] = b'bplist00' + bytes(r.randrange(256) for _ in range(r.randint(0, 64)))
+    elif plist < 0.8: files['Info.plist'] = PLIST[:r.randrange(len(PLIST))].encode()
+    for name, data in files.items():
+        with open(os.path.join(folder, name), 'wb') as f: f.write(data)
+    return folder
+
+
 def case(args):
     luafetch, seed, i, workdir, timeout, rerun = args
     r = random.Random('%d/%d' % (seed, i))
-    kind = r.choice(['api', 'api', 'api', 'mutant', 'mutant', 'options', 'repl'])
+    kind = r.choice(os.environ.get('FUZZ_KINDS', 'api,api,api,mutant,mutant,options,repl,import').split(','))
+    if kind == 'import': return swift_import(luafetch, r, i, workdir, timeout, rerun)
     path = os.path.join(workdir, 'case%d.lua' % i)
     stdin_text = ''
     scenario_error_needs_line = False
@@ -273,6 +364,33 @@ def case(args):
         again = run(cmd, stdin_text, timeout)
         if (again[0], again[1], again[2]) != (status, out, err): problems.append('not byte-identical on a rerun')
     return i, kind, cmd, stdin_text, path, status, secs, problems
+
+
+def swift_import(luafetch, r, i, workdir, timeout, rerun):
+    """An import case: the import exits 0 or 2 (2 naming the file), and what it wrote runs."""
+    folder = import_case(r, workdir, i)
+    out = os.path.join(workdir, 'imported%d.lua' % i)
+    cmd = [luafetch, 'import', folder, '-o', out, '--force']
+    status, stdout, err, rss, secs = run(cmd, '', timeout)
+    problems = []
+    if status is None: problems.append('import: timeout after %.1f s' % secs)
+    elif status < 0: problems.append('import: killed by signal %d' % -status)
+    elif status not in (0, 2): problems.append('import: exit %d' % status)
+    if status == 2:
+        first = err.decode('utf-8', 'replace').split('\n', 1)[0]
+        if not (re.match(r'^[^:]+\.swift:\d+:\d+: ', first) or first.startswith('luafetch import') or 'Info.plist' in first):
+            problems.append('import: exit 2 without File.swift:LINE:COL: %r' % first[:200])
+    if rss > RSS_LIMIT_KB: problems.append('import: peak RSS %d KiB' % rss)
+    if status == 0:
+        if rerun and i % rerun == 0:
+            a, b = run(cmd[:-3], '', timeout), run(cmd[:-3], '', timeout)
+            if (a[0], a[1], a[2]) != (b[0], b[1], b[2]): problems.append('import: not byte-identical on a rerun')
+        run_cmd = [luafetch, 'run', out, '--quiet', '--until', '3h'] + LIMIT
+        s2, o2, e2, rss2, secs2 = run(run_cmd, '', timeout)
+        if s2 is None: problems.append('run of the import: timeout after %.1f s' % secs2)
+        elif s2 not in (0, 1): problems.append('run of the import: exit %s: %r' % (s2, e2.decode('utf-8', 'replace')[:300]))
+        secs += secs2
+    return i, 'import', cmd, '', out if os.path.exists(out) else os.path.join(folder, os.listdir(folder)[0]), status, secs, problems
 
 
 def main():
