@@ -248,6 +248,106 @@ def explore_efficiency():
                 f"{fmt(100 * events / total, 0)} % in the run",
                 f"valgrind --tool=callgrind --collect-atstart=no --toggle-collect='$s17LuaFetchScripting8ExplorerO3run4path*' luafetch explore examples/{name} --runs {runs} --jobs 1")
 
+# MARK: - 9. Import (SPEC 18)
+
+def synthetic_app(classes=100):
+    """A generated app of about 50 lines a class: an app delegate and `classes` services using
+    background tasks, queues, optionals, switches, closures, stubs and async code."""
+    folder = os.path.join(TMP, "bigapp")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "AppDelegate.swift"), "w") as f:
+        f.write("""import UIKit
+import BackgroundTasks
+
+@main
+final class AppDelegate: UIResponder, UIApplicationDelegate {
+    var task: UIBackgroundTaskIdentifier = .invalid
+    func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+            Service0.shared.refresh { ok in task.setTaskCompleted(success: ok) }
+        }
+        return true
+    }
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        task = application.beginBackgroundTask(withName: "sync") { [weak self] in
+            guard let self = self else { return }
+            application.endBackgroundTask(self.task)
+            self.task = .invalid
+        }
+        Service1.shared.refresh { _ in application.endBackgroundTask(self.task) }
+    }
+}
+""")
+    for i in range(classes):
+        with open(os.path.join(folder, f"Service{i}.swift"), "w") as f:
+            f.write(f"""import Foundation
+
+enum State{i}: String {{ case idle, running, failed }}
+
+final class Service{i} {{
+    static let shared = Service{i}()
+    private let queue = DispatchQueue(label: "service.{i}")
+    private var state: State{i} = .idle
+    private var cache: [String: Int] = [:]
+    private var pending: [String] = []
+    var onChange: ((State{i}) -> Void)?
+
+    func refresh(completion: @escaping (Bool) -> Void) {{
+        guard state != .running else {{ completion(false); return }}
+        state = .running
+        defer {{ onChange?(state) }}
+        Client{i}.shared.fetch(page: 1) {{ [weak self] result, error in
+            guard let self = self else {{ return }}
+            if let error = error {{
+                print("service {i} failed: \\(error)")
+                self.state = .failed
+                completion(false)
+                return
+            }}
+            for (n, item) in self.pending.enumerated() where n % 2 == 0 {{
+                self.cache[item, default: 0] += 1
+            }}
+            self.queue.async {{
+                let total = self.cache.values.reduce(0, +)
+                DispatchQueue.main.async {{
+                    self.state = total > 10 ? .idle : .running
+                    completion(true)
+                }}
+            }}
+        }}
+    }}
+
+    func load() async throws -> Int {{
+        let value = try await Client{i}.shared.value()
+        switch state {{
+        case .idle: return value
+        case .running where value > 3: return value * 2
+        default: return 0
+        }}
+    }}
+}}
+""")
+    return folder
+
+def importing():
+    folder = synthetic_app()
+    lines = sum(len(open(os.path.join(folder, f)).read().splitlines()) for f in os.listdir(folder))
+    out = os.path.join(TMP, "bigapp.lua")
+    t = wall([LUAFETCH, "import", folder, "-o", out, "--force"])
+    add("import", f"luafetch import of a {lines:,}-line app (101 files)", fmt(t * 1000, 0), "ms",
+        "goal < 1 s on CI's machine", "luafetch import bigapp/ -o bigapp.lua (an app bench.py generates)")
+    r = wall([LUAFETCH, "run", out, "--quiet"])
+    add("import", "luafetch run of what it wrote (a day)", fmt(r * 1000, 0), "ms", "", "luafetch run bigapp.lua --quiet")
+
+def clean_build():
+    """A build from scratch (swift-syntax included), as CI's fresh clone does: --clean-build."""
+    scratch = os.path.join(TMP, "clean-build")
+    t = time.perf_counter()
+    subprocess.run(["swift", "build", "--scratch-path", scratch, "--product", "luafetch"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    add("build", "debug build from scratch (swift-syntax included)", fmt(time.perf_counter() - t, 0), "s",
+        f"{os.cpu_count()} cores", "swift build --scratch-path EMPTY --product luafetch")
+
 # MARK: - Report
 
 def write_report():
@@ -271,6 +371,9 @@ if __name__ == "__main__":
     sweeps()
     memory(twitter, empty)
     growth()
+    importing()
+    if "--clean-build" in sys.argv:
+        clean_build()
     if "--callgrind" in sys.argv:
         callgrind(twitter, empty)
         explore_efficiency()
