@@ -505,11 +505,12 @@ function BGContinuedProcessingTaskRequest(identifier, options) end
 ---@class luafetch.BGTaskScheduler
 BGTaskScheduler = {}
 
----The launch handler for an identifier (before didFinishLaunching returns; the identifier must be permitted).
+---The launch handler for an identifier (before didFinishLaunching returns; the identifier must be permitted); its launch and expiration handlers run on `queue` (nil: the scheduler's serial background queue).
 ---@param identifier string
 ---@param handler fun(task: luafetch.BGTask)
+---@param queue "main"|"global"|luafetch.Queue|nil
 ---@return boolean
-function BGTaskScheduler.register(identifier, handler) end
+function BGTaskScheduler.register(identifier, handler, queue) end
 
 ---Submits a request; `false, reason` when refused.
 ---@param request luafetch.BGTaskRequest

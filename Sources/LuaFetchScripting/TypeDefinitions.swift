@@ -101,7 +101,7 @@ public enum TypeDefinitions {
         "notifications.post": Doc("Posts synchronously to the observers of `name`.", [("name", "string"), ("info", "any")]),
         // BackgroundTasks
         "BGTaskScheduler": Doc("BackgroundTasks (iOS 13 and later)."),
-        "BGTaskScheduler.register": Doc("The launch handler for an identifier (before didFinishLaunching returns; the identifier must be permitted).", [("identifier", "string"), ("handler", "fun(task: luafetch.BGTask)")], returns: "boolean"),
+        "BGTaskScheduler.register": Doc("The launch handler for an identifier (before didFinishLaunching returns; the identifier must be permitted); its launch and expiration handlers run on `queue` (nil: the scheduler's serial background queue).", [("identifier", "string"), ("handler", "fun(task: luafetch.BGTask)"), ("queue", "\"main\"|\"global\"|luafetch.Queue|nil")], returns: "boolean"),
         "BGTaskScheduler.submit": Doc("Submits a request; `false, reason` when refused.", [("request", "luafetch.BGTaskRequest")], returns: "boolean, string|nil"),
         "BGTaskScheduler.cancel": Doc("Cancels the pending request with this identifier.", [("identifier", "string")]),
         "BGTaskScheduler.cancelAll": Doc("Cancels every pending request."),
