@@ -280,6 +280,24 @@ UIApplicationWillEnterForegroundNotification = "UIApplicationWillEnterForeground
 ---Posted after willTerminate.
 UIApplicationWillTerminateNotification = "UIApplicationWillTerminateNotification"
 
+---Posted after the scene's willConnect (`app{ scenes = true }`).
+UISceneWillConnectNotification = "UISceneWillConnectNotification"
+
+---Posted after the scene's didBecomeActive.
+UISceneDidActivateNotification = "UISceneDidActivateNotification"
+
+---Posted after the scene's willResignActive.
+UISceneWillDeactivateNotification = "UISceneWillDeactivateNotification"
+
+---Posted after the scene's willEnterForeground.
+UISceneWillEnterForegroundNotification = "UISceneWillEnterForegroundNotification"
+
+---Posted after the scene's didEnterBackground (its observers share its 5 s).
+UISceneDidEnterBackgroundNotification = "UISceneDidEnterBackgroundNotification"
+
+---Posted after the scene's didDisconnect.
+UISceneDidDisconnectNotification = "UISceneDidDisconnectNotification"
+
 ---The device, read-only.
 ---@class luafetch.device
 ---@field backgroundRefresh boolean Background App Refresh setting.

@@ -122,6 +122,12 @@ public enum TypeDefinitions {
         "UIApplicationDidEnterBackgroundNotification": Doc("Posted after didEnterBackground (its observers share its 5 s)."),
         "UIApplicationWillEnterForegroundNotification": Doc("Posted after willEnterForeground."),
         "UIApplicationWillTerminateNotification": Doc("Posted after willTerminate."),
+        "UISceneWillConnectNotification": Doc("Posted after the scene's willConnect (`app{ scenes = true }`)."),
+        "UISceneWillEnterForegroundNotification": Doc("Posted after the scene's willEnterForeground."),
+        "UISceneDidActivateNotification": Doc("Posted after the scene's didBecomeActive."),
+        "UISceneWillDeactivateNotification": Doc("Posted after the scene's willResignActive."),
+        "UISceneDidEnterBackgroundNotification": Doc("Posted after the scene's didEnterBackground (its observers share its 5 s)."),
+        "UISceneDidDisconnectNotification": Doc("Posted after the scene's didDisconnect."),
     ]
 
     /// The parameters of each delegate callback (app, scene), in LuaLS types.
