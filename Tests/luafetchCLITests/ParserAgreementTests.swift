@@ -47,7 +47,7 @@ import Testing
     @Test func theFastParserTakesEveryOptionOfRun() {
         // Every option Run declares is one the fast path knows (else it would silently decline it).
         let known = ["--seed", "--os", "--until", "--format", "--trace", "--inject", "--quiet", "--no-color", "--strict",
-                     "--debugger", "--order", "--settle", "--limit-instructions", "--limit-events", "--limit-memory"]
+                     "--debugger", "--order", "--settle", "--limit-instructions", "--limit-events", "--limit-memory", "--stub-draws"]
         let help = Run.helpMessage(columns: 200)
         for option in known { #expect(help.contains(option), "\(option)") }
         let declared = help.split(separator: "\n").compactMap { line -> String? in
