@@ -19,7 +19,7 @@ public enum DispatchTarget: Equatable, Sendable {
 }
 
 /// What a thread waits for in `g:wait` or `s:wait` (ThreadWait.primitive).
-enum PrimitiveWait: Equatable {
+public enum PrimitiveWait: Equatable, Sendable {
     case group(Int), semaphore(Int)
 }
 
@@ -305,22 +305,9 @@ extension World {
     // MARK: - Waiting in a group or a semaphore
 
     /// `g:wait(seconds)` / `s:wait(seconds)` begins (`timeout` nil: forever). `.proceed` with the
-    /// result (true: the count reached zero / the semaphore was taken; false: the time passed),
-    /// or `.park` for a background thread, which asks `waitEnded` once woken.
-    public func waitGroup(_ g: Int, timeout: Millis?, canPark: Bool, at location: SourceLocation?) -> (WaitOutcome, Bool) {
-        primitiveWait(.group(g), timeout: timeout, canPark: canPark, at: location)
-    }
-
-    public func waitSemaphore(_ s: Int, timeout: Millis?, canPark: Bool, at location: SourceLocation?) -> (WaitOutcome, Bool) {
-        primitiveWait(.semaphore(s), timeout: timeout, canPark: canPark, at: location)
-    }
-
-    /// After a background thread's wait in group `g` / semaphore `s` was woken: true when it was
-    /// granted, false when its time passed (it then stops waiting).
-    public func groupWaitEnded(_ g: Int) -> Bool { waitEnded(.group(g)) }
-    public func semaphoreWaitEnded(_ s: Int) -> Bool { waitEnded(.semaphore(s)) }
-
-    private func primitiveWait(_ w: PrimitiveWait, timeout: Millis?, canPark: Bool, at location: SourceLocation?) -> (WaitOutcome, Bool) {
+    /// result (true: the group was empty / the semaphore was taken; false: the time passed), or
+    /// `.park` for a background thread, which asks `waitEnded` once woken.
+    public func wait(in w: PrimitiveWait, timeout: Millis?, canPark: Bool, at location: SourceLocation?) -> (WaitOutcome, Bool) {
         switch w {
         case .group(let g) where dispatchBook.groups[g].count == 0:
             return (.proceed, true)
@@ -350,7 +337,9 @@ extension World {
         return (outcome, waitEnded(w))
     }
 
-    private func waitEnded(_ w: PrimitiveWait) -> Bool {
+    /// After the calling thread's wait in `w` was woken: true when it was granted, false when its
+    /// time passed (it then stops waiting).
+    public func waitEnded(_ w: PrimitiveWait) -> Bool {
         let me = threads.current
         guard isWaiting(me, w) else { return true }
         setWaiting(me, w, false)

@@ -128,10 +128,7 @@ extension ScenarioRuntime {
 
     /// `dispatch.group()`'s and `dispatch.semaphore(value)`'s objects.
     private func installGroupsAndSemaphores() {
-        let groupWait = makeWait("group:wait", begin: { [unowned self] c throws(LuaFailure) in
-            let g = try groupSelf(c, "wait", "[seconds]")
-            return world.waitGroup(g, timeout: try waitTimeout(c, 2), canPark: lua.canPark(c.L), at: c.location)
-        }, finish: { [unowned self] c throws(LuaFailure) in world.groupWaitEnded(try groupSelf(c, "wait", "[seconds]")) })
+        let groupWait = makeWait("group:wait") { [unowned self] c throws(LuaFailure) in .group(try groupSelf(c, "wait", "[seconds]")) }
         let groupMethods = lua.strictTable("group", methods: [
             ("enter", { [unowned self] c throws(LuaFailure) in
                 world.groupEnter(try groupSelf(c, "enter", ""))
@@ -154,10 +151,7 @@ extension ScenarioRuntime {
         groupMeta = lua.objectMetatable(methods: groupMethods) { c in "group #\((c.integerField(1, "group") ?? 0) + 1)" }
         lua.release(groupMethods)
 
-        let semaphoreWait = makeWait("semaphore:wait", begin: { [unowned self] c throws(LuaFailure) in
-            let s = try semaphoreSelf(c, "wait", "[seconds]")
-            return world.waitSemaphore(s, timeout: try waitTimeout(c, 2), canPark: lua.canPark(c.L), at: c.location)
-        }, finish: { [unowned self] c throws(LuaFailure) in world.semaphoreWaitEnded(try semaphoreSelf(c, "wait", "[seconds]")) })
+        let semaphoreWait = makeWait("semaphore:wait") { [unowned self] c throws(LuaFailure) in .semaphore(try semaphoreSelf(c, "wait", "[seconds]")) }
         let semaphoreMethods = lua.strictTable("semaphore", methods: [
             ("signal", { [unowned self] c throws(LuaFailure) in
                 c.returns(.boolean(world.semaphoreSignal(try semaphoreSelf(c, "signal", "")))) }),
@@ -167,16 +161,17 @@ extension ScenarioRuntime {
         lua.release(semaphoreMethods)
     }
 
-    /// A wait written in the prelude (`makeWait`): `begin` decides it at once, or blocks the main
-    /// thread, or parks a background thread; `finish` tells a woken thread how its wait ended.
-    private func makeWait(_ name: String, begin: @escaping (LuaCall) throws(LuaFailure) -> (WaitOutcome, Bool),
-                          finish: @escaping (LuaCall) throws(LuaFailure) -> Bool) -> ScriptRef {
+    /// `o:wait([seconds])` written in the prelude (`makeWait`) for the group or semaphore `which`
+    /// names: its first host function decides the wait at once, blocks the main thread or parks a
+    /// background thread; the second tells a woken thread how its wait ended.
+    private func makeWait(_ name: String, _ which: @escaping (LuaCall) throws(LuaFailure) -> PrimitiveWait) -> ScriptRef {
         let beginFn = HostFunction(name) { [unowned self] c throws(LuaFailure) in
-            let (outcome, result) = try begin(c)
+            let w = try which(c)
+            let (outcome, result) = world.wait(in: w, timeout: try waitTimeout(c, 2), canPark: lua.canPark(c.L), at: c.location)
             guard outcome == .proceed else { return try waited(outcome, c) }
             return c.returns(.boolean(result))
         }
-        let finishFn = HostFunction(name) { c throws(LuaFailure) in c.returns(.boolean(try finish(c))) }
+        let finishFn = HostFunction(name) { [unowned self] c throws(LuaFailure) in c.returns(.boolean(world.waitEnded(try which(c)))) }
         let make = lua.field("makeWait", of: preludeExports)
         defer { lua.release(make) }
         guard case .success(let wait) = lua.callHelper(make, [.function(beginFn), .function(finishFn)]) else {

@@ -354,19 +354,7 @@ import Testing
         at(60, user.open)
         """
         let path = try WarmRunTests.scenarioFile("prims.lua", source)
-        func started(_ steps: Int) throws -> ScenarioRuntime {
-            let r = ScenarioRuntime(path: path, options: RunOptions(seed: 3))
-            try r.load()
-            r.world.start()
-            for _ in 0..<steps where r.world.step(limit: r.world.endTime) {}
-            return r
-        }
-        let elsewhere = try started(2)
-        for steps in [1, 3, 6, 12] {
-            let original = try started(steps)
-            elsewhere.world.copyState(from: original.world)
-            #expect(elsewhere.world.stateDescription == original.world.stateDescription, "after \(steps) events")
-        }
+        try WarmRunTests.expectCopiesAreOriginals(path, elsewhere: 2, steps: [1, 3, 6, 12])
         let warm = Explorer.Warm(path: path)
         for seed in Int64(1)...6 {
             #expect(WarmRunTests.outcome(path, seed: seed, warm: warm) == WarmRunTests.outcome(path, seed: seed, warm: nil))
