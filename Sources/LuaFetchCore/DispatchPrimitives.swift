@@ -67,8 +67,10 @@ final class DispatchBook: Subsystem {
     var concurrent: [Int: ConcurrentQueue] = [:]
     /// Blocks submitted later, by the reference of their function.
     var delayed: [Int: DelayedBlock] = [:]
-    /// The main thread's timed waits: the number of the last, and the last whose time passed.
+    /// The main thread's timed waits: the number of the last, the one waiting now and when its
+    /// time passes, and the last whose time passed.
     var mainWaits = 0
+    var mainDeadline: (serial: Int, due: Millis)?
     var mainTimedOut = 0
 
     func handle(_ event: Event, at time: Millis, _ delivery: Delivery, in world: World) {
@@ -83,6 +85,13 @@ final class DispatchBook: Subsystem {
 
     /// Submitting a block to a background queue and ending a wait's time need no main thread.
     func needsMainThread(_ event: Event) -> Bool { false }
+
+    /// A main thread that was suspended in a timed wait whose time passed meanwhile stops waiting
+    /// as the process runs again (its timeout event is parked until after the transition that
+    /// resumes it, which itself waits for the main thread).
+    func appResumed(_ world: World) {
+        if let d = mainDeadline, d.due <= world.now { mainTimedOut = d.serial }
+    }
 
     /// Termination ends every thread: groups and semaphores are as made, concurrent queues empty,
     /// blocks submitted for later are dropped.
@@ -330,9 +339,12 @@ extension World {
         dispatchBook.mainWaits += 1
         let serial = dispatchBook.mainWaits
         let timer = timeout.map { schedule(Event(.dispatch, DispatchBook.Kind.timeout, pid: pid, a: serial), at: now + $0) }
+        let outer = dispatchBook.mainDeadline
+        if let timeout { dispatchBook.mainDeadline = (serial, now + timeout) }
         let outcome = wait(.primitive(w), at: location, canPark: canPark) { [unowned self] in
             !isWaiting(0, w) || dispatchBook.mainTimedOut == serial
         }
+        dispatchBook.mainDeadline = outer
         queue.cancel(timer)
         return (outcome, waitEnded(w))
     }
@@ -375,6 +387,6 @@ extension World {
 extension DispatchBook {
     func copyState(from o: DispatchBook) {
         groups = o.groups; semaphores = o.semaphores; concurrent = o.concurrent; delayed = o.delayed
-        mainWaits = o.mainWaits; mainTimedOut = o.mainTimedOut
+        mainWaits = o.mainWaits; mainDeadline = o.mainDeadline; mainTimedOut = o.mainTimedOut
     }
 }

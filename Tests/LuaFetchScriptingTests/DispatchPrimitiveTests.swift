@@ -107,6 +107,26 @@ import Testing
         #expect(s.printed == ["first\tfalse\t2", "second\ttrue\t5"], "\(s.printed)")
     }
 
+    @Test func aTimedWaitWhoseTimePassedWhileSuspendedEndsWhenTheProcessRunsAgain() {
+        let s = simulate("""
+        scenario { duration = 300 }
+        app { didEnterBackground = function(app)
+            local id = app:beginBackgroundTask(function() end)
+            local s = dispatch.semaphore(0)
+            after(1, function() print("main", s:wait(50), now()) end)
+            dispatch.global(function() print("background", s:wait(20), now()) end)
+            dispatch.global(function() work(1) app:endBackgroundTask(id) end)
+          end,
+          willEnterForeground = function() print("willEnterForeground", now()) end }
+        at(0, user.launch)
+        at(1, user.home)
+        at(100, user.open)
+        """)
+        // Suspended at 2 with both waits running; their times pass at 21 and 52; both end at 100.
+        #expect(s.printed == ["main\tfalse\t100", "willEnterForeground\t100", "background\tfalse\t100"], "\(s.printed)")
+        #expect(s.codes == [])
+    }
+
     @Test func anUnbalancedLeaveCrashesTheAppAndNoPcallCatchesIt() {
         let s = simulate("""
         app { didFinishLaunching = function()
