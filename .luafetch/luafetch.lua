@@ -134,10 +134,23 @@
 ---@field jitter number Up to this many seconds more or less.
 ---@field failureRate number The share of requests that lose the connection.
 
----A serial dispatch queue.
+---A dispatch queue (`dispatch.queue`): serial, or concurrent.
 ---@class luafetch.Queue
----@field async fun(self: luafetch.Queue, fn: function) Runs `fn` on the queue's thread, after the blocks before it.
----@field sync fun(self: luafetch.Queue, fn: function): any Waits until the queue is free, runs `fn` on the calling thread, returns its results.
+---@field async fun(self: luafetch.Queue, fn: function, options: { barrier: boolean }|nil) Runs `fn` on the queue: a serial queue's thread after the blocks before it; on a concurrent queue a thread of its own (a barrier block waits for the running blocks and runs alone).
+---@field asyncAfter fun(self: luafetch.Queue, seconds: number, fn: function) Submits `fn` to the queue `seconds` from now (while the app is suspended it waits).
+---@field sync fun(self: luafetch.Queue, fn: function): any Runs `fn` on the calling thread once the queue lets it (a serial queue: when free; a concurrent one: unless a barrier is pending or running), returns its results.
+
+---A dispatch group (`dispatch.group()`).
+---@class luafetch.Group
+---@field enter fun(self: luafetch.Group) One more piece of work in the group.
+---@field leave fun(self: luafetch.Group) One piece done; a leave without an enter crashes the app (Dispatch traps).
+---@field notify fun(self: luafetch.Group, fn: function, queue: "main"|"global"|luafetch.Queue|nil) Submits `fn` to `queue` (nil: the main queue) once the group is empty (at once if it is).
+---@field wait fun(self: luafetch.Group, seconds: number|nil): boolean Blocks the calling thread until the group is empty (true) or `seconds` passed (false; nil: forever).
+
+---A counting semaphore (`dispatch.semaphore(value)`).
+---@class luafetch.Semaphore
+---@field wait fun(self: luafetch.Semaphore, seconds: number|nil): boolean Takes one (true), blocking the calling thread while there is none, or false when `seconds` passed (nil: forever).
+---@field signal fun(self: luafetch.Semaphore): boolean Gives one back: to the first waiting thread (true), or keeps it (false).
 
 ---A mutex (`dispatch.lock()`).
 ---@class luafetch.Mutex
@@ -281,6 +294,24 @@ UIApplicationWillEnterForegroundNotification = "UIApplicationWillEnterForeground
 
 ---Posted after willTerminate.
 UIApplicationWillTerminateNotification = "UIApplicationWillTerminateNotification"
+
+---Posted after the scene's willConnect (`app{ scenes = true }`).
+UISceneWillConnectNotification = "UISceneWillConnectNotification"
+
+---Posted after the scene's didBecomeActive.
+UISceneDidActivateNotification = "UISceneDidActivateNotification"
+
+---Posted after the scene's willResignActive.
+UISceneWillDeactivateNotification = "UISceneWillDeactivateNotification"
+
+---Posted after the scene's willEnterForeground.
+UISceneWillEnterForegroundNotification = "UISceneWillEnterForegroundNotification"
+
+---Posted after the scene's didEnterBackground (its observers share its 5 s).
+UISceneDidEnterBackgroundNotification = "UISceneDidEnterBackgroundNotification"
+
+---Posted after the scene's didDisconnect.
+UISceneDidDisconnectNotification = "UISceneDidDisconnectNotification"
 
 ---The device, read-only.
 ---@class luafetch.device
@@ -451,7 +482,7 @@ sharedContainer = {}
 ---@return luafetch.FileLock
 function sharedContainer.lock(name) end
 
----Grand Central Dispatch: queues and locks.
+---Grand Central Dispatch: queues, locks, groups and semaphores.
 ---@class luafetch.dispatch
 dispatch = {}
 
@@ -463,14 +494,29 @@ function dispatch.main(fn) end
 ---@param fn function
 function dispatch.global(fn) end
 
----A serial queue.
+---`fn` on a background thread of its own, `seconds` from now (while the app is suspended it waits: it runs when the process next runs code).
+---@param seconds number
+---@param fn function
+function dispatch.asyncAfter(seconds, fn) end
+
+---A serial queue, or with `{ concurrent = true }` a concurrent one.
 ---@param label string
+---@param options { concurrent: boolean }|nil
 ---@return luafetch.Queue
-function dispatch.queue(label) end
+function dispatch.queue(label, options) end
 
 ---A mutex.
 ---@return luafetch.Mutex
 function dispatch.lock() end
+
+---A dispatch group: enter and leave around work, notify or wait for it all.
+---@return luafetch.Group
+function dispatch.group() end
+
+---A counting semaphore starting at `value` (0 or more).
+---@param value integer
+---@return luafetch.Semaphore
+function dispatch.semaphore(value) end
 
 ---An app-refresh request (about 30 s of work).
 ---@param identifier string
@@ -492,11 +538,12 @@ function BGContinuedProcessingTaskRequest(identifier, options) end
 ---@class luafetch.BGTaskScheduler
 BGTaskScheduler = {}
 
----The launch handler for an identifier (before didFinishLaunching returns; the identifier must be permitted).
+---The launch handler for an identifier (before didFinishLaunching returns; the identifier must be permitted); its launch and expiration handlers run on `queue` (nil: the scheduler's serial background queue).
 ---@param identifier string
 ---@param handler fun(task: luafetch.BGTask)
+---@param queue "main"|"global"|luafetch.Queue|nil
 ---@return boolean
-function BGTaskScheduler.register(identifier, handler) end
+function BGTaskScheduler.register(identifier, handler, queue) end
 
 ---Submits a request; `false, reason` when refused.
 ---@param request luafetch.BGTaskRequest

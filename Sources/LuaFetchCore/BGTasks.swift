@@ -4,7 +4,8 @@
 // running task (`expirationHandler`, `setTaskCompleted`, its time limit, early expiry when the
 // person uses the device, the case without an expiration handler). A running task is a grant
 // (Grants.swift) of kind `.bgTask`: this file says what its completion means. Launch and
-// expiration handlers run on the scheduler's serial background queue (Threads.swift). Pending
+// expiration handlers run on the scheduler's serial background queue (Threads.swift), or where
+// `register`'s queue says: the main thread, a new background thread, an app's queue. Pending
 // requests survive termination; registrations belong to the process. A subsystem of World.
 
 /// The kinds of BGTask request.
@@ -80,6 +81,8 @@ struct RunningBGTask {
     /// Continued tasks: the last progress (`completed`) and when it was made.
     var progress: Int64 = 0
     var progressAt: Millis = 0
+    /// Where its handlers run (`register`'s queue; nil: the scheduler's serial queue).
+    var queue: DispatchTarget?
 }
 
 final class BGScheduler: Subsystem, GrantBehaviour {
@@ -88,10 +91,12 @@ final class BGScheduler: Subsystem, GrantBehaviour {
     var pending: [PendingBGRequest] = []
     /// This process's launch handlers by identifier.
     var registered: [String: ScriptRef] = [:]
+    /// The queue a launch handler was registered with, by identifier (none: the scheduler's).
+    var handlerQueues: [String: DispatchTarget] = [:]
     var running: [RunningBGTask] = []
     /// Whether this process's didFinishLaunching returned (registration closes then).
     var launchFinished = false
-    /// The scheduler's serial queue in this process (launch and expiration handlers run on it).
+    /// The scheduler's serial queue in this process (handlers registered without a queue run on it).
     var queueIndex: Int?
     /// The next evaluation event.
     var evaluation: (time: Millis, id: EventID)?
@@ -129,6 +134,7 @@ final class BGScheduler: Subsystem, GrantBehaviour {
     func processEnding(_ pid: Int, in world: World) {
         for fn in registered.values { world.host.release(fn) }
         registered.removeAll()
+        handlerQueues.removeAll()
         for t in running where t.pid == pid {
             world.queue.cancel(t.expiration)
             world.host.release(t.object)
@@ -195,8 +201,9 @@ extension World {
         os.hasBackgroundTasks ? nil : "\(what): the \(os.rawValue) profile has no BackgroundTasks framework (iOS 13 and later): the app crashes (unrecognized selector)"
     }
 
-    /// `BGTaskScheduler.register(identifier, launchHandler)`: nil, or the crash it causes.
-    public func registerBGTask(_ identifier: String, _ handler: ScriptRef) -> (ViolationCode, String)? {
+    /// `BGTaskScheduler.register(identifier, launchHandler [, queue])`: nil, or the crash it
+    /// causes. `queue`: where the task's handlers run (nil: the scheduler's serial queue).
+    public func registerBGTask(_ identifier: String, _ handler: ScriptRef, queue: DispatchTarget? = nil) -> (ViolationCode, String)? {
         // Continued-processing handlers (a pattern, or an identifier a permitted pattern covers)
         // may be registered at any time (ios26).
         let continued = os == .ios26 && (identifier.hasSuffix(".*") || permittedPattern(covering: identifier) != nil)
@@ -210,6 +217,7 @@ extension World {
             return (.bgtaskRegistration, "Launch handler for task with identifier \(identifier) has already been registered (register each identifier once per process)")
         }
         bgTasks.registered[identifier] = handler
+        if let queue { bgTasks.handlerQueues[identifier] = queue }
         return nil
     }
 
@@ -219,10 +227,12 @@ extension World {
     }
 
     /// The launch handler for `identifier`: registered for it, or for a pattern that covers it.
-    func bgHandler(_ identifier: String) -> ScriptRef? {
-        if let h = bgTasks.registered[identifier] { return h }
+    func bgHandler(_ identifier: String) -> ScriptRef? { bgRegistration(identifier).flatMap { bgTasks.registered[$0] } }
+
+    /// What the launch handler for `identifier` was registered for: the identifier, or a pattern.
+    func bgRegistration(_ identifier: String) -> String? {
+        if bgTasks.registered[identifier] != nil { return identifier }
         return bgTasks.registered.keys.sorted().first { $0.hasSuffix(".*") && identifier.hasPrefix(String($0.dropLast(1))) }
-            .flatMap { bgTasks.registered[$0] }
     }
 
     /// `BGTaskScheduler.submit(request)`: accepted, refused (and why), or the app crashed.
@@ -432,20 +442,39 @@ extension World {
         let end = grants.pending.first { $0.key == key }?.deadline ?? now + allowed
         let warning = request.kind == .continued ? nil
             : schedule(Event(.bgTasks, BGScheduler.Kind.expire, pid: 0, a: key.serial), at: max(now, end - budgets.expirationWarning))
+        let queue = bgRegistration(request.identifier).flatMap { bgTasks.handlerQueues[$0] }
         bgTasks.running.append(RunningBGTask(key: key, identifier: request.identifier, kind: request.kind, object: object, pid: pid,
-                                             end: end, expiration: warning, progressAt: now))
+                                             end: end, expiration: warning, progressAt: now, queue: queue))
         if request.kind == .continued, let limit = budgets.continuedNoProgress {
             schedule(Event(.bgTasks, BGScheduler.Kind.noProgress, a: key.serial), at: now + limit)
         }
-        runOnSchedulerQueue(handler, Invocation(.ref(object)), release: false, launchOf: key.serial)
-        return true
+        return runBGHandler(handler, Invocation(.ref(object)), on: queue, release: false, launchOf: key.serial)
     }
 
-    /// The scheduler's serial queue of this process.
-    func runOnSchedulerQueue(_ fn: ScriptRef, _ invocation: Invocation, release: Bool, launchOf: Int = 0) {
-        let q = bgTasks.queueIndex ?? makeQueue(label: "com.apple.BGTaskScheduler")
-        bgTasks.queueIndex = q
-        queueAsync(q, fn, invocation, release: release, launchOf: launchOf)
+    /// Runs a launch or expiration handler where it was registered to run: the scheduler's serial
+    /// queue of this process (nil), the main thread, a new background thread, or the app's queue.
+    /// On the main thread the launch handler is the launch's own call (the main thread is free:
+    /// `deliverGrant` waited for it) and the expiration handler a block of the main queue. False
+    /// when the app did not survive a call on the main thread.
+    @discardableResult
+    func runBGHandler(_ fn: ScriptRef, _ invocation: Invocation, on target: DispatchTarget?, release: Bool, launchOf: Int = 0) -> Bool {
+        switch target {
+        case nil:
+            let q = bgTasks.queueIndex ?? makeQueue(label: "com.apple.BGTaskScheduler")
+            bgTasks.queueIndex = q
+            queueAsync(q, fn, invocation, release: release, launchOf: launchOf)
+        case .queue(let q)?:
+            queueAsync(q, fn, invocation, release: release, launchOf: launchOf)
+        case .global?:
+            startThread(queue: nil, ThreadBlock(fn: fn, invocation: invocation, release: release, launchOf: launchOf))
+        case .main?:
+            guard launchOf != 0 else { dispatchMain(fn); return true }
+            let survived = callApp(fn, invocation)
+            if release { host.release(fn) }
+            bgLaunchHandlerReturned(serial: launchOf)
+            return survived
+        }
+        return true
     }
 
     /// A task's launch handler returned (Threads.swift): an expiry that fell due before it now
@@ -490,7 +519,7 @@ extension World {
     /// task is marked complete and unsuccessful now.
     private func callExpirationHandler(_ t: RunningBGTask) {
         if let handler = host.takeExpirationHandler(of: t.object) {
-            runOnSchedulerQueue(handler, .none, release: true)
+            runBGHandler(handler, .none, on: t.queue, release: true)
         } else {
             log("bgtask", .task, "\(t.identifier) has no expiration handler: marked complete (unsuccessful)")
             _ = completeGrant(t.key, with: .string("false"), at: nil)
@@ -567,7 +596,7 @@ extension World {
 // Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
 extension BGScheduler {
     func copyState(from o: BGScheduler) {
-        pending = o.pending; registered = o.registered; running = o.running; launchFinished = o.launchFinished
+        pending = o.pending; registered = o.registered; handlerQueues = o.handlerQueues; running = o.running; launchFinished = o.launchFinished
         queueIndex = o.queueIndex; evaluation = o.evaluation; launched = o.launched; continuedQueue = o.continuedQueue
         evaluating = o.evaluating; evaluateAgain = o.evaluateAgain; launches = o.launches; heldObjects = o.heldObjects
     }

@@ -242,6 +242,7 @@ extension World {
     func resumeFrozenProcess(_ note: String) {
         setState(.background, note)
         threads.appResumed(self)
+        dispatchBook.appResumed(self)
     }
 
     /// active → background (SPEC 4.1), or termination without multitasking.

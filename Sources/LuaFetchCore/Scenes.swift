@@ -2,8 +2,9 @@
 // background methods instead of the app delegate's (still posting the UIApplication
 // notifications at those moments), connects the scene after a user launch's didFinishLaunching or
 // at the first open of a background-launched process, and may disconnect a background scene
-// (`system.disconnectScene()`). `scene.state` follows the callbacks. Under `ios26` an app without
-// scenes gets `scene-lifecycle-required` at every launch. Part of World's lifecycle.
+// (`system.disconnectScene()`). Each scene callback is followed by its UIScene notification
+// (SPEC 18.7.3). `scene.state` follows the callbacks. Under `ios26` an app without scenes gets
+// `scene-lifecycle-required` at every launch. Part of World's lifecycle.
 
 /// The scene delegate's methods (`scene = { ... }` in the delegate).
 public enum SceneMethod: String, CaseIterable, Sendable {
@@ -17,6 +18,18 @@ public enum SceneMethod: String, CaseIterable, Sendable {
         case .willEnterForeground: self = .willEnterForeground
         case .didEnterBackground: self = .didEnterBackground
         case .didFinishLaunching, .willTerminate: return nil
+        }
+    }
+
+    /// The NotificationCenter name UIKit posts right after this scene method.
+    public var notificationName: String {
+        switch self {
+        case .willConnect: return "UISceneWillConnectNotification"
+        case .didBecomeActive: return "UISceneDidActivateNotification"
+        case .willResignActive: return "UISceneWillDeactivateNotification"
+        case .willEnterForeground: return "UISceneWillEnterForegroundNotification"
+        case .didEnterBackground: return "UISceneDidEnterBackgroundNotification"
+        case .didDisconnect: return "UISceneDidDisconnectNotification"
         }
     }
 
@@ -40,13 +53,21 @@ extension World {
         app.factory == nil ? app.sceneDelegate[method] : processDelegate.sceneMethods[method]
     }
 
-    /// Calls a scene delegate method with the scene, `scene.state` set for it. False when the app
-    /// did not survive.
+    /// Calls a scene delegate method with the scene, `scene.state` set for it, then posts the
+    /// method's UIScene notification inside the same limit (SPEC 18.7.3; a caller that replaces an
+    /// app delegate method posts the UIApplication one after). False when the app did not survive.
     func sceneCall(_ method: SceneMethod) -> Bool {
         sceneState = method.state
         log("app", .info, "scene: \(method.rawValue) (\(sceneState.rawValue))", detail: .scene(sceneState.rawValue))
-        guard let fn = sceneHandler(method) else { return isRunning }
-        return callApp(fn, Invocation(.scene))
+        if let fn = sceneHandler(method) {
+            guard callApp(fn, Invocation(.scene)) else { return false }
+        }
+        guard isRunning else { return false }
+        let before = observing
+        observing = method.notificationName
+        postSystem(method.notificationName)
+        observing = before
+        return isRunning
     }
 
     /// Connects the scene (a user launch after didFinishLaunching, or the first open of a process

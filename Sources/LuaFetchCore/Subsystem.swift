@@ -10,7 +10,7 @@
 
 /// Who an event belongs to; also the order in which the World asks subsystems.
 enum SubsystemID: UInt8, CaseIterable {
-    case timeline, lifecycle, container, tasks, grants, network, appTime, threads, fetch, bgTasks, sessions, expectations
+    case timeline, lifecycle, container, tasks, grants, network, appTime, threads, dispatch, fetch, bgTasks, sessions, expectations
 }
 
 /// A scheduled happening: the subsystem it belongs to, a kind that subsystem defines, and plain

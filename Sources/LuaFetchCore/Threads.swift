@@ -7,7 +7,8 @@
 // (delegate calls, timers, blocks, transitions) waits in `mainWaiting` until the main thread is
 // free. Also: suspension freezes waiting threads, termination ends them, a wait-for cycle is the
 // warning `deadlock`, a transition that waits too long for a blocked main thread is
-// `main-thread-hang`. A subsystem of World.
+// `main-thread-hang`. Groups, semaphores, concurrent queues and asyncAfter are DispatchPrimitives.swift's.
+// A subsystem of World.
 
 /// What a thread waits for.
 enum ThreadWait: Equatable {
@@ -16,6 +17,8 @@ enum ThreadWait: Equatable {
     case work
     case lock(Int)
     case queue(Int)
+    /// `g:wait` / `s:wait` (DispatchPrimitives.swift).
+    case primitive(PrimitiveWait)
 }
 
 /// A block for a background thread: a function, its arguments, and whether the thread releases
@@ -200,6 +203,7 @@ final class ThreadBook: Subsystem {
             case .work: what = t.frozen.map { "in work, \(Time.human($0)) left (frozen: app suspended)" } ?? "in work until \(Time.stamp(t.due ?? world.now))"
             case .lock(let m): what = "waiting for mutex #\(m + 1)"
             case .queue(let q): what = "waiting for queue \"\(queues[q].label)\""
+            case .primitive(let p): what = world.describe(p)
             }
             guard t.wait != .none || t.due != nil else { continue }
             out.append("thread     #\(id) (\(name)) \(what)\(t.waitingAt.map { " at \($0)" } ?? "")")
@@ -257,12 +261,15 @@ extension World {
 
     /// `q:async(fn)` (with arguments, for the system's own queues).
     public func queueAsync(_ q: Int, _ fn: ScriptRef, _ invocation: Invocation = .none, release: Bool = true, launchOf: Int = 0) {
-        threads.queues[q].items.append(.block(ThreadBlock(fn: fn, invocation: invocation, release: release, launchOf: launchOf)))
+        let block = ThreadBlock(fn: fn, invocation: invocation, release: release, launchOf: launchOf)
+        if isConcurrentQueue(q) { return concurrentAsync(q, block, barrier: false) }
+        threads.queues[q].items.append(.block(block))
         advanceQueue(q)
     }
 
     /// `q:sync(fn)` begins: the caller waits until the queue is its own, then runs `fn` itself.
     public func queueSyncBegin(_ q: Int, canPark: Bool, at location: SourceLocation?) -> WaitOutcome {
+        if isConcurrentQueue(q) { return concurrentSyncBegin(q, canPark: canPark, at: location) }
         let me = threads.current
         if threads.queues[q].owner == nil && threads.queues[q].items.isEmpty {
             threads.queues[q].owner = me
@@ -275,6 +282,7 @@ extension World {
 
     /// `q:sync(fn)` ends: the queue goes on with its next item.
     public func queueSyncEnd(_ q: Int) {
+        if isConcurrentQueue(q) { return concurrentSyncEnd(q) }
         guard threads.queues[q].owner == threads.current else { return }
         threads.queues[q].owner = nil
         advanceQueue(q)
@@ -407,18 +415,20 @@ extension World {
         // The block returned: its queue goes on, a global thread ends.
         let launchOf = threads.threads[id]!.launchOf
         threads.threads[id]!.launchOf = 0
-        if let q = threads.threads[id]!.queue {
+        if let q = threads.threads[id]!.queue, !isConcurrentQueue(q) {
             if threads.queues[q].owner == id { threads.queues[q].owner = nil }
             advanceQueue(q)
         } else {
+            let q = threads.threads[id]!.queue
             threads.threads[id] = nil
+            if let q { concurrentBlockReturned(q, thread: id) }  // a concurrent queue's thread ends too
         }
         if launchOf != 0 { bgLaunchHandlerReturned(serial: launchOf) }
     }
 
     /// The calling thread waits until `granted()`: a background thread parks (it is woken when
     /// granted), the main thread blocks. Reports a wait-for cycle as `deadlock`.
-    private func wait(_ what: ThreadWait, at location: SourceLocation?, canPark: Bool, granted: @escaping () -> Bool) -> WaitOutcome {
+    func wait(_ what: ThreadWait, at location: SourceLocation?, canPark: Bool, granted: @escaping () -> Bool) -> WaitOutcome {
         let me = threads.current
         if me != 0 {
             guard threads.threads[me] != nil else { return .stopped }
@@ -434,6 +444,7 @@ extension World {
         switch what {
         case .lock(let m): label = "waiting for mutex #\(m + 1)"
         case .queue(let q): label = "waiting in sync for queue \"\(threads.queues[q].label)\""
+        case .primitive(let p): label = describe(p)
         default: label = "waiting"
         }
         return blockMain(for: nil, until: granted, what: label, at: location) ? .proceed : .stopped

@@ -157,6 +157,7 @@ public final class World {
     let net = NetworkState()
     let appTime = AppTimeBook()
     let threads = ThreadBook()
+    let dispatchBook = DispatchBook()
     let fetch = FetchSchedule()
     let bgTasks = BGScheduler()
     let pushBehaviour = PushBehaviour()
@@ -165,7 +166,7 @@ public final class World {
     /// Every subsystem, in `SubsystemID` order (the order the World asks them in).
     private(set) lazy var subsystems: [Subsystem] = {
         let all: [(SubsystemID, Subsystem)] = [(.timeline, timelineEvents), (.lifecycle, lifecycle), (.container, container), (.tasks, tasks),
-            (.grants, grants), (.network, net), (.appTime, appTime), (.threads, threads), (.fetch, fetch), (.bgTasks, bgTasks), (.sessions, sessions), (.expectations, expectations)]
+            (.grants, grants), (.network, net), (.appTime, appTime), (.threads, threads), (.dispatch, dispatchBook), (.fetch, fetch), (.bgTasks, bgTasks), (.sessions, sessions), (.expectations, expectations)]
         precondition(all.map(\.0) == SubsystemID.allCases, "subsystems must be listed in SubsystemID order")
         return all.map(\.1)
     }()
@@ -432,6 +433,7 @@ public final class World {
         case .network: net.handle(event, at: time, delivery, in: self)
         case .appTime: appTime.handle(event, at: time, delivery, in: self)
         case .threads: threads.handle(event, at: time, delivery, in: self)
+        case .dispatch: dispatchBook.handle(event, at: time, delivery, in: self)
         case .fetch: fetch.handle(event, at: time, delivery, in: self)
         case .bgTasks: bgTasks.handle(event, at: time, delivery, in: self)
         case .sessions: sessions.handle(event, at: time, delivery, in: self)
@@ -699,7 +701,7 @@ extension World {
         warnedFetchNotConfigured = o.warnedFetchNotConfigured
         timelineEvents.copyState(from: o.timelineEvents); container.copyState(from: o.container); tasks.copyState(from: o.tasks)
         grants.copyState(from: o.grants); net.copyState(from: o.net); appTime.copyState(from: o.appTime)
-        threads.copyState(from: o.threads); fetch.copyState(from: o.fetch); bgTasks.copyState(from: o.bgTasks)
+        threads.copyState(from: o.threads); dispatchBook.copyState(from: o.dispatchBook); fetch.copyState(from: o.fetch); bgTasks.copyState(from: o.bgTasks)
         sessions.copyState(from: o.sessions); expectations.copyState(from: o.expectations)
         changedDevice = o.changedDevice
         worldRandom = o.worldRandom; schedulerRandom = o.schedulerRandom; networkRandom = o.networkRandom; bgRandom = o.bgRandom

@@ -170,7 +170,7 @@ enum APIs {
             guard let id = c.arg("forTaskWithIdentifier") else { return nil }
             let handler = c.code(c.arg("launchHandler") ?? c.trailing, types: [TypeName("BGTask")])
             let queue = c.arg("using").map { q -> String in
-                let code = c.code(q)
+                let code = c.code(q, expect: TypeName("DispatchQueue"))
                 return code == "nil" ? "" : ", \(code)"
             } ?? ""
             if let idText = literal(id) { t.registered.append((idText, t.location(c.node))) }
@@ -215,13 +215,13 @@ enum APIs {
             return LuaExpr("swift.groupWait(\(recv)\(timeout.map { ", \($0)" } ?? ""))")
         case ("DispatchGroup", "notify"):
             let block = c.code(c.arg("execute") ?? c.trailing)
-            return LuaExpr("\(recv):notify(\(block), \(c.code("queue")))")
+            return LuaExpr("\(recv):notify(\(block), \(c.code("queue", expect: TypeName("DispatchQueue"))))")
         case ("DispatchSemaphore", "wait"):
             let timeout = c.arg("timeout").map { deadline($0, c) }
             return LuaExpr("swift.semaphoreWait(\(recv)\(timeout.map { ", \($0)" } ?? ""))")
         case ("DispatchSemaphore", "signal"): return LuaExpr("\(recv):signal()")
         case ("DispatchWorkItem", "cancel"), ("DispatchWorkItem", "perform"): return LuaExpr("\(recv).\(name)()")
-        case ("DispatchWorkItem", "notify"): return LuaExpr("swift.qAsync(\(c.code("queue")), \(c.code(c.arg("execute") ?? c.trailing)))")
+        case ("DispatchWorkItem", "notify"): return LuaExpr("swift.qAsync(\(c.code("queue", expect: TypeName("DispatchQueue"))), \(c.code(c.arg("execute") ?? c.trailing)))")
         // Locks and threads
         case ("NSLock", "lock"), ("NSRecursiveLock", "lock"): return LuaExpr("\(recv):lock()")
         case ("NSLock", "unlock"), ("NSRecursiveLock", "unlock"): return LuaExpr("\(recv):unlock()")

@@ -1,5 +1,6 @@
-// The BackgroundTasks framework in Lua (SPEC 13): `BGTaskScheduler.register/submit/cancel/
-// cancelAll/pendingTaskRequests`, the request constructors `BGAppRefreshTaskRequest(identifier)`
+// The BackgroundTasks framework in Lua (SPEC 13): `BGTaskScheduler.register(identifier, handler
+// [, queue])` (the queue its handlers run on: "main", "global", a queue object; nil: the
+// scheduler's), `submit/cancel/cancelAll/pendingTaskRequests`, the request constructors `BGAppRefreshTaskRequest(identifier)`
 // and `BGProcessingTaskRequest(identifier)` (plain tables the app fills in, read back with an
 // option spec at submit), and the task object a launch handler gets (`task.identifier`,
 // `task.expirationHandler = fn`, `task:setTaskCompleted(success)`). App code only; under profiles
@@ -73,8 +74,10 @@ extension ScenarioRuntime {
                 try bgTasksAvailable(c)
                 let identifier = try c.string(1)
                 try c.function(2, hint: " (the launch handler, function(task) ... end)")
+                // The `using:` queue: nil is the scheduler's serial background queue.
+                let queue = c.isNil(3) ? nil : try dispatchTarget(c, 3)
                 let handler = c.ref(2)
-                if let (code, message) = world.registerBGTask(identifier, handler) {
+                if let (code, message) = world.registerBGTask(identifier, handler, queue: queue) {
                     release(handler)
                     world.crashApp(code, at: c.location, message)
                     throw .stop

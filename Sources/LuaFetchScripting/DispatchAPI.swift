@@ -1,12 +1,25 @@
-// Threads and queues in Lua (SPEC 12.2): `dispatch.main(fn)`, `dispatch.global(fn)`,
-// `dispatch.queue(label)` with `q:async(fn)` and `q:sync(fn)` (written in the prelude on top of
-// two host functions, so a block can wait inside it), `dispatch.lock()` with `m:lock()`,
-// `m:unlock()` and `m:tryLock()`. Waiting calls park a background thread (LuaFailure.park) or
-// block the main thread (the World runs the world meanwhile). App code only. Uses the World's
-// threads and LuaState's objects.
+// Threads and queues in Lua (SPEC 12.2, 18.7.3): `dispatch.main(fn)`, `dispatch.global(fn)`,
+// `dispatch.asyncAfter(seconds, fn)`, `dispatch.queue(label [, { concurrent = true }])` with
+// `q:async(fn [, { barrier = true }])`, `q:asyncAfter(seconds, fn)` and `q:sync(fn)` (written in
+// the prelude on top of two host functions, so a block can wait inside it), `dispatch.lock()` with
+// `m:lock()`, `m:unlock()` and `m:tryLock()`, `dispatch.group()` with `g:enter()`, `g:leave()`,
+// `g:notify(fn [, queue])` and `g:wait([seconds])`, `dispatch.semaphore(value)` with
+// `s:wait([seconds])` and `s:signal()` (the waits are the prelude's too, on two host functions
+// each). Waiting calls park a background thread (LuaFailure.park) or block the main thread (the
+// World runs the world meanwhile). App code only. Uses the World's threads and dispatch
+// primitives and LuaState's objects.
 import LuaFetchCore
 
 extension ScenarioRuntime {
+    /// `dispatch.queue(label, { ... })`.
+    static let queueOptions = OptionSpec(what: "dispatch.queue", unknownIn: "the options", fields: [
+        Field("concurrent", .boolean, must: "must be true or false"),
+    ])
+    /// `q:async(fn, { ... })`.
+    static let asyncOptions = OptionSpec(what: "q:async", unknownIn: "the options", fields: [
+        Field("barrier", .boolean, must: "must be true or false"),
+    ])
+
     func installDispatchAPI() {
         installTable("dispatch", methods: [
             ("main", { [unowned self] c throws(LuaFailure) in
@@ -19,10 +32,21 @@ extension ScenarioRuntime {
                 try c.function(1)
                 world.dispatchGlobal(c.ref(1))
                 return 0 }),
+            ("asyncAfter", { [unowned self] c throws(LuaFailure) in
+                try requireApp(c, "; the world uses at(time, fn)")
+                let delay = try c.duration(1)
+                try c.function(2)
+                world.asyncAfter(delay, c.ref(2), on: nil)
+                return 0 }),
             ("queue", { [unowned self] c throws(LuaFailure) in
                 try requireApp(c, "")
                 let label = c.isNil(1) ? "queue" : try c.string(1)
-                let q = world.makeQueue(label: label)
+                var concurrent = false
+                if !c.isNil(2) {
+                    try c.table(2, hint: " (options, like { concurrent = true })")
+                    concurrent = try c.read(2, Self.queueOptions, refs: lua.keepTop(_:located:)).boolean("concurrent") ?? false
+                }
+                let q = world.makeQueue(label: label, concurrent: concurrent)
                 let object = lua.object([("queue", .integer(Int64(q))), ("label", .string(label))], metatable: queueMeta)
                 defer { lua.release(object) }
                 return c.returns(.ref(object)) }),
@@ -30,6 +54,18 @@ extension ScenarioRuntime {
                 try requireApp(c, "")
                 let m = world.makeMutex()
                 let object = lua.object([("mutex", .integer(Int64(m)))], metatable: mutexMeta)
+                defer { lua.release(object) }
+                return c.returns(.ref(object)) }),
+            ("group", { [unowned self] c throws(LuaFailure) in
+                try requireApp(c, "")
+                let object = lua.object([("group", .integer(Int64(world.makeGroup())))], metatable: groupMeta)
+                defer { lua.release(object) }
+                return c.returns(.ref(object)) }),
+            ("semaphore", { [unowned self] c throws(LuaFailure) in
+                try requireApp(c, "")
+                let value = try c.integer(1)
+                guard value >= 0 else { throw c.badArgument(1, "a value of 0 or more expected, got \(value)") }
+                let object = lua.object([("semaphore", .integer(Int64(world.makeSemaphore(Int(value)))))], metatable: semaphoreMeta)
                 defer { lua.release(object) }
                 return c.returns(.ref(object)) }),
         ])
@@ -53,11 +89,25 @@ extension ScenarioRuntime {
             ("async", { [unowned self] c throws(LuaFailure) in
                 let q = try queueSelf(c, "async")
                 try c.function(2)
-                world.queueAsync(q, c.ref(2))
+                var barrier = false
+                if !c.isNil(3) {
+                    try c.table(3, hint: " (options, like { barrier = true })")
+                    barrier = try c.read(3, Self.asyncOptions, refs: lua.keepTop(_:located:)).boolean("barrier") ?? false
+                }
+                world.queueAsync(q, c.ref(2), barrier: barrier)
+                return 0 }),
+            ("asyncAfter", { [unowned self] c throws(LuaFailure) in
+                let q = try queueSelf(c, "asyncAfter", "seconds, fn")
+                let delay = try c.duration(2)
+                try c.function(3)
+                world.asyncAfter(delay, c.ref(3), on: q)
                 return 0 }),
         ], methodSeparator: ":", completes: false, luaMethods: [("sync", sync)])
         lua.release(sync)
-        queueMeta = lua.objectMetatable(methods: queueMethods) { c in "queue \"\(c.stringField(1, "label") ?? "")\"" }
+        queueMeta = lua.objectMetatable(methods: queueMethods) { [unowned self] c in
+            let concurrent = c.integerField(1, "queue").map { world.isConcurrentQueue(Int($0)) } ?? false
+            return "\(concurrent ? "concurrent " : "")queue \"\(c.stringField(1, "label") ?? "")\""
+        }
         lua.release(queueMethods)
 
         let mutexMethods = lua.strictTable("lock", methods: [
@@ -74,15 +124,108 @@ extension ScenarioRuntime {
         ], methodSeparator: ":", completes: false)
         mutexMeta = lua.objectMetatable(methods: mutexMethods) { c in "mutex #\((c.integerField(1, "mutex") ?? 0) + 1)" }
         lua.release(mutexMethods)
+        installGroupsAndSemaphores()
+    }
+
+    /// `dispatch.group()`'s and `dispatch.semaphore(value)`'s objects.
+    private func installGroupsAndSemaphores() {
+        let groupWait = makeWait("group:wait") { [unowned self] c throws(LuaFailure) in .group(try groupSelf(c, "wait", "[seconds]")) }
+        let groupMethods = lua.strictTable("group", methods: [
+            ("enter", { [unowned self] c throws(LuaFailure) in
+                world.groupEnter(try groupSelf(c, "enter", ""))
+                return 0 }),
+            ("leave", { [unowned self] c throws(LuaFailure) in
+                guard world.groupLeave(try groupSelf(c, "leave", "")) else {
+                    // Dispatch traps (EXC_BAD_INSTRUCTION): no pcall catches it.
+                    world.crashApp(.appCrash, at: c.location, "Unbalanced call to dispatch_group_leave() (g:leave() without a matching g:enter())")
+                    throw .stop
+                }
+                return 0 }),
+            ("notify", { [unowned self] c throws(LuaFailure) in
+                let g = try groupSelf(c, "notify", "fn [, queue]")
+                try c.function(2)
+                let target = c.isNil(3) ? DispatchTarget.main : try dispatchTarget(c, 3)
+                world.groupNotify(g, c.ref(2), on: target)
+                return 0 }),
+        ], methodSeparator: ":", completes: false, luaMethods: [("wait", groupWait)])
+        lua.release(groupWait)
+        groupMeta = lua.objectMetatable(methods: groupMethods) { c in "group #\((c.integerField(1, "group") ?? 0) + 1)" }
+        lua.release(groupMethods)
+
+        let semaphoreWait = makeWait("semaphore:wait") { [unowned self] c throws(LuaFailure) in .semaphore(try semaphoreSelf(c, "wait", "[seconds]")) }
+        let semaphoreMethods = lua.strictTable("semaphore", methods: [
+            ("signal", { [unowned self] c throws(LuaFailure) in
+                c.returns(.boolean(world.semaphoreSignal(try semaphoreSelf(c, "signal", "")))) }),
+        ], methodSeparator: ":", completes: false, luaMethods: [("wait", semaphoreWait)])
+        lua.release(semaphoreWait)
+        semaphoreMeta = lua.objectMetatable(methods: semaphoreMethods) { c in "semaphore #\((c.integerField(1, "semaphore") ?? 0) + 1)" }
+        lua.release(semaphoreMethods)
+    }
+
+    /// `o:wait([seconds])` written in the prelude (`makeWait`) for the group or semaphore `which`
+    /// names: its first host function decides the wait at once, blocks the main thread or parks a
+    /// background thread; the second tells a woken thread how its wait ended.
+    private func makeWait(_ name: String, _ which: @escaping (LuaCall) throws(LuaFailure) -> PrimitiveWait) -> ScriptRef {
+        let beginFn = HostFunction(name) { [unowned self] c throws(LuaFailure) in
+            let w = try which(c)
+            let (outcome, result) = world.wait(in: w, timeout: try waitTimeout(c, 2), canPark: lua.canPark(c.L), at: c.location)
+            guard outcome == .proceed else { return try waited(outcome, c) }
+            return c.returns(.boolean(result))
+        }
+        let finishFn = HostFunction(name) { [unowned self] c throws(LuaFailure) in c.returns(.boolean(world.waitEnded(try which(c)))) }
+        let make = lua.field("makeWait", of: preludeExports)
+        defer { lua.release(make) }
+        guard case .success(let wait) = lua.callHelper(make, [.function(beginFn), .function(finishFn)]) else {
+            fatalError("luafetch: the prelude's makeWait failed")
+        }
+        return wait
+    }
+
+    /// A wait's `seconds`: nil or `math.huge` wait forever.
+    private func waitTimeout(_ c: LuaCall, _ i: Int32) throws(LuaFailure) -> Millis? {
+        if c.isNil(i) { return nil }
+        if try c.number(i, hint: " (seconds, or nil to wait forever)") == .infinity { return nil }
+        return try c.duration(i)
+    }
+
+    /// Where a block goes: `"main"`, `"global"` or a queue object.
+    func dispatchTarget(_ c: LuaCall, _ i: Int32) throws(LuaFailure) -> DispatchTarget {
+        let expected = "\"main\", \"global\" or a queue from dispatch.queue"
+        if c.isString(i) {
+            let s = c.text(i)
+            if s == "main" { return .main }
+            if s == "global" { return .global }
+            throw c.bad(i, expected, hint: ": \"\(s)\"\(c.didYouMean(s, among: ["global", "main"]))")
+        }
+        if let q = c.integerField(i, "queue"), world.isQueue(Int(q)) { return .queue(Int(q)) }
+        throw c.bad(i, expected)
     }
 
     /// The queue a `q:method(...)` call is made on.
-    func queueSelf(_ c: LuaCall, _ method: String) throws(LuaFailure) -> Int {
+    func queueSelf(_ c: LuaCall, _ method: String, _ arguments: String = "fn") throws(LuaFailure) -> Int {
         guard let q = c.integerField(1, "queue"), world.isQueue(Int(q)) else {
-            throw c.wrongSelf("a queue", dotted: "q:\(method) is a method of a queue from dispatch.queue(label): call it with a colon, q:\(method)(fn)")
+            throw c.wrongSelf("a queue", dotted: "q:\(method) is a method of a queue from dispatch.queue(label): call it with a colon, q:\(method)(\(arguments))")
         }
         try requireApp(c, "")
         return Int(q)
+    }
+
+    /// The group a `g:method(...)` call is made on.
+    func groupSelf(_ c: LuaCall, _ method: String, _ arguments: String) throws(LuaFailure) -> Int {
+        guard let g = c.integerField(1, "group"), world.isGroup(Int(g)) else {
+            throw .error("g:\(method) is a method of a group from dispatch.group(): call it with a colon, g:\(method)(\(arguments))")
+        }
+        try requireApp(c, "")
+        return Int(g)
+    }
+
+    /// The semaphore an `s:method(...)` call is made on.
+    func semaphoreSelf(_ c: LuaCall, _ method: String, _ arguments: String) throws(LuaFailure) -> Int {
+        guard let s = c.integerField(1, "semaphore"), world.isSemaphore(Int(s)) else {
+            throw .error("s:\(method) is a method of a semaphore from dispatch.semaphore(value): call it with a colon, s:\(method)(\(arguments))")
+        }
+        try requireApp(c, "")
+        return Int(s)
     }
 
     /// The mutex an `m:method()` call is made on.
@@ -101,7 +244,7 @@ extension ScenarioRuntime {
         case .park: throw .park
         case .stopped: throw .stop
         case .cannotWait:
-            throw .error("\(c.name) cannot wait here: a background thread waits (work, a held lock, q:sync) only in its block's own code, not inside a coroutine or a callback it called")
+            throw .error("\(c.name) cannot wait here: a background thread waits (work, a held lock, q:sync, g:wait, s:wait) only in its block's own code, not inside a coroutine or a callback it called")
         }
     }
 

@@ -261,9 +261,10 @@ function exports.show(f, ...)
   return unpack(r, 1, r.n)
 end
 
--- q:sync(fn) of a serial queue: `begin` makes the queue the caller's (the calling thread may wait
--- there, parked, until it is), fn runs on the calling thread, and `finish` hands the queue on even
--- when fn raised; the error then goes on as fn's.
+-- q:sync(fn) of a queue: `begin` makes a serial queue the caller's, or lets the caller in beside a
+-- concurrent queue's blocks (the calling thread may wait there, parked, until it is), fn runs on
+-- the calling thread, and `finish` hands the queue on even when fn raised; the error then goes on
+-- as fn's.
 function exports.makeSync(begin, finish)
   local pcall, error = pcall, error
   return function(q, fn)
@@ -272,6 +273,17 @@ function exports.makeSync(begin, finish)
     finish(q)
     if not r[1] then error(r[2], 0) end
     return unpack(r, 2, r.n)
+  end
+end
+
+-- g:wait(seconds) of a group, s:wait(seconds) of a semaphore: `begin` returns true or false when
+-- the wait is decided without parking (or on the main thread, which blocks inside it), and nothing
+-- once a background thread parked and was woken: `finish` then says whether it was granted.
+function exports.makeWait(begin, finish)
+  return function(o, seconds)
+    local r = begin(o, seconds)
+    if r == nil then r = finish(o) end
+    return r
   end
 end
 

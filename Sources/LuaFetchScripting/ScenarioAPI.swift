@@ -118,6 +118,7 @@ extension ScenarioRuntime {
             ("UIBackgroundFetchResultNoData", .string("noData")),
             ("UIBackgroundFetchResultFailed", .string("failed")),
         ] + DelegateMethod.allCases.map { ($0.notificationName, .string($0.notificationName)) }
+          + SceneMethod.allCases.map { ($0.notificationName, .string($0.notificationName)) }
         for (name, value) in constants { lua.setGlobal(name, value) }
         installTable("device", methods: [], fields: [
             "isMultitaskingSupported": { [unowned self] in .boolean(world.device.multitasking) },

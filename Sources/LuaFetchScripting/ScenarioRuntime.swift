@@ -20,6 +20,9 @@ public final class ScenarioRuntime: ScriptHost {
     var lockMeta = ScriptRef(id: -1)
     var queueMeta = ScriptRef(id: -1)
     var mutexMeta = ScriptRef(id: -1)
+    /// The metatables of dispatch groups and semaphores.
+    var groupMeta = ScriptRef(id: -1)
+    var semaphoreMeta = ScriptRef(id: -1)
     /// The metatable of BGTask objects.
     var taskMeta = ScriptRef(id: -1)
     /// Background URL sessions: the metatables of session and transfer objects, and each
@@ -141,7 +144,7 @@ public final class ScenarioRuntime: ScriptHost {
     /// class, so a restore reads it without copying it.
     private final class Saved {
         var world: WorldState
-        var appObject, sceneObject, timerMeta, lockMeta, queueMeta, mutexMeta, taskMeta, sessionMeta, transferMeta: ScriptRef
+        var appObject, sceneObject, timerMeta, lockMeta, queueMeta, mutexMeta, groupMeta, semaphoreMeta, taskMeta, sessionMeta, transferMeta: ScriptRef
         var sessionObjects: [String: (pid: Int, ref: ScriptRef)]
         var defaultsStore: ScriptRef
         var timerObjects: [ScriptRef?]
@@ -152,7 +155,7 @@ public final class ScenarioRuntime: ScriptHost {
         init(_ r: ScenarioRuntime) {
             world = WorldState(of: r.world)
             (appObject, sceneObject, timerMeta, lockMeta, queueMeta) = (r.appObject, r.sceneObject, r.timerMeta, r.lockMeta, r.queueMeta)
-            (mutexMeta, taskMeta, sessionMeta, transferMeta) = (r.mutexMeta, r.taskMeta, r.sessionMeta, r.transferMeta)
+            (mutexMeta, groupMeta, semaphoreMeta, taskMeta, sessionMeta, transferMeta) = (r.mutexMeta, r.groupMeta, r.semaphoreMeta, r.taskMeta, r.sessionMeta, r.transferMeta)
             sessionObjects = r.sessionObjects; defaultsStore = r.defaultsStore; timerObjects = r.timerObjects; reseed = r.reseed
             preludeExports = r.preludeExports; chunkPaths = r.chunkPaths
             scenarioDeclaredAt = r.scenarioDeclaredAt; appDeclaredAt = r.appDeclaredAt
@@ -178,7 +181,7 @@ public final class ScenarioRuntime: ScriptHost {
         lua.restore()
         s.world.restore(world, options: options)
         (appObject, sceneObject, timerMeta, lockMeta, queueMeta) = (s.appObject, s.sceneObject, s.timerMeta, s.lockMeta, s.queueMeta)
-        (mutexMeta, taskMeta, sessionMeta, transferMeta) = (s.mutexMeta, s.taskMeta, s.sessionMeta, s.transferMeta)
+        (mutexMeta, groupMeta, semaphoreMeta, taskMeta, sessionMeta, transferMeta) = (s.mutexMeta, s.groupMeta, s.semaphoreMeta, s.taskMeta, s.sessionMeta, s.transferMeta)
         sessionObjects = s.sessionObjects; defaultsStore = s.defaultsStore; timerObjects = s.timerObjects; reseed = s.reseed
         preludeExports = s.preludeExports; chunkPaths = s.chunkPaths
         scenarioDeclaredAt = s.scenarioDeclaredAt; appDeclaredAt = s.appDeclaredAt

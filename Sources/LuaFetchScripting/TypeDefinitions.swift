@@ -81,11 +81,14 @@ public enum TypeDefinitions {
         "timer": Doc("App-side timers (main thread)."),
         "timer.after": Doc("`fn` once, `seconds` from now.", [("seconds", "number"), ("fn", "function")], returns: "luafetch.Timer"),
         "timer.every": Doc("`fn` every `seconds` until invalidated (not while the app is suspended).", [("seconds", "number"), ("fn", "function")], returns: "luafetch.Timer"),
-        "dispatch": Doc("Grand Central Dispatch: queues and locks."),
+        "dispatch": Doc("Grand Central Dispatch: queues, locks, groups and semaphores."),
         "dispatch.main": Doc("`fn` on the main queue, as soon as the main thread is free.", [("fn", "function")]),
         "dispatch.global": Doc("`fn` on a background thread of its own.", [("fn", "function")]),
-        "dispatch.queue": Doc("A serial queue.", [("label", "string")], returns: "luafetch.Queue"),
+        "dispatch.asyncAfter": Doc("`fn` on a background thread of its own, `seconds` from now (while the app is suspended it waits: it runs when the process next runs code).", [("seconds", "number"), ("fn", "function")]),
+        "dispatch.queue": Doc("A serial queue, or with `{ concurrent = true }` a concurrent one.", [("label", "string"), ("options", "{ concurrent: boolean }|nil")], returns: "luafetch.Queue"),
         "dispatch.lock": Doc("A mutex.", returns: "luafetch.Mutex"),
+        "dispatch.group": Doc("A dispatch group: enter and leave around work, notify or wait for it all.", returns: "luafetch.Group"),
+        "dispatch.semaphore": Doc("A counting semaphore starting at `value` (0 or more).", [("value", "integer")], returns: "luafetch.Semaphore"),
         // Disk
         "defaults": Doc("UserDefaults: property lists that outlive the process."),
         "defaults.get": Doc("The value stored under `key` (a copy), or nil.", [("key", "string")], returns: "any"),
@@ -98,7 +101,7 @@ public enum TypeDefinitions {
         "notifications.post": Doc("Posts synchronously to the observers of `name`.", [("name", "string"), ("info", "any")]),
         // BackgroundTasks
         "BGTaskScheduler": Doc("BackgroundTasks (iOS 13 and later)."),
-        "BGTaskScheduler.register": Doc("The launch handler for an identifier (before didFinishLaunching returns; the identifier must be permitted).", [("identifier", "string"), ("handler", "fun(task: luafetch.BGTask)")], returns: "boolean"),
+        "BGTaskScheduler.register": Doc("The launch handler for an identifier (before didFinishLaunching returns; the identifier must be permitted); its launch and expiration handlers run on `queue` (nil: the scheduler's serial background queue).", [("identifier", "string"), ("handler", "fun(task: luafetch.BGTask)"), ("queue", "\"main\"|\"global\"|luafetch.Queue|nil")], returns: "boolean"),
         "BGTaskScheduler.submit": Doc("Submits a request; `false, reason` when refused.", [("request", "luafetch.BGTaskRequest")], returns: "boolean, string|nil"),
         "BGTaskScheduler.cancel": Doc("Cancels the pending request with this identifier.", [("identifier", "string")]),
         "BGTaskScheduler.cancelAll": Doc("Cancels every pending request."),
@@ -119,6 +122,12 @@ public enum TypeDefinitions {
         "UIApplicationDidEnterBackgroundNotification": Doc("Posted after didEnterBackground (its observers share its 5 s)."),
         "UIApplicationWillEnterForegroundNotification": Doc("Posted after willEnterForeground."),
         "UIApplicationWillTerminateNotification": Doc("Posted after willTerminate."),
+        "UISceneWillConnectNotification": Doc("Posted after the scene's willConnect (`app{ scenes = true }`)."),
+        "UISceneWillEnterForegroundNotification": Doc("Posted after the scene's willEnterForeground."),
+        "UISceneDidActivateNotification": Doc("Posted after the scene's didBecomeActive."),
+        "UISceneWillDeactivateNotification": Doc("Posted after the scene's willResignActive."),
+        "UISceneDidEnterBackgroundNotification": Doc("Posted after the scene's didEnterBackground (its observers share its 5 s)."),
+        "UISceneDidDisconnectNotification": Doc("Posted after the scene's didDisconnect."),
     ]
 
     /// The parameters of each delegate callback (app, scene), in LuaLS types.
@@ -131,7 +140,7 @@ public enum TypeDefinitions {
 
     /// The runtime's strict table each object class is checked against (TypeDefinitionTests).
     static let objectTables: [String: String] = [
-        "Timer": "timer", "Server": "server", "Queue": "queue", "Mutex": "lock", "FileLock": "lock",
+        "Timer": "timer", "Server": "server", "Queue": "queue", "Mutex": "lock", "FileLock": "lock", "Group": "group", "Semaphore": "semaphore",
         "BGTask": "task", "URLSession": "session", "Transfer": "transfer", "Scene": "scene",
     ]
 
@@ -144,9 +153,20 @@ public enum TypeDefinitions {
             ("host", "string", "Its host name."), ("latency", "number", "Seconds a round trip takes."),
             ("jitter", "number", "Up to this many seconds more or less."), ("failureRate", "number", "The share of requests that lose the connection."),
         ]),
-        ("Queue", "A serial dispatch queue.", [
-            ("async", "fun(self: luafetch.Queue, fn: function)", "Runs `fn` on the queue's thread, after the blocks before it."),
-            ("sync", "fun(self: luafetch.Queue, fn: function): any", "Waits until the queue is free, runs `fn` on the calling thread, returns its results."),
+        ("Queue", "A dispatch queue (`dispatch.queue`): serial, or concurrent.", [
+            ("async", "fun(self: luafetch.Queue, fn: function, options: { barrier: boolean }|nil)", "Runs `fn` on the queue: a serial queue's thread after the blocks before it; on a concurrent queue a thread of its own (a barrier block waits for the running blocks and runs alone)."),
+            ("asyncAfter", "fun(self: luafetch.Queue, seconds: number, fn: function)", "Submits `fn` to the queue `seconds` from now (while the app is suspended it waits)."),
+            ("sync", "fun(self: luafetch.Queue, fn: function): any", "Runs `fn` on the calling thread once the queue lets it (a serial queue: when free; a concurrent one: unless a barrier is pending or running), returns its results."),
+        ]),
+        ("Group", "A dispatch group (`dispatch.group()`).", [
+            ("enter", "fun(self: luafetch.Group)", "One more piece of work in the group."),
+            ("leave", "fun(self: luafetch.Group)", "One piece done; a leave without an enter crashes the app (Dispatch traps)."),
+            ("notify", "fun(self: luafetch.Group, fn: function, queue: \"main\"|\"global\"|luafetch.Queue|nil)", "Submits `fn` to `queue` (nil: the main queue) once the group is empty (at once if it is)."),
+            ("wait", "fun(self: luafetch.Group, seconds: number|nil): boolean", "Blocks the calling thread until the group is empty (true) or `seconds` passed (false; nil: forever)."),
+        ]),
+        ("Semaphore", "A counting semaphore (`dispatch.semaphore(value)`).", [
+            ("wait", "fun(self: luafetch.Semaphore, seconds: number|nil): boolean", "Takes one (true), blocking the calling thread while there is none, or false when `seconds` passed (nil: forever)."),
+            ("signal", "fun(self: luafetch.Semaphore): boolean", "Gives one back: to the first waiting thread (true), or keeps it (false)."),
         ]),
         ("Mutex", "A mutex (`dispatch.lock()`).", [
             ("lock", "fun(self: luafetch.Mutex)", "Waits while another thread holds it."),

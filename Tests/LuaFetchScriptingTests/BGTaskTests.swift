@@ -1,6 +1,7 @@
 // SPEC 13: the BackgroundTasks framework. Registration before launch finishes, submit and its
 // error codes, when iOS launches a request (earliest date, at most once, never in the foreground,
-// eligibility, idle windows, policies), the task's limits and expiration, and the debug actions.
+// eligibility, idle windows, policies), the task's limits and expiration, the queue handlers run
+// on, and the debug actions.
 import Testing
 import LuaFetchCore
 @testable import LuaFetchScripting
@@ -402,6 +403,79 @@ func bgApp(modes: String = "\"fetch\", \"processing\"", register: String = "", h
         let s = simulate("scenario { os = \"ios7\" }\n" + bgApp() + "\nat(0, user.launch)")
         #expect(s.codes == ["app-crash"])
         #expect(s.world.violations[0].message.contains("no BackgroundTasks framework"))
+    }
+
+    /// SPEC 18.7.3: `register`'s queue. A timer made on a background thread never fires, so
+    /// whether a handler's timer fires tells the thread it ran on.
+    @Test func handlersRunOnTheQueueTheyWereRegisteredWith() {
+        let s = simulate("""
+        scenario { fetchPolicy = "manual", duration = 200, budgets = { processingTask = 30 } }
+        app { backgroundModes = { "processing" }, permittedIdentifiers = { "main", "global", "queue", "default" },
+          didFinishLaunching = function()
+            local q = dispatch.queue("refresher")
+            local function handler(task)
+              print("launch", task.identifier, now())
+              timer.after(1, function() print("timer", task.identifier) end)
+              task.expirationHandler = function()
+                print("expires", task.identifier, now())
+                timer.after(1, function() print("expiry timer", task.identifier) end)
+                task:setTaskCompleted(false)
+              end
+            end
+            BGTaskScheduler.register("main", handler, "main")
+            BGTaskScheduler.register("global", handler, "global")
+            BGTaskScheduler.register("queue", handler, q)
+            BGTaskScheduler.register("default", handler, nil)
+            for _, id in ipairs({ "main", "global", "queue", "default" }) do BGTaskScheduler.submit(BGProcessingTaskRequest(id)) end
+            q:async(function() work(20) print("queue busy until", now()) end)
+          end }
+        at(0, user.launch)
+        at(5, user.home)
+        at(10, function() system.launchTask("main") end)
+        at(11, function() system.launchTask("global") end)
+        at(12, function() system.launchTask("queue") end)
+        at(13, function() system.launchTask("default") end)
+        """)
+        #expect(s.printed == ["launch\tmain\t10", "timer\tmain", "launch\tglobal\t11", "launch\tdefault\t13",
+                              "queue busy until\t25", "launch\tqueue\t25",  // the app's queue was busy (20 s of work, frozen 5 to 10)
+                              "expires\tmain\t35", "expiry timer\tmain", "expires\tglobal\t36", "expires\tqueue\t37",
+                              "expires\tdefault\t38"], "\(s.printed)")
+        // Every background handler's timer: launch and expiry of global, default and queue.
+        #expect(s.codes == Array(repeating: "timer-on-background-thread", count: 6), "\(s.codes)")
+    }
+
+    @Test func aLaunchHandlerOnTheMainQueueWaitsForABlockedMainThread() {
+        let s = simulate("""
+        scenario { fetchPolicy = "manual", duration = 200 }
+        app { backgroundModes = { "fetch" }, permittedIdentifiers = { "r" },
+          didFinishLaunching = function()
+            BGTaskScheduler.register("r", function(task) print("launch", now()) task:setTaskCompleted(true) end, "main")
+            BGTaskScheduler.submit(BGAppRefreshTaskRequest("r"))
+          end,
+          didEnterBackground = function(app)
+            local id = app:beginBackgroundTask(function() end)
+            after(1, function() work(4) app:endBackgroundTask(id) end)
+          end }
+        at(0, user.launch)
+        at(5, user.home)
+        at(7, function() system.launchTask("r") end)
+        """)
+        #expect(s.printed == ["launch\t10"], "\(s.printed)")
+        #expect(s.codes == [])
+        #expect(s.world.state == .suspended)
+    }
+
+    @Test func registersQueueMustBeMainGlobalOrAQueue() {
+        for (queue, message) in [("'mian'", "got string): \"mian\"; did you mean main?"), ("5", "got number"), ("{}", "got table")] {
+            let s = simulate("""
+            app { permittedIdentifiers = { "a" }, didFinishLaunching = function() BGTaskScheduler.register("a", print, \(queue)) end }
+            at(0, user.launch)
+            """)
+            #expect(s.codes == ["app-crash"], "\(queue)")
+            #expect(s.world.violations.first?.message.contains("to 'BGTaskScheduler.register' (\"main\", \"global\" or a queue from dispatch.queue expected, \(message)") == true,
+                    "\(queue): \(s.world.violations.first?.message ?? "")")
+            #expect(s.world.violations.first?.location?.line == 1)
+        }
     }
 
     @Test func badArgumentsAreFileLineMessages() {

@@ -1,7 +1,8 @@
 // SPEC 16: scenes. With `scenes = true` UIKit calls the scene delegate instead of the app
 // delegate's four foreground/background methods, in a fixed order per transition, still posting
 // the UIApplication notifications; a background launch connects no scene; iOS may disconnect a
-// background scene; iOS 26 warns apps without scenes.
+// background scene; iOS 26 warns apps without scenes. Each scene callback posts its UIScene
+// notification (SPEC 18.7.3).
 import Testing
 import LuaFetchCore
 @testable import LuaFetchScripting
@@ -95,6 +96,48 @@ func sceneApp(scenes: Bool = true, extra: String = "") -> String {
                          + "\nat(0, user.launch)\nat(10, user.home)")
         #expect(s.codes == ["callback-overrun"])
         #expect(s.world.violations[0].time == 15_000)
+    }
+
+    /// SPEC 18.7.3: each scene callback is followed by its UIScene notification, then (where the
+    /// callback replaces an app delegate method) the UIApplication one.
+    @Test func theSceneNotificationsArePostedRightAfterEachSceneCallback() {
+        let names = ["UISceneWillConnectNotification", "UISceneWillEnterForegroundNotification", "UISceneDidActivateNotification",
+                     "UISceneWillDeactivateNotification", "UISceneDidEnterBackgroundNotification", "UISceneDidDisconnectNotification"]
+        let observe = names.map { "notifications.observe(\($0), function(name) print('post ' .. name) end)" }.joined(separator: "\n")
+        let s = simulate(sceneApp() + """
+        \(observe)
+        at(0, user.launch)
+        at(10, user.home)
+        at(20, system.disconnectScene)
+        """)
+        #expect(s.printed == ["app.didFinishLaunching user",
+                              "scene.willConnect inactive", "post UISceneWillConnectNotification",
+                              "scene.willEnterForeground inactive", "post UISceneWillEnterForegroundNotification", "post WillEnterForeground",
+                              "scene.didBecomeActive active", "post UISceneDidActivateNotification", "post DidBecomeActive",
+                              "scene.willResignActive inactive", "post UISceneWillDeactivateNotification", "post WillResignActive",
+                              "scene.didEnterBackground background", "post UISceneDidEnterBackgroundNotification", "post DidEnterBackground",
+                              "scene.didDisconnect unattached", "post UISceneDidDisconnectNotification"], "\(s.printed)")
+        let constants = simulate("print(\(names.joined(separator: ", ")))")
+        #expect(constants.printed == [names.joined(separator: "\t")])
+        let none = simulate(sceneApp(scenes: false) + "\n\(observe)\nat(0, user.launch)\nat(10, user.home)")
+        #expect(!none.printed.contains { $0.hasPrefix("post UIScene") }, "\(none.printed)")
+    }
+
+    @Test func anObserverOfTheScenesDidEnterBackgroundSharesItsFiveSeconds() {
+        let s = simulate("""
+        app { scenes = true,
+          didFinishLaunching = function()
+            notifications.observe(UISceneDidEnterBackgroundNotification, function() work(6) end)
+          end,
+          scene = { didEnterBackground = function() work(1) end } }
+        at(0, user.launch)
+        at(10, user.home)
+        """)
+        #expect(s.codes == ["callback-overrun"])
+        #expect(s.world.violations[0].time == 15_000)
+        #expect(s.world.violations[0].location?.line == 3)
+        #expect(s.world.violations[0].message.hasPrefix("an observer of UISceneDidEnterBackgroundNotification computed past didEnterBackground's 5s limit"),
+                "\(s.world.violations[0].message)")
     }
 
     @Test func scenesNeedIOS13() {

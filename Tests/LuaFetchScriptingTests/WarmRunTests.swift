@@ -68,7 +68,12 @@ import Foundation
     @Test(arguments: ["twitter.lua", "bgtask_processing.lua", "background_download.lua", "scenes.lua", "explore_me.lua",
                       "silent_push.lua", "news.lua"])
     func aCopiedWorldIsItsOriginal(_ name: String) throws {
-        let path = Self.root.appendingPathComponent("examples/\(name)").path
+        try Self.expectCopiesAreOriginals(Self.root.appendingPathComponent("examples/\(name)").path, elsewhere: 7, steps: [0, 5, 40, 400])
+    }
+
+    /// Copies the World of `path` after each number of `steps` events into one that ran
+    /// `elsewhere` events: each copy describes itself as its original.
+    static func expectCopiesAreOriginals(_ path: String, elsewhere: Int, steps: [Int]) throws {
         func started(_ steps: Int) throws -> ScenarioRuntime {
             let r = ScenarioRuntime(path: path, options: RunOptions(seed: 3))
             try r.load()
@@ -76,11 +81,11 @@ import Foundation
             for _ in 0..<steps where r.world.step(limit: r.world.endTime) {}
             return r
         }
-        let elsewhere = try started(7)
-        for steps in [0, 5, 40, 400] {
-            let original = try started(steps)
-            elsewhere.world.copyState(from: original.world)
-            #expect(elsewhere.world.stateDescription == original.world.stateDescription, "\(name) after \(steps) events")
+        let other = try started(elsewhere)
+        for n in steps {
+            let original = try started(n)
+            other.world.copyState(from: original.world)
+            #expect(other.world.stateDescription == original.world.stateDescription, "\(path) after \(n) events")
             #expect(!original.world.stateDescription.isEmpty)
         }
     }

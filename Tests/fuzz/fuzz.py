@@ -95,6 +95,15 @@ APP_CALLS = [
     'BGTaskScheduler.register("fetch", function(task) for i = 1, 3 do work({t}) task:updateProgress(i, {v}) end task:setTaskCompleted(true) end)',
     'local s = urlSession.background({s}, {{ didComplete = {fn}, didFinishDownloading = {fn}, didFinishEvents = {fn} }}) local t = s:download({v}) if {b} then t:cancel() end',
     'urlSession.background({v}, {v}):upload({v})', 'urlSession.background("dl", {{}}):download("https://api.test/x")',
+    'local g = dispatch.group() g:enter() dispatch.global(function() work({t}) g:leave() end) g:notify({fn}, {v}) print(g:wait({v}))',
+    'local g = dispatch.group() g:enter() g:notify({fn}) after({t}, function() g:leave() g:leave() end)', 'dispatch.group():notify({v}, {v})',
+    'local s = dispatch.semaphore({v}) dispatch.global(function() print(s:wait({v})) end) after({t}, function() print(s:signal()) end)',
+    'local s = dispatch.semaphore(0) print(s:wait({t}))', 'print(dispatch.semaphore(1):wait({v}))',
+    'local q = dispatch.queue({v}, {v}) q:async({fn}, {v}) q:asyncAfter({v}, {fn}) print(q:sync({fn}))',
+    'local q = dispatch.queue("c", {{ concurrent = {b} }}) q:async(function() work({t}) end) q:async({fn}, {{ barrier = {b} }}) q:async(function() q:sync({fn}) end, {{ barrier = {b} }})',
+    'dispatch.asyncAfter({v}, {v})', 'dispatch.asyncAfter({t}, function() work({t}) print("late", now()) end)',
+    'BGTaskScheduler.register({s}, function(task) task.expirationHandler = {fn} task:setTaskCompleted({b}) end, {v})',
+    'notifications.observe(UISceneDidEnterBackgroundNotification, function() work({t}) end)',
 ]
 
 DELEGATES = ['didFinishLaunching', 'didBecomeActive', 'willResignActive', 'didEnterBackground', 'willEnterForeground',

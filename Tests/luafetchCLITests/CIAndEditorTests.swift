@@ -188,6 +188,11 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         #expect(!examples.isEmpty, "no examples in \(command) --help")
         let dir = try tempDir("help")
         try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("examples"), withDestinationURL: CLI.root.appendingPathComponent("examples"))
+        // `luafetch import MyApp/` names the reader's app folder: a small one stands in for it.
+        let app = dir.appendingPathComponent("MyApp")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try "import UIKit\n\n@main\nclass AppDelegate: UIResponder, UIApplicationDelegate {\n    func applicationDidEnterBackground(_ application: UIApplication) {}\n}\n"
+            .write(to: app.appendingPathComponent("AppDelegate.swift"), atomically: true, encoding: .utf8)
         for (args, input) in examples {
             let r = try runIn(dir, args, input: input)
             let allowed: Set<Int32> = args.first == "explore" && !(args.dropFirst().first ?? "").contains("fixed") ? [0, 1] : [0]

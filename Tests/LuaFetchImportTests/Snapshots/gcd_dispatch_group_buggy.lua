@@ -94,7 +94,7 @@ function T.BackupCoordinator:runBeforeSuspension()  --@ BackupCoordinator.swift:
   end)  --@ BackupCoordinator.swift:54
   group:notify(function()  --@ BackupCoordinator.swift:56
     return self:finish(taskID)  --@ BackupCoordinator.swift:57
-  end, swift.case("main"))  --@ BackupCoordinator.swift:58
+  end, "main")  --@ BackupCoordinator.swift:58
 end  --@ BackupCoordinator.swift:59
 function T.BackupCoordinator:recordFailure(job)  --@ BackupCoordinator.swift:61
   swift.qSync(self.stateQueue, function()  --@ BackupCoordinator.swift:62

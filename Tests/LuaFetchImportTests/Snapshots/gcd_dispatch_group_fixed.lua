@@ -100,7 +100,7 @@ function T.BackupCoordinator:runBeforeSuspension()  --@ BackupCoordinator.swift:
   end)  --@ BackupCoordinator.swift:55
   group:notify(function()  --@ BackupCoordinator.swift:57
     return self:finish(taskID)  --@ BackupCoordinator.swift:58
-  end, swift.case("main"))  --@ BackupCoordinator.swift:59
+  end, "main")  --@ BackupCoordinator.swift:59
 end  --@ BackupCoordinator.swift:60
 function T.BackupCoordinator:recordFailure(job)  --@ BackupCoordinator.swift:62
   swift.qSync(self.stateQueue, function()  --@ BackupCoordinator.swift:63
