@@ -23,12 +23,14 @@ enum ThreadWait: Equatable {
     case queue(Int)
 }
 
-/// A block for a background thread: a function, its arguments, and whether the thread releases
-/// the function once it ran (a registered BGTask launch handler is kept).
+/// A block for a background thread: a function, its arguments, whether the thread releases
+/// the function once it ran (a registered BGTask launch handler is kept), and whether its
+/// arguments' references are held for it (a URL session's delegate call: `World.letGo`).
 struct ThreadBlock {
     let fn: ScriptRef
     var invocation = Invocation.none
     var release = true
+    var holds = false
 }
 
 /// A thread as queues and locks name it: its number (never reused) and its slot in the book (the
@@ -326,6 +328,7 @@ final class ThreadBook: Subsystem {
             slots[s].block = nil
             world.runThread(me, block: block)
             if block.release { world.host.release(block.fn) }
+            if block.holds { world.letGo(block.invocation) }
         case .wake:
             guard let parked = slots[s].parked else { return }
             slots[s].parked = nil
@@ -472,9 +475,9 @@ extension World {
         return threads.queues.count - 1
     }
 
-    /// `q:async(fn)` (with arguments, for the system's own queues).
-    public func queueAsync(_ q: Int, _ fn: ScriptRef, _ invocation: Invocation = .none, release: Bool = true) {
-        threads.queues[q].items.append(.block(ThreadBlock(fn: fn, invocation: invocation, release: release)))
+    /// `q:async(fn)` (with arguments, for the system's own queues; `holds`: see ThreadBlock).
+    public func queueAsync(_ q: Int, _ fn: ScriptRef, _ invocation: Invocation = .none, release: Bool = true, holds: Bool = false) {
+        threads.queues[q].items.append(.block(ThreadBlock(fn: fn, invocation: invocation, release: release, holds: holds)))
         threads.queuedItems += 1
         advanceQueue(q)
     }

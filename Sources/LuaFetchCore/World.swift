@@ -217,9 +217,9 @@ public final class World {
     public func clearTimeline() { timeline.removeAll(); timelineBytes = 0 }
 
     /// Host-side memory this run keeps for the scenario (pending events, the recorded timeline,
-    /// threads and queued blocks):
+    /// threads, queued blocks and background transfers):
     /// counted against the memory cap with the scenario's Lua memory (SPEC 11).
-    public var hostBytes: Int { (queue.count + parked.count + mainWaiting.count) * World.bytesPerEvent + timelineBytes + threads.hostBytes }
+    public var hostBytes: Int { (queue.count + parked.count + mainWaiting.count) * World.bytesPerEvent + timelineBytes + threads.hostBytes + sessions.hostBytes }
     static let bytesPerEvent = 160
 
     public init(file: String, options: RunOptions = RunOptions()) {
