@@ -274,7 +274,11 @@ final class ThreadBook: Subsystem {
         if old == .none {
             waitingCount += 1
             if waitingIDs.count > 2 * waitingCount + 16 {
-                waitingIDs.rebuild(slots.filter { $0.id != 0 && $0.wait != .none }.map(\.id))
+                // Mostly numbers no longer waiting: keep those still waiting, once each (the work
+                // is proportional to the heap, which is at most about twice the waiting threads).
+                var ids = waitingIDs.items.filter { slotOf[$0].map { slots[Int($0)].wait != .none } ?? false } + [id]
+                ids.sort()
+                waitingIDs.rebuild(ids.enumerated().filter { $0.offset == 0 || ids[$0.offset - 1] != $0.element }.map(\.element))
             } else {
                 waitingIDs.insert(id)
             }

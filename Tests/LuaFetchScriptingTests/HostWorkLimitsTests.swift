@@ -129,6 +129,25 @@ import Testing
         #expect(ThreadBook.bytesPerThread >= 200)
     }
 
+    /// The waiting threads' order survives its compaction: a thread that waits and wakes 200
+    /// times beside 50 idle queue threads, then one waiting for good, which pending-at-end names.
+    @Test func pendingAtEndNamesTheFirstThreadStillWaiting() {
+        let s = simulate("""
+        scenario { duration = 10 }
+        app { didFinishLaunching = function(app)
+          local m = dispatch.lock()
+          for i = 1, 50 do local q = dispatch.queue("idle" .. i) q:async(function() end) end
+          dispatch.global(function() for k = 1, 200 do work(0.01) end end)
+          m:lock()
+          dispatch.global(function() work(1) m:lock() end)
+          return true end }
+        at(0, user.launch)
+        """)
+        let v = s.world.violations.first { $0.code == .pendingAtEnd }
+        #expect(v?.location?.description == "test.lua:7", "\(s.codes) \(v?.message ?? "")")
+        #expect(v?.message.contains("1 background thread waiting") == true, "\(v?.message ?? "")")
+    }
+
     /// Host work that grows with the scenario is charged: a chain of waits walked at each wait.
     @Test func theDeadlockWalkIsChargedToTheRun() {
         let s = simulate("""
