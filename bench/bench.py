@@ -165,14 +165,81 @@ def memory(twitter, empty):
 # MARK: - 6. Cost growth
 
 def growth():
+    # 10^7 events is the default event limit (issue 29): these runs measure cost, not limits.
+    raised = ["--limit-events", "1e8", "--limit-instructions", "1e10"]
     for events, duration in [(10_000, 10), (100_000, 100), (1_000_000, 1_000), (10_000_000, 10_000)]:
         path = periodic(1000, duration)
-        t = wall([LUAFETCH, path, "--quiet"], runs=max(1, RUNS if events <= 1_000_000 else 1))
+        t = wall([LUAFETCH, path, "--quiet"] + raised, runs=max(1, RUNS if events <= 1_000_000 else 1))
         add("growth", f"{events:,} events (1,000 callbacks)", fmt(events / t / 1e6), "M ev/s", f"{fmt(t * 1000, 0)} ms, start-up included")
     for timers, duration in [(10, 100_000), (1_000, 1_000), (100_000, 10)]:
         path = periodic(timers, duration)
-        t = wall([LUAFETCH, path, "--quiet"], runs=max(1, RUNS // 2))
+        t = wall([LUAFETCH, path, "--quiet"] + raised, runs=max(1, RUNS // 2))
         add("growth", f"{timers:,} concurrent timers (1,000,000 events)", fmt(1_000_000 / t / 1e6), "M ev/s", f"{fmt(t * 1000, 0)} ms")
+
+# MARK: - 7. Time to reach each default limit (issue 29)
+
+LIMIT_CASES = [
+    ("every(0.001, ...) for a month", "limit-every-ms.lua",
+     'scenario { duration = days(30) }\nevery(0.001, function() end)\n'),
+    ("every() inside every()", "limit-nested-every.lua",
+     'scenario { duration = days(30) }\nevery(1, function() every(1, function() end) end)\n'),
+    ("an app that hangs at every launch, relaunched every 5 s", "limit-hang-relaunch.lua",
+     'scenario { duration = days(30) }\napp { didFinishLaunching = function(app) while true do end end }\nevery(5, user.launch)\n'),
+    ("a serial queue's block resubmitting itself", "limit-queue-storm.lua",
+     'app { didFinishLaunching = function(app)\n  local q = dispatch.queue("q")\n  local function f() q:async(f) end\n'
+     '  q:async(f)\n  return true end }\nat(0, user.launch)\n'),
+    ("a dispatch.global block resubmitting itself", "limit-global-storm.lua",
+     'app { didFinishLaunching = function(app)\n  local function f() dispatch.global(f) end\n  dispatch.global(f)\n'
+     '  return true end }\nat(0, user.launch)\n'),
+    ("tiny after(0) handlers, each submitting the next", "limit-after0.lua",
+     'app { didFinishLaunching = function(app)\n  local function f() after(0, f) end\n  after(0, f)\n  return true end }\n'
+     'at(0, user.launch)\n'),
+    ("a background thread in work(0.001) forever", "limit-work-loop.lua",
+     'app { didFinishLaunching = function(app)\n  dispatch.global(function() while true do work(0.001) end end)\n'
+     '  return true end }\nat(0, user.launch)\n'),
+    ("http.get every millisecond", "limit-http.lua",
+     'scenario { duration = days(30) }\nlocal api = server "api.test" { latency = 0.001 }\n'
+     'api:route("GET /f", { status = 200, body = "x" })\napp { didFinishLaunching = function(app)\n'
+     '  timer.every(0.001, function() http.get("https://api.test/f", function() end) end)\n  return true end }\n'
+     'at(0, user.launch)\n'),
+    ("a background fetch every millisecond (wake, complete, suspend)", "limit-fetch.lua",
+     'scenario { duration = days(30), fetchPolicy = "manual" }\n'
+     'app { backgroundModes = {"fetch"}, didFinishLaunching = function(app) return true end,\n'
+     '  performFetch = function(app, done) done("newData") end }\nat(0, user.launch) at(1, user.home)\n'
+     'every(0.001, system.backgroundFetch)\n'),
+    ("a download started from each didComplete, woken each time", "limit-download-loop.lua",
+     'scenario { os = "ios26" }\nlocal api = server "api.test" { latency = 0.5 }\n'
+     'api:route("GET /f", { status = 200, body = "x" })\napp { scenes = true, delegate = function(app)\n'
+     '  local S\n  local function sess()\n'
+     '    S = S or urlSession.background("dl", { didComplete = function(t, e) sess():download("https://api.test/f") end })\n'
+     '    return S\n  end\n  return {\n'
+     '    didFinishLaunching = function(app, l) sess():download("https://api.test/f") return true end,\n'
+     '    handleEventsForBackgroundURLSession = function(app, id, done) sess() dispatch.main(done) end,\n'
+     '  } end }\nat(0, user.launch) at(1, user.home)\n'),
+    ("50,000 threads waiting on one lock, then a lock storm", "limit-lock.lua",
+     'app { didFinishLaunching = function(app)\n  local m = dispatch.lock() m:lock()\n'
+     '  for i = 1, 50000 do dispatch.global(function() m:lock() m:unlock() end) end\n'
+     '  local function f() dispatch.global(function() m:lock() m:unlock() f() end) end\n'
+     '  after(1, function() m:unlock() f() end)\n  return true end }\nat(0, user.launch)\n'),
+    ("a table grown at the top level", "limit-memory.lua",
+     'local t = {}\nfor i = 1, 1e9 do t[i] = i end\n'),
+]
+
+def limits():
+    """Wall time from start to exit 2 at a default limit, per case (SPEC 11, third amendment: within
+    10 s on CI's machine), with the limit that stopped the run."""
+    runs = max(1, RUNS // 2)
+    for label, name, text in LIMIT_CASES:
+        path = scenario(name, text)
+        ts, which = [], "no limit reached"
+        for _ in range(runs):
+            t = time.perf_counter()
+            r = subprocess.run([LUAFETCH, path, "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            ts.append(time.perf_counter() - t)
+            first = r.stderr.splitlines()[0] if r.stderr else ""
+            which = ("instruction limit" if "Lua instructions" in first else "event limit" if " events" in first
+                     else "memory cap" if "memory cap" in first else f"exit {r.returncode}")
+        add("limits", label, fmt(statistics.median(ts), 2), "s", f"{which}; target < 10 s", f"luafetch {name} --quiet")
 
 # MARK: - Instruction counts (repeatable)
 
@@ -371,6 +438,7 @@ if __name__ == "__main__":
     sweeps()
     memory(twitter, empty)
     growth()
+    limits()
     importing()
     if "--clean-build" in sys.argv:
         clean_build()

@@ -112,6 +112,15 @@ static int over(clua_Host *h) {
     return CLUA_KILL_NONE;
 }
 
+/* Decides the kill a spend that passed a limit leads to (unless one is decided already); the
+ * rare path of a charge checked inline. Returns the kill decided, or NONE. */
+static __attribute__((noinline)) int decide_over(lua_State *L, clua_Host *h) {
+    if (h->killed != CLUA_KILL_NONE) return CLUA_KILL_NONE;
+    int kind = over(h);
+    if (kind != CLUA_KILL_NONE) decide(L, h, kind);
+    return kind;
+}
+
 int clua_charge(lua_State *L, long long units) {
     clua_Host *h = clua_host(L);
     if (h->top == NULL) return CLUA_KILL_NONE; /* no scenario code is running */
@@ -129,6 +138,19 @@ int clua_charge(lua_State *L, long long units) {
     int kind = over(h);
     if (kind != CLUA_KILL_NONE) decide(h->current ? h->current : L, h, kind);
     return kind;
+}
+
+int clua_charge_total(lua_State *L, long long units) {
+    clua_Host *h = clua_host(L);
+    if (units <= 0) return CLUA_KILL_NONE;
+    long long limit = h->totalBudget;
+    /* As for clua_charge: a charge that passes the limit counts only up to just past it. */
+    if (limit > 0 && units > limit - h->total + 1) units = limit - h->total + 1 > 0 ? limit - h->total + 1 : 0;
+    h->total += units;
+    if (h->top == NULL) return CLUA_KILL_NONE; /* between handlers: the next handler call decides */
+    if (h->killed != CLUA_KILL_NONE) return h->killed;
+    if (limit > 0 && h->total > (h->lazy ? limit / 2 : limit)) return decide_over(h->current ? h->current : L, h);
+    return CLUA_KILL_NONE;
 }
 
 int clua_charge_or_raise(lua_State *L, long long units) {
@@ -229,8 +251,15 @@ void clua_arm(lua_State *co, clua_Host *h) {
     h->top = co;
     h->current = co;
     h->spent = 0;
-    h->total += CLUA_CALL_UNITS; /* the host's own work to call a handler counts toward the run */
     h->serial++;
+    /* The host's own work to call a handler counts toward the run, and is checked here: a handler
+     * shorter than the hook's step is never seen by the hook, so without this check thousands of
+     * tiny handlers would never meet the run's limit (lazy: past half of it, redo exactly). A
+     * limit passed here stops the handler at its first instruction (the sticky hook decide sets),
+     * the same one on every run. */
+    h->total += CLUA_CALL_UNITS;
+    long long limit = h->totalBudget;
+    if (limit > 0 && h->total > (h->lazy ? limit / 2 : limit) && decide_over(co, h) != CLUA_KILL_NONE) return;
     if (h->lazy) {
         if (h->tripped || h->memoryHit) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
         else lua_sethook(co, NULL, 0, 0);
@@ -390,9 +419,14 @@ static int coresume(lua_State *L) {
 static int trampoline(lua_State *L) {
     clua_Host *h = clua_host(L);
     void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
+    if (h->top != NULL) {
+        /* A call of a luafetch function counts toward the run; past a limit it is not made. */
+        h->total += CLUA_HOST_UNITS;
+        long long limit = h->totalBudget;
+        if (limit > 0 && h->total > (h->lazy ? limit / 2 : limit) && decide_over(L, h) != CLUA_KILL_NONE) return clua_kill_here(L, h);
+    }
     int saved = h->enforce;
     h->enforce = 0; /* host code never sees a refused allocation */
-    if (h->top != NULL) h->total += CLUA_HOST_UNITS;
     int r = h->dispatch(L, slot ? *slot : NULL);
     h->enforce = saved;
     if (r >= 0 && h->killed == CLUA_KILL_NONE) return r;

@@ -97,6 +97,9 @@ final class AppTimeBook: Subsystem {
         immediate = (-1, 0)
         world.dropTimers()
         // The process's pending `after` blocks die with it (they must not keep an idle run going).
+        // The walk over every pending event is charged to the run (a crash loop under a million
+        // pending events would otherwise repeat it uncounted).
+        world.host.charge(hostWork: world.queue.count / 4)
         for e in world.queue.cancelAll(where: { $0.appPid == pid }) + world.parked.map(\.event)
         where e.owner == .appTime && e.kind(Kind.self) == .after {
             world.host.release(ScriptRef(id: e.a))

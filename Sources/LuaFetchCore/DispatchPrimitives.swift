@@ -27,8 +27,8 @@ public enum PrimitiveWait: Equatable, Sendable {
 struct DispatchGroupState {
     /// Enters not yet balanced by a leave.
     var count = 0
-    /// Threads in `g:wait` (0: the main thread), in request order.
-    var waiters: [Int] = []
+    /// Threads in `g:wait` (ThreadRef.main: the main thread), in request order.
+    var waiters: [ThreadRef] = []
     /// `g:notify` blocks waiting for the count to reach zero, in order, with their queues.
     var notify: [(fn: ScriptRef, target: DispatchTarget)] = []
 }
@@ -37,17 +37,17 @@ struct DispatchGroupState {
 struct SemaphoreState {
     let initial: Int
     var value: Int
-    /// Threads in `s:wait` (0: the main thread), in request order.
-    var waiters: [Int] = []
+    /// Threads in `s:wait` (ThreadRef.main: the main thread), in request order.
+    var waiters: [ThreadRef] = []
 }
 
 /// A concurrent queue's state (its label and number are ThreadBook's, like a serial queue's).
 struct ConcurrentQueue {
-    enum Item { case block(ThreadBlock, barrier: Bool), sync(Int) }
+    enum Item { case block(ThreadBlock, barrier: Bool), sync(ThreadRef) }
     /// Blocks running on it and callers inside `q:sync` (a barrier aside).
     var running = 0
     /// The thread running a barrier block.
-    var barrier: Int?
+    var barrier: ThreadRef?
     /// What waits for a barrier: the barrier itself and everything submitted after it.
     var items: [Item] = []
 }
@@ -126,16 +126,13 @@ final class DispatchBook: Subsystem {
 
     /// Threads that wait in a group or a semaphore, and notify blocks whose group never emptied.
     func pendingAtEnd(in world: World) -> (parts: [String], location: SourceLocation?) {
-        let waiting = world.threads.threads.keys.sorted().compactMap { id -> AppThread? in
-            let t = world.threads.threads[id]!
-            if case .primitive = t.wait { return t }
-            return nil
-        }
+        let waiting = world.threads.primitiveWaiting
+        let first = waiting > 0 ? world.threads.firstWaiting { if case .primitive = $0 { return true } else { return false } } : nil
         let notify = groups.flatMap(\.notify)
         var parts: [String] = []
-        if !waiting.isEmpty { parts.append("\(waiting.count) background thread\(waiting.count == 1 ? "" : "s") waiting in a group or semaphore") }
+        if waiting > 0 { parts.append("\(waiting) background thread\(waiting == 1 ? "" : "s") waiting in a group or semaphore") }
         if !notify.isEmpty { parts.append("\(notify.count) group notify block\(notify.count == 1 ? "" : "s") never run (more enters than leaves)") }
-        return (parts, waiting.first?.waitingAt ?? notify.first.flatMap { world.host.location(of: $0.fn) })
+        return (parts, first?.waitingAt ?? notify.first.flatMap { world.host.location(of: $0.fn) })
     }
 
     func location(of event: Event, in world: World) -> SourceLocation? {
@@ -208,7 +205,7 @@ extension World {
             case .sync(let waiter):
                 dispatchBook.concurrent[q]!.items.removeFirst()
                 dispatchBook.concurrent[q]!.running += 1
-                if waiter != 0 { scheduleThread(waiter, .wake, at: now) }
+                if waiter.id != 0 { scheduleThread(waiter, .wake, at: now) }
             }
         }
     }
@@ -216,15 +213,15 @@ extension World {
     /// A new background thread that starts `block` now: a concurrent queue's (`queue`), or one
     /// of its own (nil, as `dispatch.global`'s).
     @discardableResult
-    func startThread(queue q: Int?, _ block: ThreadBlock) -> Int {
+    func startThread(queue q: Int?, _ block: ThreadBlock) -> ThreadRef {
         let t = newThread(queue: q)
-        threads.threads[t]!.block = block
+        threads.slots[Int(t.slot)].block = block
         scheduleThread(t, .start, at: now)
         return t
     }
 
     /// A block of concurrent queue `q` returned on thread `t` (which has ended).
-    func concurrentBlockReturned(_ q: Int, thread t: Int) {
+    func concurrentBlockReturned(_ q: Int, thread t: ThreadRef) {
         if dispatchBook.concurrent[q]!.barrier == t {
             dispatchBook.concurrent[q]!.barrier = nil
             threads.queues[q].owner = nil
@@ -237,12 +234,12 @@ extension World {
     /// `q:sync(fn)` on a concurrent queue begins: the caller runs `fn` at once beside the queue's
     /// blocks, or waits while a barrier is pending or running.
     func concurrentSyncBegin(_ q: Int, canPark: Bool, at location: SourceLocation?) -> WaitOutcome {
-        let me = threads.current
+        let me = self.me
         if dispatchBook.concurrent[q]!.barrier == nil && dispatchBook.concurrent[q]!.items.isEmpty {
             dispatchBook.concurrent[q]!.running += 1
             return .proceed
         }
-        if me != 0 && !canPark { return .cannotWait }
+        if me.id != 0 && !canPark { return .cannotWait }
         dispatchBook.concurrent[q]!.items.append(.sync(me))
         return wait(.queue(q), at: location, canPark: canPark) { [unowned self] in
             !dispatchBook.concurrent[q]!.items.contains { if case .sync(me) = $0 { return true } else { return false } }
@@ -280,7 +277,7 @@ extension World {
         dispatchBook.groups[g].notify = []
         dispatchBook.groups[g].waiters = []
         for n in notify { submit(n.fn, to: n.target) }
-        for w in waiters where w != 0 { scheduleThread(w, .wake, at: now) }
+        for w in waiters where w.id != 0 { scheduleThread(w, .wake, at: now) }
         return true
     }
 
@@ -307,7 +304,7 @@ extension World {
             return false
         }
         let next = dispatchBook.semaphores[s].waiters.removeFirst()
-        if next != 0 { scheduleThread(next, .wake, at: now) }
+        if next.id != 0 { scheduleThread(next, .wake, at: now) }
         return true
     }
 
@@ -327,10 +324,10 @@ extension World {
             break
         }
         if timeout == 0 { return (.proceed, false) }
-        let me = threads.current
-        if me != 0 && !canPark { return (.cannotWait, false) }
+        let me = self.me
+        if me.id != 0 && !canPark { return (.cannotWait, false) }
         setWaiting(me, w, true)
-        if me != 0 {
+        if me.id != 0 {
             let outcome = wait(.primitive(w), at: location, canPark: canPark) { false }
             if outcome == .park, let timeout { scheduleThread(me, .wake, at: now + timeout) }
             if outcome != .park { setWaiting(me, w, false) }
@@ -342,7 +339,7 @@ extension World {
         let outer = dispatchBook.mainDeadline
         if let timeout { dispatchBook.mainDeadline = (serial, now + timeout) }
         let outcome = wait(.primitive(w), at: location, canPark: canPark) { [unowned self] in
-            !isWaiting(0, w) || dispatchBook.mainTimedOut == serial
+            !isWaiting(.main, w) || dispatchBook.mainTimedOut == serial
         }
         dispatchBook.mainDeadline = outer
         queue.cancel(timer)
@@ -352,20 +349,20 @@ extension World {
     /// After the calling thread's wait in `w` was woken: true when it was granted, false when its
     /// time passed (it then stops waiting).
     public func waitEnded(_ w: PrimitiveWait) -> Bool {
-        let me = threads.current
+        let me = self.me
         guard isWaiting(me, w) else { return true }
         setWaiting(me, w, false)
         return false
     }
 
-    private func isWaiting(_ thread: Int, _ w: PrimitiveWait) -> Bool {
+    private func isWaiting(_ thread: ThreadRef, _ w: PrimitiveWait) -> Bool {
         switch w {
         case .group(let g): return dispatchBook.groups[g].waiters.contains(thread)
         case .semaphore(let s): return dispatchBook.semaphores[s].waiters.contains(thread)
         }
     }
 
-    private func setWaiting(_ thread: Int, _ w: PrimitiveWait, _ waiting: Bool) {
+    private func setWaiting(_ thread: ThreadRef, _ w: PrimitiveWait, _ waiting: Bool) {
         switch w {
         case .group(let g):
             if waiting { dispatchBook.groups[g].waiters.append(thread) } else { dispatchBook.groups[g].waiters.removeAll { $0 == thread } }

@@ -96,7 +96,9 @@ final class GrantBook: Subsystem {
     enum Kind: UInt8 { case deadline }
     /// In the order they began.
     var pending: [Grant] = []
-    private var completed: Set<GrantKey> = []
+    /// Grants that ended (so a second completion is one); loose and lapsed grants are in from
+    /// the start (their own sets answer first), so only pending grants hold the marks back.
+    private var completed = GrantKeySet()
     private var serials: [GrantKind: Int] = [:]
 
     func nextKey(_ kind: GrantKind) -> GrantKey {
@@ -116,6 +118,7 @@ final class GrantBook: Subsystem {
     func beginLoose(_ kind: GrantKind) -> GrantKey {
         let key = nextKey(kind)
         loose.insert(key)
+        completed.insert(key)
         return key
     }
 
@@ -123,7 +126,8 @@ final class GrantBook: Subsystem {
     func takeLoose(_ key: GrantKey) -> Bool { loose.remove(key) != nil }
 
     func markCompleted(_ key: GrantKey, lapsed: Bool = false) {
-        if lapsed { self.lapsed.insert(key) } else { completed.insert(key) }
+        if lapsed { self.lapsed.insert(key) }
+        completed.insert(key)
     }
     func wasCompleted(_ key: GrantKey) -> Bool { completed.contains(key) }
     func hasLapsed(_ key: GrantKey) -> Bool { lapsed.contains(key) }

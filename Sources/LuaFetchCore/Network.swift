@@ -319,7 +319,12 @@ extension World {
         host.release(r.value)
     }
 
-    var requestIDsInOrder: [Int] { net.requests.keys.sorted() }
+    /// Every request in number order; the sort is charged to the run (it runs at every
+    /// suspension and resume, over background transfers too).
+    var requestIDsInOrder: [Int] {
+        host.charge(hostWork: 2 * net.requests.count)
+        return net.requests.keys.sorted()
+    }
 
     /// At suspension: every request of the process in flight loses its connection. The server
     /// still receives one already on its way (server code runs in world time).

@@ -126,6 +126,9 @@ public protocol ScriptHost: AnyObject {
     func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure>
     /// Where a function was defined (or, for a built-in action, where it was handed over).
     func location(of ref: ScriptRef) -> SourceLocation?
+    /// Host work done for the scenario that grows with its input (walks over threads, tasks):
+    /// counted toward the run's instruction limit like work inside library functions (SPEC 11).
+    func charge(hostWork units: Int)
 }
 
 extension ScriptHost {
@@ -140,4 +143,5 @@ extension ScriptHost {
     public func dropThread(_ parked: Int) {}
     public func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure> { .success(ProcessDelegate()) }
     public func location(of ref: ScriptRef) -> SourceLocation? { nil }
+    public func charge(hostWork units: Int) {}
 }

@@ -7,11 +7,17 @@
 // (then only the warning `session-no-completion`). The delegate's calls run on the session's
 // serial background queue. Transfers live with the system (they survive processes); the delegate
 // belongs to the process that created the session. Uses Network.swift for the exchange.
+//
+// A session holds only what its semantics need (issue 29): transfers by id until they are
+// delivered, the finished ones in the order they finished, those waiting for the network, and
+// counts; the task objects and responses handed to delegate calls are let go once the calls ran.
+// So every operation is near-constant per transfer, and the memory they take counts against the
+// cap (World.hostBytes).
 
-/// One download or upload of a background session.
 /// The kinds of background transfer.
 public enum TransferKind: String, Sendable { case download, upload }
 
+/// One download or upload of a background session, until the app is told it finished.
 struct TransferTask {
     typealias Kind = TransferKind
     let id: Int
@@ -19,22 +25,27 @@ struct TransferTask {
     let summary: String
     var request: Int?
     var finished = false
-    var finishOrder = 0
     var response: ServedResponse?
     var status: Int?
     var error: String?
-    var delivered = false
     /// Waits for the network to come back (airplane mode at the start).
     var waiting: (method: String, url: ParsedURL, value: ScriptRef)?
 }
 
 /// A background session as the system keeps it.
 struct BackgroundSession {
-    var tasks: [TransferTask] = []
+    /// Transfers not yet delivered, by id.
+    var tasks: [Int: TransferTask] = [:]
     var nextTask = 0
     var finishCount = 0
     /// The handleEvents call was made for the finished transfers (delivery follows).
     var handling = false
+    /// How many of `tasks` have not finished.
+    var unfinished = 0
+    /// Finished transfers not yet delivered, in the order they finished.
+    var ready: [Int] = []
+    /// Transfers that waited for the network, in the order they started.
+    var waiting: [Int] = []
 }
 
 final class URLSessionBook: Subsystem, GrantBehaviour {
@@ -43,8 +54,11 @@ final class URLSessionBook: Subsystem, GrantBehaviour {
     var delegates: [String: (delegate: ScriptRef, queue: Int)] = [:]
     /// Transfers finished (all time), for the summary.
     var finished = 0
-    /// Task objects and responses handed to queued delegate calls: released when the process ends.
-    var held: [ScriptRef] = []
+    /// Task objects and responses handed to queued delegate calls, by reference, with how many
+    /// of those calls have not run yet: released when the last one ran, or the process ends.
+    var held: [Int: Int] = [:]
+    /// Host memory the sessions' transfers take (counted against the cap, World.hostBytes).
+    var hostBytes = 0
     /// At most 10 wakes and launches for sessions at one instant (InstantThrottle); the sessions
     /// that wait for the next try.
     var wakes = InstantThrottle(limit: 10)
@@ -61,14 +75,17 @@ final class URLSessionBook: Subsystem, GrantBehaviour {
     func processEnding(_ pid: Int, in world: World) {
         for key in delegates.keys.sorted() { world.host.release(delegates[key]!.delegate) }
         delegates.removeAll()
-        for r in held { world.host.release(r) }
+        for r in held.keys.sorted() { world.host.release(ScriptRef(id: r)) }
         held.removeAll()
         for key in sessions.keys.sorted() { sessions[key]!.handling = false }
     }
 
+    /// What a transfer costs the host until it is delivered: its record, its entry, its request.
+    static func bytes(of t: TransferTask) -> Int { MemoryLayout<TransferTask>.stride + 160 + t.summary.utf8.count }
+
     func pendingLines(in world: World) -> [String] {
         sessions.keys.sorted().flatMap { key in
-            sessions[key]!.tasks.filter { !$0.delivered }.map { t in
+            sessions[key]!.tasks.keys.sorted().map { sessions[key]!.tasks[$0]! }.map { t in
                 "transfer   \(key) #\(t.id) \(t.kind.rawValue) \(t.summary)\(t.finished ? " finished (\(t.error ?? "\(t.status ?? 0)")), not delivered yet" : t.waiting != nil ? " waits for the network" : " in progress")"
             }
         }
@@ -105,7 +122,7 @@ extension World {
         sessions.delegates[identifier] = (delegate, q)
         if sessions.sessions[identifier] == nil { sessions.sessions[identifier] = BackgroundSession() }
         // A session recreated after handleEvents (or after a force quit) gets what waited.
-        if sessions.sessions[identifier]!.handling || sessions.sessions[identifier]!.tasks.contains(where: { $0.finished && !$0.delivered }) {
+        if sessions.sessions[identifier]!.handling || !sessions.sessions[identifier]!.ready.isEmpty {
             deliverSessionEvents(identifier, finishing: sessions.sessions[identifier]!.handling)
         }
         return true
@@ -125,8 +142,11 @@ extension World {
             task.request = sendTransfer(identifier, id, method: method, url: url, value: value, at: location)
         } else {
             task.waiting = (method, url, value)
+            sessions.sessions[identifier]!.waiting.append(id)
         }
-        sessions.sessions[identifier]!.tasks.append(task)
+        sessions.hostBytes += URLSessionBook.bytes(of: task)
+        sessions.sessions[identifier]!.tasks[id] = task
+        sessions.sessions[identifier]!.unfinished += 1
         return id
     }
 
@@ -136,32 +156,35 @@ extension World {
         return id
     }
 
-    /// Transfers that waited for the network start when it comes back.
+    /// Transfers that waited for the network start when it comes back, in the order they began.
     func resumeWaitingTransfers() {
         guard device.network else { return }
-        for key in sessions.sessions.keys.sorted() {
-            for i in sessions.sessions[key]!.tasks.indices {
-                guard let w = sessions.sessions[key]!.tasks[i].waiting else { continue }
-                sessions.sessions[key]!.tasks[i].waiting = nil
-                sessions.sessions[key]!.tasks[i].request = sendTransfer(key, sessions.sessions[key]!.tasks[i].id, method: w.method, url: w.url, value: w.value, at: nil)
+        for key in sessions.sessions.keys.sorted() where !sessions.sessions[key]!.waiting.isEmpty {
+            let ids = sessions.sessions[key]!.waiting
+            sessions.sessions[key]!.waiting.removeAll()
+            for id in ids {
+                guard let w = sessions.sessions[key]!.tasks[id]?.waiting else { continue }
+                sessions.sessions[key]!.tasks[id]!.waiting = nil
+                sessions.sessions[key]!.tasks[id]!.request = sendTransfer(key, id, method: w.method, url: w.url, value: w.value, at: nil)
             }
         }
     }
 
     /// `task:cancel()`: the transfer ends with "cancelled".
     public func cancelTransfer(_ identifier: String, _ task: Int) {
-        guard let i = sessions.sessions[identifier]?.tasks.firstIndex(where: { $0.id == task }),
-              !sessions.sessions[identifier]!.tasks[i].finished else { return }
-        if let r = sessions.sessions[identifier]!.tasks[i].request { abandonRequest(r) }
+        guard let t = sessions.sessions[identifier]?.tasks[task], !t.finished else { return }
+        if let r = t.request { abandonRequest(r) }
         transferFinished(session: identifier, task: task, response: nil, status: nil, error: "cancelled")
     }
 
     /// A force quit cancels every transfer; the app learns it when it next creates the session.
     func cancelTransfersForForceQuit() {
-        for key in sessions.sessions.keys.sorted() {
-            for t in sessions.sessions[key]!.tasks where !t.finished {
-                if let r = t.request { abandonRequest(r) }
-                markTransfer(key, t.id, response: nil, status: nil, error: "cancelled")
+        for key in sessions.sessions.keys.sorted() where sessions.sessions[key]!.unfinished > 0 {
+            let s = sessions.sessions[key]!
+            host.charge(hostWork: s.tasks.count)
+            for id in s.tasks.keys.sorted() where !s.tasks[id]!.finished {
+                if let r = s.tasks[id]!.request { abandonRequest(r) }
+                markTransfer(key, id, response: nil, status: nil, error: "cancelled")
             }
         }
     }
@@ -169,13 +192,23 @@ extension World {
     // MARK: - Finishing
 
     private func markTransfer(_ identifier: String, _ task: Int, response: ServedResponse?, status: Int?, error: String?) {
-        guard let i = sessions.sessions[identifier]?.tasks.firstIndex(where: { $0.id == task }) else { return }
-        sessions.sessions[identifier]!.finishCount += 1
-        sessions.sessions[identifier]!.tasks[i].finished = true
-        sessions.sessions[identifier]!.tasks[i].finishOrder = sessions.sessions[identifier]!.finishCount
-        sessions.sessions[identifier]!.tasks[i].response = response
-        sessions.sessions[identifier]!.tasks[i].status = status
-        sessions.sessions[identifier]!.tasks[i].error = error
+        guard var s = sessions.sessions.removeValue(forKey: identifier) else { return }
+        defer { sessions.sessions[identifier] = s }
+        guard var t = s.tasks[task] else { return }
+        s.finishCount += 1
+        if t.finished {
+            // Finished again (a cancelled transfer that waited for the network was sent after
+            // all): it is delivered in its new place.
+            s.ready.removeAll { $0 == task }
+        } else {
+            s.unfinished -= 1
+        }
+        s.ready.append(task)
+        t.finished = true
+        t.response = response
+        t.status = status
+        t.error = error
+        s.tasks[task] = t
         sessions.finished += 1
         stats.transfers += 1
         log("session", .net, "\(identifier) #\(task) finished: \(error ?? "\(status ?? 404)")")
@@ -196,8 +229,8 @@ extension World {
     /// Wakes or launches the app for a session whose transfers all finished, unless it runs (the
     /// events then wait for the session) or was force-quit; at most 10 such wakes at one instant.
     func wakeForSessionIfDue(_ identifier: String) {
-        guard !(sessions.sessions[identifier]?.tasks.contains { !$0.finished } ?? true), state != .notRunning || !forceQuitBlocked else { return }
-        guard !isRunning, sessions.sessions[identifier]?.tasks.contains(where: { $0.finished && !$0.delivered }) == true else { return }
+        guard let s = sessions.sessions[identifier], s.unfinished == 0, state != .notRunning || !forceQuitBlocked else { return }
+        guard !isRunning, !s.ready.isEmpty else { return }
         if sessions.wakes.isFull(at: now) {
             if sessions.deferred.isEmpty {
                 schedule(Event(.sessions, URLSessionBook.Kind.retryWakes), at: now + sessions.wakes.wait(at: now))
@@ -235,26 +268,30 @@ extension World {
 
     /// The delegate's calls for every finished, undelivered task in the order they finished:
     /// didFinishDownloading (downloads that got a response) and didComplete; then, after a wake,
-    /// didFinishEvents. On the session's serial queue.
+    /// didFinishEvents. On the session's serial queue. A delivered task is forgotten; its object
+    /// and response are held until the calls given them ran (`letGo`).
     func deliverSessionEvents(_ identifier: String, finishing: Bool) {
-        guard let (delegate, q) = sessions.delegates[identifier], var s = sessions.sessions[identifier] else { return }
-        let order = s.tasks.indices.filter { s.tasks[$0].finished && !s.tasks[$0].delivered }
-            .sorted { s.tasks[$0].finishOrder < s.tasks[$1].finishOrder }
-        for i in order {
-            s.tasks[i].delivered = true
-            let t = s.tasks[i]
+        guard let (delegate, q) = sessions.delegates[identifier], var s = sessions.sessions.removeValue(forKey: identifier) else { return }
+        for id in s.ready {
+            guard let t = s.tasks.removeValue(forKey: id) else { continue }
+            sessions.hostBytes -= URLSessionBook.bytes(of: t)
             let taskValue = host.makeTransferObject(session: identifier, task: t.id)
+            var taskUses = 0
             if t.kind == .download, t.error == nil, let response = t.response,
                let fn = host.field("didFinishDownloading", of: delegate) {
-                queueAsync(q, fn, Invocation(.ref(taskValue), .ref(response.value)))
+                queueAsync(q, fn, Invocation(.ref(taskValue), .ref(response.value)), holds: true)
+                taskUses += 1
+                hold(response.value, uses: 1)
+            } else if let response = t.response {
+                host.release(response.value)
             }
             if let fn = host.field("didComplete", of: delegate) {
-                queueAsync(q, fn, Invocation(.ref(taskValue), t.error.map { .string($0) } ?? .null))
+                queueAsync(q, fn, Invocation(.ref(taskValue), t.error.map { .string($0) } ?? .null), holds: true)
+                taskUses += 1
             }
-            sessions.held.append(taskValue)
-            if let response = t.response { sessions.held.append(response.value) }
+            hold(taskValue, uses: taskUses)
         }
-        s.tasks.removeAll { $0.delivered }
+        s.ready.removeAll()
         if finishing {
             s.handling = false
             if let fn = host.field("didFinishEvents", of: delegate), let session = host.sessionObject(identifier) {
@@ -263,11 +300,27 @@ extension World {
         }
         sessions.sessions[identifier] = s
     }
+
+    /// Keeps a reference handed to `uses` queued delegate calls (none: released now).
+    private func hold(_ ref: ScriptRef, uses: Int) {
+        guard uses > 0 else { host.release(ref); return }
+        sessions.held[ref.id, default: 0] += uses
+    }
+
+    /// A queued delegate call ran (or was dropped): the references it was given are let go once
+    /// no other call waits for them.
+    func letGo(_ invocation: Invocation) {
+        for i in 0..<invocation.count {
+            guard case .ref(let r) = invocation[i], let n = sessions.held[r.id] else { continue }
+            if n > 1 { sessions.held[r.id] = n - 1 } else { sessions.held[r.id] = nil; host.release(r) }
+        }
+    }
 }
 
 // Warm runs (WorldState.swift): every stored property, so a World can be put back as it was.
 extension URLSessionBook {
     func copyState(from o: URLSessionBook) {
-        sessions = o.sessions; delegates = o.delegates; finished = o.finished; held = o.held; wakes = o.wakes; deferred = o.deferred
+        sessions = o.sessions; delegates = o.delegates; finished = o.finished; held = o.held; hostBytes = o.hostBytes; wakes = o.wakes
+        deferred = o.deferred
     }
 }

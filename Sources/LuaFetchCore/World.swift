@@ -225,9 +225,10 @@ public final class World {
     /// Forgets the recorded timeline (violation indexes stay valid: they point into `violations`).
     public func clearTimeline() { timeline.removeAll(); timelineBytes = 0 }
 
-    /// Host-side memory this run keeps for the scenario (pending events, the recorded timeline):
+    /// Host-side memory this run keeps for the scenario (pending events, the recorded timeline,
+    /// threads, queued blocks and background transfers):
     /// counted against the memory cap with the scenario's Lua memory (SPEC 11).
-    public var hostBytes: Int { (queue.count + parked.count + mainWaiting.count) * World.bytesPerEvent + timelineBytes }
+    public var hostBytes: Int { (queue.count + parked.count + mainWaiting.count) * World.bytesPerEvent + timelineBytes + threads.hostBytes + sessions.hostBytes }
     static let bytesPerEvent = 160
 
     public init(file: String, options: RunOptions = RunOptions()) {
@@ -318,7 +319,7 @@ public final class World {
         guard let t = queue.peekTime(), t <= limit else { return false }
         guard stats.events < config.eventLimit else {
             let culprit = queue.peek().flatMap { location(of: $0.event) }.map { "\($0)" } ?? file
-            fatal = ScenarioError("\(culprit): the run passed its limit of \(config.eventLimit) events at \(Time.stamp(now)) (an every() or timer with a tiny interval, scheduled here?); use a longer interval or a shorter duration, or raise the limit with scenario{ limits = { events = N } } or --limit-events")
+            fatal = ScenarioError("\(culprit): the run passed its limit of \(config.eventLimit) events at \(Time.stamp(now)) (an every() or timer with a tiny interval, or a block that submits itself, scheduled here?); use a longer interval or a shorter duration, or raise the limit with scenario{ limits = { events = N } } or --limit-events")
             return false
         }
         if stopWhenIdle ?? (config.duration == nil) && queue.liveNonRecurring == 0 { return false }

@@ -20,8 +20,10 @@ final class HostFunction {
     let body: (LuaCall) throws(LuaFailure) -> Int32
     /// See `LuaCall.callLevel`.
     let callLevel: Int32
+    /// What a call costs the run beyond every call's 16 units (HostCosts).
+    let units: Int64
     init(_ name: String, callLevel: Int32 = 0, _ body: @escaping (LuaCall) throws(LuaFailure) -> Int32) {
-        self.name = name; self.callLevel = callLevel; self.body = body
+        self.name = name; self.callLevel = callLevel; self.body = body; units = HostCosts.units[name] ?? 0
     }
 }
 
@@ -160,6 +162,7 @@ final class LuaState {
 
     static func dispatch(_ fn: HostFunction, _ L: OpaquePointer) -> Int32 {
         let state = Unmanaged<LuaState>.fromOpaque(clua_host(L).pointee.owner).takeUnretainedValue()
+        if fn.units != 0, clua_charge_total(L, fn.units) != CLUA_KILL_NONE { return CLUA_STATUS_KILL }  // the work it starts
         let call = LuaCall(L: L, name: fn.name, callLevel: fn.callLevel)
         do {
             let n = try fn.body(call)
@@ -940,6 +943,12 @@ extension LuaState {
         h.pointee.hostBytes = hostBytes
         if h.pointee.cap > 0 && h.pointee.used + h.pointee.hostBytes > h.pointee.cap { _ = clua_account(L, 0) }
     }
+
+    /// Host work for the scenario (see ScriptHost.charge(hostWork:)): counted toward the run's
+    /// instruction limit, not the running handler's budget; inside a handler a charge past the
+    /// limit decides the kill, which the trampoline carries out when the host function returns;
+    /// between handlers, the next handler call checks it before it runs.
+    func chargeHostWork(_ units: Int64) { _ = clua_charge_total(L, units) }
 
     /// Units the whole run may spend (SPEC 11).
     var totalBudget: Int64 {

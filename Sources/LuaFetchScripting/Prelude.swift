@@ -222,17 +222,33 @@ function G.load(chunk, name, mode, env)
   return relay("load", rawload, chunk, name, "t", env)
 end
 
--- require: only `.lua` files beside the scenario.
-local loaded = {}
+-- require: only `.lua` files beside the scenario. A module that requires, directly or not, one
+-- whose loading has begun on this thread (or the scenario while its top level runs) is a cycle:
+-- an error at the require that closes it, naming the chain (Lua's package.loaded sentinel).
+-- `loading` is the innermost module being loaded: { path, name, parent, thread }; the `<close>`
+-- guard takes it off even when the module raises.
+local loaded, loading = {}, nil
+local running, tinsert, tconcat = coroutine.running, table.insert, table.concat
+local unloading = { __close = function(entry) loading = entry.parent end }
 function G.require(name)
   if type(name) ~= "string" or not name:match("^[%w_]+[%w_%.]*$") or name:find("%.%.") then
     error("bad argument #1 to 'require' (a module name like 'helpers' or 'lib.util' expected)", 2)
   end
   if loaded[name] ~= nil then return loaded[name] end
-  local source, path = host.readModule(name)
+  local source, path, isScenario = host.readModule(name)
   if not source then error(path, 2) end
+  local co, e = running(), loading
+  while e ~= nil and e.thread == co and e.path ~= path do e = e.parent end
+  if isScenario or (e ~= nil and e.thread == co) then
+    local names, x = { name }, loading
+    while x ~= nil and x.thread == co and x ~= e do tinsert(names, 1, x.name); x = x.parent end
+    tinsert(names, 1, name)
+    error("require cycle: " .. tconcat(names, " -> ") .. " (a module may not require, directly or not, one whose loading has begun)", 2)
+  end
   local fn, err = rawload(source, "@" .. path, "t")
   if not fn then error(err, 0) end
+  local entry <close> = setmetatable({ path = path, name = name, parent = loading, thread = co }, unloading)
+  loading = entry
   local result = fn(name)
   if result == nil then result = true end
   loaded[name] = result

@@ -26,7 +26,9 @@ extension ScenarioRuntime {
             ("readModule", { [unowned self] c throws(LuaFailure) in
                 let found = ScenarioFile.module(try c.string(1), besides: path)
                 if found.source != nil { notePath(found.pathOrError) }
-                return c.returns(found.source.map { .string($0) } ?? .null, .string(found.pathOrError)) }),
+                // The scenario itself, required while its top level runs: a require cycle.
+                let cycle = found.pathOrError == path && world.context == .topLevel
+                return c.returns(found.source.map { .string($0) } ?? .null, .string(found.pathOrError), .boolean(cycle)) }),
             ("swiftRuntime", swiftRuntimeEntry()),
         ], completes: false)
         let primitives = lua.primitives()

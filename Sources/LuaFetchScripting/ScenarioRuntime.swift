@@ -213,6 +213,7 @@ public final class ScenarioRuntime: ScriptHost {
     public func release(_ ref: ScriptRef) { lua.release(ref) }
 
     public func location(of ref: ScriptRef) -> SourceLocation? { lua.location(of: ref) }
+    public func charge(hostWork units: Int) { lua.chargeHostWork(Int64(units)) }
 
     // MARK: - ScriptHost
 

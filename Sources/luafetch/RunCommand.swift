@@ -85,10 +85,10 @@ struct Run: ParsableCommand {
 
 /// `--limit-instructions`, `--limit-events`, `--limit-memory` (SPEC 11), shared by run and repl.
 struct LimitOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The whole run's limit of Lua instructions (default 1e10).", valueName: "N"))
+    @Option(help: ArgumentHelp("The whole run's limit of Lua instructions (default 1e9).", valueName: "N"))
     var limitInstructions: String?
 
-    @Option(help: ArgumentHelp("The whole run's limit of events (default 1e8).", valueName: "N"))
+    @Option(help: ArgumentHelp("The whole run's limit of events (default 1e7).", valueName: "N"))
     var limitEvents: String?
 
     @Option(help: ArgumentHelp("The memory cap in bytes, or with K, M, G (default 256M).", valueName: "BYTES"))

@@ -21,9 +21,9 @@ struct Sim {
 
 /// Simulates `source` as the scenario file `test.lua`.
 func simulate(_ source: String, options: RunOptions = RunOptions(), budget: Int64 = 2_000_000,
-              memoryCap: Int = 64 << 20, eventLimit: Int = 100_000_000) -> Sim {
+              memoryCap: Int = 64 << 20, eventLimit: Int? = nil) -> Sim {
     let runtime = ScenarioRuntime(path: "test.lua", options: options, instructionBudget: budget, memoryCap: memoryCap)
-    runtime.world.config.eventLimit = eventLimit
+    if let eventLimit { runtime.world.config.eventLimit = eventLimit }
     do {
         try runtime.run(source: Array(source.utf8), chunkName: "@test.lua")
         try runtime.run()

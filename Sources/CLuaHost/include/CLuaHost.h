@@ -94,6 +94,10 @@ void clua_settle(clua_Host *h);                /* after a handler returned: clea
  * decided, or CLUA_KILL_NONE; the caller then stops the handler (a Swift host function returns
  * CLUA_STATUS_KILL). */
 int clua_charge(lua_State *L, long long units);
+/* Host work done for the scenario (a request's life, a walk over its threads): counts toward the
+ * run's instruction limit only, not the running handler's budget (it is not the app's time); past
+ * the limit while a handler runs, decides the kill (returned), else the next handler call does. */
+int clua_charge_total(lua_State *L, long long units);
 /* Counts host-side bytes against the cap (negative to release). Returns 1 when the cap is passed. */
 int clua_account(lua_State *L, long long bytes);
 
