@@ -126,6 +126,12 @@ public protocol ScriptHost: AnyObject {
     func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure>
     /// Where a function was defined (or, for a built-in action, where it was handed over).
     func location(of ref: ScriptRef) -> SourceLocation?
+    /// The scenario line running now: the running handler's innermost line in a scenario file,
+    /// else where the handler it runs was defined or handed over (`at(5, user.home)`); nil when no
+    /// scenario code runs (iOS acting on its own). Asked only for the page's timeline entries.
+    func currentLocation() -> SourceLocation?
+    /// The text of a scenario file or module this run loaded (the page shows lines of it).
+    func sourceText(of file: String) -> [UInt8]?
 }
 
 extension ScriptHost {
@@ -140,4 +146,6 @@ extension ScriptHost {
     public func dropThread(_ parked: Int) {}
     public func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure> { .success(ProcessDelegate()) }
     public func location(of ref: ScriptRef) -> SourceLocation? { nil }
+    public func currentLocation() -> SourceLocation? { nil }
+    public func sourceText(of file: String) -> [UInt8]? { nil }
 }
