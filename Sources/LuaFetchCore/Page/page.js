@@ -46,6 +46,13 @@
     if (parent) parent.appendChild(e);
     return e;
   }
+  // Text with `code` in backquotes (the rules' wording) as code elements.
+  function richText(parent, text) {
+    text.split("`").forEach(function (part, k) {
+      if (k % 2) h("code", null, part, parent); else parent.appendChild(document.createTextNode(part));
+    });
+    return parent;
+  }
   function pad(n, w) { n = String(n); while (n.length < w) n = "0" + n; return n; }
   function stamp(t) {
     t = Math.round(t);
@@ -340,8 +347,8 @@
     if (v) {
       var rule = D.rules[v[1]], r = h("div", "rule", null, box);
       if (rule) {
-        h("h4", null, "rule", r); h("p", null, rule[0], r);
-        h("h4", null, "how to fix it", r); h("p", null, rule[1], r);
+        h("h4", null, "rule", r); richText(h("p", null, null, r), rule[0]);
+        h("h4", null, "how to fix it", r); richText(h("p", null, null, r), rule[1]);
       }
       if (v[8]) { h("h4", null, "stack", box); h("pre", "src", v[8].join("\n"), box).style.padding = "6px 8px"; }
     }
