@@ -408,19 +408,16 @@ public enum HTMLReport {
         <div class="headline"><h1>\(escape(world.config.name))</h1> <span class="verdict \(passed ? "pass" : "fail")">\(escape(result))</span> <span class="counts">\(escape(violationCounts(world)))</span></div>
         <div class="meta">luafetch · os \(escape(world.os.rawValue)) · seed \(world.seed) · \(escape(Time.human(world.now))) of virtual time</div>
         \(reproduce.map { "<div class=\"reproduce\">reproduce <code>\(escape($0))</code></div>" } ?? "")
+        \(world.timelineDropped > 0 ? "<div class=\"meta\">the page keeps the first \(maxEntries) timeline entries: \(world.timelineDropped) later ones are not drawn or listed (the summary counts everything)</div>" : "")
         <details><summary>summary</summary><pre>\(escape(summary.joined(separator: "\n")))</pre></details>
         </header>
         \(legend)
+        <div id="work">
         <main id="main">
         <section id="chart" aria-label="timeline">
         <div class="hint">wheel or +/− zoom · drag or ←/→ pan · 0 whole run · ↑/↓ previous/next event · click anything for its details</div>
         <div id="plot"><svg id="axis" aria-hidden="true"></svg><div id="lanesbox"><svg id="svg" role="img" aria-label="the run's lanes over virtual time"></svg></div></div>
         </section>
-        <aside id="panel" aria-label="details">
-        <div id="overview"><h2>violations</h2><ol id="violations">
-        \(list)</ol><p class="hint">Click a marker, a bar or an event for its details, its scenario line and, for a violation, the rule and how to fix it.</p></div>
-        <div id="detail" hidden></div>
-        </aside>
         </main>
         <section id="eventlist" aria-label="events">
         <div class="listbar"><h2>events <span id="evcount" class="meta"></span></h2>
@@ -429,6 +426,12 @@ public enum HTMLReport {
         <div class="evhead" aria-hidden="true"><span>time</span><span>lane</span><span>event</span><span>scenario line</span></div>
         <div id="events" role="listbox" tabindex="0" aria-label="events in time order"><div id="evrows"></div></div>
         </section>
+        <aside id="panel" aria-label="details">
+        <div id="overview"><h2>violations</h2><ol id="violations">
+        \(list)</ol><p class="hint">Click a marker, a bar or an event for its details, its scenario line and, for a violation, the rule and how to fix it.</p></div>
+        <div id="detail" hidden></div>
+        </aside>
+        </div>
         <div id="tip" role="tooltip" hidden></div>
         <script type="application/json" id="data">\(scriptSafe(data))</script>
         <script>\(HTMLReportAssets.script)</script>

@@ -79,17 +79,24 @@
   function units(lane) { return Math.min(4, 1 + 0.5 * (lane.rows - 1)); }
   var totalUnits = lanes.reduce(function (a, l) { return a + units(l); }, 0);
   function layout() {
-    var main = $("main"), list = $("eventlist");
-    var top = main.getBoundingClientRect().top + window.pageYOffset;
+    var main = $("main"), list = $("eventlist"), work = $("work");
+    var top = work.getBoundingClientRect().top + window.pageYOffset;
     var avail = Math.max(420, window.innerHeight - top - 4);
     var chartMax = Math.max(220, avail - LIST_MIN);
     var chrome = document.querySelector("#chart .hint").offsetHeight + 6;  // the hint line, padding and border
     var room = chartMax - chrome - AXIS - VROW - 8;
     laneH = Math.max(MIN_LANE, Math.min(MAX_LANE, Math.floor(room / Math.max(1, totalUnits))));
     var need = chrome + AXIS + VROW + totalUnits * laneH + 8;
-    var mainH = Math.max(Math.min(need, chartMax), Math.min(380, chartMax));
+    var mainH = Math.max(Math.min(need, chartMax), 200), listH = Math.max(LIST_MIN, avail - mainH);
     main.style.height = mainH + "px";
-    list.style.height = Math.max(LIST_MIN, avail - mainH) + "px";
+    list.style.height = listH + "px";
+    if (getComputedStyle(work).gridTemplateColumns.split(" ").length > 1) {
+      work.style.gridTemplateRows = mainH + "px " + listH + "px";  // the panel beside both, scrolling within
+      $("panel").style.maxHeight = "";
+    } else {
+      work.style.gridTemplateRows = "";
+      $("panel").style.maxHeight = "60vh";
+    }
   }
   function width() { return Math.max(480, lanesbox.clientWidth); }
   function x(t) { return LABEL + (t - view.t0) / (view.t1 - view.t0) * (width() - LABEL - 10); }
