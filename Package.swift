@@ -29,7 +29,8 @@ let package = Package(
             name: "CLuaHost",
             dependencies: ["CLua"]
         ),
-        .target(name: "LuaFetchCore"),
+        // The HTML pages' style and scripts, compiled into the binary (HTMLReportAssets).
+        .target(name: "LuaFetchCore", resources: [.embedInCode("Page/page.css"), .embedInCode("Page/page.js"), .embedInCode("Page/index.js")]),
         // SPEC 18: an app's Swift sources and Info.plist to a scenario (pure Swift, no Lua).
         .target(
             name: "LuaFetchImport",

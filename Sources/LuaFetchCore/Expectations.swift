@@ -88,7 +88,8 @@ extension World {
 
     func record(_ r: ExpectationResult) {
         expectations.results.append(r)
-        log("expect", .expect, "\(r.passed ? "✓" : "✗") \(r.description)\(r.detail.map { ": \($0)" } ?? "")\(r.passed ? "" : r.location.map { " (\($0))" } ?? "")")
+        log("expect", .expect, "\(r.passed ? "✓" : "✗") \(r.description)\(r.detail.map { ": \($0)" } ?? "")\(r.passed ? "" : r.location.map { " (\($0))" } ?? "")",
+            location: r.location)
     }
 
     /// The run's verdict (SPEC 1): 0 pass, 1 an expectation failed or an unexpected violation.

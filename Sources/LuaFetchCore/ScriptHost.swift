@@ -129,6 +129,12 @@ public protocol ScriptHost: AnyObject {
     /// Host work done for the scenario that grows with its input (walks over threads, tasks):
     /// counted toward the run's instruction limit like work inside library functions (SPEC 11).
     func charge(hostWork units: Int)
+    /// The scenario line running now: the running handler's innermost line in a scenario file,
+    /// else where the handler it runs was defined or handed over (`at(5, user.home)`); nil when no
+    /// scenario code runs (iOS acting on its own). Asked only for the page's timeline entries.
+    func currentLocation() -> SourceLocation?
+    /// The text of a scenario file or module this run loaded (the page shows lines of it).
+    func sourceText(of file: String) -> [UInt8]?
 }
 
 extension ScriptHost {
@@ -144,4 +150,6 @@ extension ScriptHost {
     public func makeDelegate(_ factory: ScriptRef) -> Result<ProcessDelegate, ScriptFailure> { .success(ProcessDelegate()) }
     public func location(of ref: ScriptRef) -> SourceLocation? { nil }
     public func charge(hostWork units: Int) {}
+    public func currentLocation() -> SourceLocation? { nil }
+    public func sourceText(of file: String) -> [UInt8]? { nil }
 }

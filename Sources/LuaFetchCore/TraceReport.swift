@@ -16,6 +16,8 @@ public enum TraceReport {
         var start: Millis
         var end: Millis
         var args: [(String, JSON)]
+        /// The timeline entries that opened and closed it (-1: none; the page links them).
+        var from = -1, to = -1
     }
 
     /// The run's intervals and instants, from the timeline's structured details: what the trace
@@ -33,19 +35,21 @@ public enum TraceReport {
         var states: [Slice] = []
         var tasks: [Slice] = [], fetches: [Slice] = [], budgets: [Slice] = []
         var grantSlices: [String: [Slice]] = [:], openGrants: [String: Slice] = [:]
-        var sceneSlices: [Slice] = [], openScene: (String, Millis)?
+        var sceneSlices: [Slice] = [], openScene: (String, Millis, Int)?
         var requests: [String: [Slice]] = [:]
         var instants: [(Millis, String, [(String, JSON)])] = []
-        var openState: (AppState, Millis)?
+        var openState: (AppState, Millis, Int)?
         var openTasks: [Int: Slice] = [:], openFetches: [Int: Slice] = [:], openRequests: [Int: (String, Slice)] = [:]
         var openBudget: Slice?
-        func closeProcess(at t: Millis) {
-            for id in openTasks.keys.sorted() { var s = openTasks[id]!; s.end = t; s.args.append(("ended", .string("terminated"))); tasks.append(s) }
-            for id in openFetches.keys.sorted() { var s = openFetches[id]!; s.end = t; fetches.append(s) }
-            for key in openGrants.keys.sorted() { var s = openGrants[key]!; s.end = t; grantSlices[s.category, default: []].append(s) }
+        func closeProcess(at t: Millis, _ index: Int) {
+            for id in openTasks.keys.sorted() {
+                var s = openTasks[id]!; s.end = t; s.to = index; s.args.append(("ended", .string("terminated"))); tasks.append(s)
+            }
+            for id in openFetches.keys.sorted() { var s = openFetches[id]!; s.end = t; s.to = index; fetches.append(s) }
+            for key in openGrants.keys.sorted() { var s = openGrants[key]!; s.end = t; s.to = index; grantSlices[s.category, default: []].append(s) }
             openTasks.removeAll(); openFetches.removeAll(); openGrants.removeAll()
         }
-        for e in world.timeline {
+        for (index, e) in world.timeline.enumerated() {
             if let i = e.violation {
                 let v = world.violations[i]
                 instants.append((e.time, v.code.rawValue, [("severity", .string(v.severity.rawValue)), ("message", .string(v.message)),
@@ -53,68 +57,76 @@ public enum TraceReport {
             }
             switch e.detail {
             case .state(let s)?:
-                if let (old, since) = openState, old != .notRunning {
-                    states.append(Slice(name: old.rawValue, category: "state", start: since, end: e.time, args: []))
+                if let (old, since, opened) = openState, old != .notRunning {
+                    states.append(Slice(name: old.rawValue, category: "state", start: since, end: e.time, args: [], from: opened, to: index))
                 }
-                openState = (s, e.time)
-                if s != .background, var b = openBudget { b.end = min(b.end, e.time); budgets.append(b); openBudget = nil }
+                openState = (s, e.time, index)
+                if s != .background, var b = openBudget { b.end = min(b.end, e.time); b.to = index; budgets.append(b); openBudget = nil }
                 if s == .notRunning {
-                    closeProcess(at: e.time)
-                    if let (old, since) = openScene, old != "unattached" {
-                        sceneSlices.append(Slice(name: old, category: "scene", start: since, end: e.time, args: []))
+                    closeProcess(at: e.time, index)
+                    if let (old, since, opened) = openScene, old != "unattached" {
+                        sceneSlices.append(Slice(name: old, category: "scene", start: since, end: e.time, args: [], from: opened, to: index))
                     }
                     openScene = nil
                 }
             case .budget(let deadline, let budget)?:
                 openBudget = Slice(name: "background time (\(Time.human(budget)))", category: "budget", start: e.time, end: deadline,
-                                   args: [("budget_ms", .int(budget)), ("deadline_ms", .int(deadline))])
+                                   args: [("budget_ms", .int(budget)), ("deadline_ms", .int(deadline))], from: index)
             case .taskBegan(let id, let name)?:
                 openTasks[id] = Slice(name: "task #\(id)\(name.map { " \($0)" } ?? "")", category: "task", start: e.time, end: e.time,
-                                      args: [("id", .int(id))])
+                                      args: [("id", .int(id))], from: index)
             case .taskEnded(let id)?:
-                if var s = openTasks.removeValue(forKey: id) { s.end = e.time; tasks.append(s) }
+                if var s = openTasks.removeValue(forKey: id) { s.end = e.time; s.to = index; tasks.append(s) }
             case .fetchStarted(let id, let scheduled)?:
                 openFetches[id] = Slice(name: "fetch #\(id)", category: "fetch", start: e.time, end: e.time,
-                                        args: [("scheduled", .bool(scheduled)), ("budget_ms", .int(world.budgets.fetch ?? 0))])
+                                        args: [("scheduled", .bool(scheduled)), ("budget_ms", .int(world.budgets.fetch ?? 0))], from: index)
             case .fetchEnded(let id, let result)?:
-                if var s = openFetches.removeValue(forKey: id) { s.end = e.time; s.args.append(("result", .string(result))); fetches.append(s) }
-            case .scene(let s)?:
-                if let (old, since) = openScene, old != "unattached" {
-                    sceneSlices.append(Slice(name: old, category: "scene", start: since, end: e.time, args: []))
+                if var s = openFetches.removeValue(forKey: id) {
+                    s.end = e.time; s.to = index; s.args.append(("result", .string(result))); fetches.append(s)
                 }
-                openScene = (s, e.time)
+            case .scene(let s)?:
+                if let (old, since, opened) = openScene, old != "unattached" {
+                    sceneSlices.append(Slice(name: old, category: "scene", start: since, end: e.time, args: [], from: opened, to: index))
+                }
+                openScene = (s, e.time, index)
             case .grantBegan(let kind, let id, let name)?:
-                openGrants["\(kind) \(id)"] = Slice(name: "\(kind) #\(id) \(name)", category: kind, start: e.time, end: e.time, args: [("id", .int(id))])
+                openGrants["\(kind) \(id)"] = Slice(name: "\(kind) #\(id) \(name)", category: kind, start: e.time, end: e.time, args: [("id", .int(id))],
+                                                    from: index)
             case .grantEnded(let kind, let id, let outcome)?:
                 if var s = openGrants.removeValue(forKey: "\(kind) \(id)") {
                     s.end = e.time
+                    s.to = index
                     s.args.append(("outcome", .string(outcome)))
                     grantSlices[kind, default: []].append(s)
                 }
             case .requestSent(let id, let host, let method, let path)?:
-                openRequests[id] = (host, Slice(name: "\(method) \(path)", category: "request", start: e.time, end: e.time, args: [("id", .int(id))]))
+                openRequests[id] = (host, Slice(name: "\(method) \(path)", category: "request", start: e.time, end: e.time, args: [("id", .int(id))],
+                                                from: index))
             case .requestDone(let id, let status, let error)?:
                 if let (host, s0) = openRequests.removeValue(forKey: id) {
                     var s = s0
                     s.end = e.time
+                    s.to = index
                     s.args.append(("result", status.map { .int($0) } ?? .opt(error)))
                     requests[host, default: []].append(s)
                 }
             default: break
             }
         }
-        if let (s, since) = openState, s != .notRunning {
-            states.append(Slice(name: s.rawValue, category: "state", start: since, end: end, args: []))
+        if let (s, since, opened) = openState, s != .notRunning {
+            states.append(Slice(name: s.rawValue, category: "state", start: since, end: end, args: [], from: opened))
         }
         if var b = openBudget { b.end = min(b.end, end); budgets.append(b) }
-        closeProcess(at: end)
+        closeProcess(at: end, -1)
         for id in openRequests.keys.sorted() {
             var (host, s) = openRequests[id]!
             s.end = end
             requests[host, default: []].append(s)
         }
 
-        if let (s, since) = openScene, s != "unattached" { sceneSlices.append(Slice(name: s, category: "scene", start: since, end: end, args: [])) }
+        if let (s, since, opened) = openScene, s != "unattached" {
+            sceneSlices.append(Slice(name: s, category: "scene", start: since, end: end, args: [], from: opened))
+        }
         return Shape(states: states, budgets: budgets, sceneSlices: sceneSlices, tasks: tasks, fetches: fetches,
                      grantSlices: grantSlices, requests: requests, instants: instants)
     }

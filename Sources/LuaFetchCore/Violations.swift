@@ -88,6 +88,42 @@ public enum ViolationCode: String, CaseIterable, Sendable {
         }
     }
 
+    /// How to fix it, in an iOS developer's terms: what the page's details show under the rule
+    /// (`info.summary`, the line docs/RULES.md shows). One row per code.
+    public var fix: String {
+        switch self {
+        case .taskExpired: return "End every background task before the time runs out: call endBackgroundTask when its work finishes, and in its expiration handler (stop the work, save what it did, then end the task)."
+        case .taskNotEndedInHandler: return "In the expiration handler, stop the work and call endBackgroundTask for that task before returning."
+        case .taskUnknown: return "End each identifier beginBackgroundTask returned exactly once, then set the variable to UIBackgroundTaskInvalid so no other path ends it again."
+        case .taskHeldTooLong: return "Keep a background task open only while the work it protects runs, in the foreground too: end it as soon as the work finishes."
+        case .tooManyTasks: return "End every task you begin; protect a batch of work with one task instead of one per item."
+        case .fetchNoCompletion: return "Call performFetch's completionHandler on every path within the fetch time (30 s): when the work succeeds, fails or times out, and on every early return."
+        case .fetchDoubleCompletion: return "Call the completion handler exactly once: return right after calling it, and make sure two paths (a response and a timeout) cannot both call it."
+        case .fetchBadResult: return "Pass UIBackgroundFetchResultNewData, UIBackgroundFetchResultNoData or UIBackgroundFetchResultFailed to the completion handler."
+        case .fetchNotConfigured: return "Add \"fetch\" to the app's background modes (UIBackgroundModes in Info.plist), or remove performFetch."
+        case .callbackOverrun: return "Return from the callback quickly: move the work to a background queue (dispatch.global), protected by a background task."
+        case .appCrash: return "Fix the error the message and the traceback show: an error that escapes a delegate method crashes the app."
+        case .appHang: return "Find the loop that never ends or the computation that is too long in that handler (the line shows where it was stopped)."
+        case .outOfMemory: return "Keep less in memory (caches, large tables), or raise scenario{ limits = { memory = ... } } if the use is intended."
+        case .unmatchedRequest: return "Send the request to a host a server{} declares, or add the route (the message names the closest one)."
+        case .pendingAtEnd: return "End the tasks and call the completions still open when the work finishes, or let the scenario run long enough for them to finish."
+        case .lockHeldAtSuspension: return "Release the shared-container lock before the app can be suspended: take it only inside a background task, and unlock before ending the task."
+        case .mainThreadHang: return "Do not block the main thread around lifecycle transitions: move the work, the lock or the q:sync to a background queue."
+        case .deadlock: return "Take locks in the same order everywhere, and never q:sync onto the queue you are running on."
+        case .timerOnBackgroundThread: return "Create the timer on the main thread (dispatch.main), or use after or a dispatch queue instead."
+        case .maskedByDebugger: return "Run without the debugger (as users do) to see the termination, then fix it as its own code says."
+        case .bgtaskRegistration: return "Register each launch handler once, in didFinishLaunching, for an identifier listed in permittedIdentifiers (BGTaskSchedulerPermittedIdentifiers)."
+        case .bgtaskUnregistered: return "Call BGTaskScheduler.register in didFinishLaunching, before any submit and before the task can launch."
+        case .bgtaskNoCompletion: return "Call task:setTaskCompleted when the work finishes, and set an expirationHandler that stops the work and completes the task."
+        case .bgtaskDoubleCompletion: return "Complete each task once: make sure the work's end and the expiration handler cannot both call setTaskCompleted."
+        case .pushNoCompletion: return "Call didReceiveRemoteNotification's completionHandler on every path within pushCompletion (30 s)."
+        case .pushDoubleCompletion: return "Call the completion handler exactly once: return right after calling it."
+        case .pushBadResult: return "Pass \"newData\", \"noData\" or \"failed\" (UIBackgroundFetchResult) to the completion handler."
+        case .sceneLifecycleRequired: return "Adopt the scene life cycle: app{ scenes = true } and the scene delegate's callbacks."
+        case .sessionNoCompletion: return "Call handleEventsForBackgroundURLSession's completionHandler once the session's events are delivered (in didFinishEvents)."
+        }
+    }
+
     public var severity: Severity { info.severity }
     /// The timeline actor a violation is shown under.
     public var actor: String { info.actor }

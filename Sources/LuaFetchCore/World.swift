@@ -50,6 +50,9 @@ public struct TimelineEntry: Sendable {
     public var violation: Int?
     /// What happened, for machine-readable output (JSON Lines, trace).
     public var detail: Detail?
+    /// The scenario line behind it: kept only for the page (`TimelineKeeping.picture`), where a
+    /// click shows that line.
+    public var location: SourceLocation? = nil
 
     /// Structured facts behind a timeline line.
     public enum Detail: Sendable {
@@ -217,9 +220,16 @@ public final class World {
         case structured(limit: Int)
         /// The most recent entries (the REPL's `.trace`).
         case recent(Int)
-        /// What the HTML page draws: entries with structure or a violation, and the person's and
-        /// the system's actions, with their text, up to a limit.
+        /// What the HTML page draws and lists: every entry with its text and the scenario line
+        /// behind it (`TimelineEntry.location`), up to a limit.
         case picture(limit: Int)
+    }
+
+    /// Whether kept entries carry their scenario line (the page's timeline): the host then keeps
+    /// track of the handler it runs.
+    public var keepsLines: Bool {
+        if case .picture = timelineKeeping { return recordTimeline }
+        return false
     }
 
     /// Forgets the recorded timeline (violation indexes stay valid: they point into `violations`).
@@ -537,16 +547,17 @@ public final class World {
     /// A timeline line. Its message is built only when someone reads it (a kept timeline or an
     /// output sink): `--quiet` runs format none.
     func log(_ actor: String, _ kind: TimelineEntry.Kind, _ message: @autoclosure () -> String, violation: Int? = nil,
-             detail: TimelineEntry.Detail? = nil) {
+             detail: TimelineEntry.Detail? = nil, location: SourceLocation? = nil) {
         guard recordTimeline || sink != nil else { return }
-        let entry = TimelineEntry(time: now, actor: actor, kind: kind, message: message(), violation: violation, detail: detail)
+        let entry = TimelineEntry(time: now, actor: actor, kind: kind, message: message(), violation: violation, detail: detail,
+                                  location: location)
         if recordTimeline { keep(entry) }
         sink?(entry, self)
     }
 
     private func keep(_ entry: TimelineEntry) {
         /// What one kept entry costs the host (an estimate, counted against the memory cap).
-        func bytes(_ e: TimelineEntry) -> Int { 96 + e.message.utf8.count }
+        func bytes(_ e: TimelineEntry) -> Int { 96 + e.message.utf8.count + (e.location?.file.utf8.count ?? 0) }
         var entry = entry
         switch timelineKeeping {
         case .all:
@@ -556,8 +567,8 @@ public final class World {
             guard timeline.count < limit else { timelineDropped += 1; return }
             entry.message = ""
         case .picture(let limit):
-            guard entry.detail != nil || entry.violation != nil || entry.kind == .action else { return }
             guard timeline.count < limit else { timelineDropped += 1; return }
+            if entry.location == nil { entry.location = host?.currentLocation() }
         case .recent(let n):
             if timeline.count + 1 >= 2 * max(n, 1) {
                 let drop = timeline.count + 1 - n

@@ -282,15 +282,16 @@ public enum Explorer {
         return runtime
     }
 
-    /// The page of a schedule's replay (`explore --html`), or nil when the scenario fails to load.
-    public static func page(path: String, seed: Int64, os: OSProfile?, schedule: Schedule, reproduce: String) -> String? {
+    /// The page of a schedule's replay (`explore --html`) and the virtual time it covered, or nil
+    /// when the scenario fails to load.
+    public static func page(path: String, seed: Int64, os: OSProfile?, schedule: Schedule, reproduce: String) -> (html: String, virtualTime: Millis)? {
         let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: schedule.order, until: schedule.until),
                                       reuseCompiledChunks: true)
         runtime.world.timelineKeeping = .picture(limit: HTMLReport.maxEntries)
         guard (try? runtime.load()) != nil else { return nil }
         for a in schedule.actions { a.schedule(in: runtime.world) }
         guard (try? runtime.run()) != nil else { return nil }
-        return HTMLReport.build(runtime.world, reproduce: reproduce)
+        return (HTMLReport.build(runtime.world, reproduce: reproduce), runtime.world.now)
     }
 
     /// What a finished run found, in the order it happened: violations the scenario does not

@@ -318,6 +318,13 @@ final class LuaState {
         return nil
     }
 
+    /// The line the running handler is at: its innermost frame in a scenario file (nil when no
+    /// handler runs, or it runs no scenario code, as `at(5, user.home)`).
+    func runningLocation() -> SourceLocationRef? {
+        guard let co = running else { return nil }
+        return LuaState.scenarioLocation(co, from: 0)
+    }
+
     /// Where the function on the top of `L`'s stack was defined (scenario functions only).
     static func definition(ofTopFunctionIn L: OpaquePointer) -> SourceLocationRef? {
         var ar = lua_Debug()

@@ -215,9 +215,23 @@ public final class ScenarioRuntime: ScriptHost {
     public func location(of ref: ScriptRef) -> SourceLocation? { lua.location(of: ref) }
     public func charge(hostWork units: Int) { lua.chargeHostWork(Int64(units)) }
 
+    /// The handlers `invoke` is running, innermost last: kept only while the World keeps lines
+    /// for the page (`World.keepsLines`), for `currentLocation`.
+    private var invoking: [ScriptRef] = []
+
+    public func currentLocation() -> SourceLocation? {
+        if let l = lua.runningLocation() { return SourceLocation(file: l.file, line: l.line) }
+        return invoking.last.flatMap { location(of: $0) }
+    }
+
+    public func sourceText(of file: String) -> [UInt8]? { ScenarioFile.bytes(file) }
+
     // MARK: - ScriptHost
 
     public func invoke(_ fn: ScriptRef, _ invocation: Invocation) -> Outcome {
+        let lines = world.keepsLines
+        if lines { invoking.append(fn) }
+        defer { if lines { invoking.removeLast() } }
         let r: LuaRunResult
         if invocation.count == 0 {
             r = lua.call(fn)

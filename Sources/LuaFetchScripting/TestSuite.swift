@@ -119,6 +119,9 @@ public enum TestSuite {
         public var message: String?
         /// Virtual time the run covered.
         public var virtualTime: Millis = 0
+        /// Violations the run had, and how many of them an `expect.violation` names.
+        public var violations = 0
+        public var expectedViolations = 0
         /// The run as a page (`luafetch test --html`).
         public var page: String?
         public var exitCode: Int32 { status == .passed ? 0 : status == .failed ? 1 : 2 }
@@ -139,8 +142,10 @@ public enum TestSuite {
         let world = runtime.world
         var v = Verdict(path: path, status: world.exitCode == 0 ? .passed : .failed, virtualTime: world.now)
         if html { v.page = HTMLReport.build(world, reproduce: "luafetch run \(path) --seed \(world.seed) --os \(world.os.rawValue)") }
-        guard v.status == .failed else { return v }
         let expected = world.expectedCodes
+        v.violations = world.violations.count
+        v.expectedViolations = world.violations.filter { expected.contains($0.code) }.count
+        guard v.status == .failed else { return v }
         let violation = world.violations.first { !expected.contains($0.code) && ($0.severity == .error || world.options.strict) }
         let expectation = world.expectationResults.first { !$0.passed }
         if let violation, expectation.map({ violation.time <= $0.time }) ?? true {

@@ -168,20 +168,22 @@ struct Explore: ParsableCommand {
             Output.error("luafetch explore: cannot make \(dir): \(problem)\n")
             throw ExitCode(2)
         }
-        var pages: [(title: String, file: String, passed: Bool, note: String)] = []
+        var pages: [HTMLReport.IndexEntry] = []
         let ranked = report.findings.ranking
         for (n, line) in ranked.roots.enumerated() {
             guard let head = ranked.headline(line), let minimal = head.minimal else { continue }
             let command = report.replay(head.seed, minimal)
             guard let page = Explorer.page(path: report.file, seed: head.seed, os: report.osOption, schedule: minimal, reproduce: command) else { continue }
             let file = "finding-\(n + 1)-\(head.first.code).html"
-            if let problem = writeFile(dir + "/" + file, page, existing: .replace) {
+            if let problem = writeFile(dir + "/" + file, page.html, existing: .replace) {
                 Output.error("luafetch explore: cannot write \(dir)/\(file): \(problem.message)\n")
                 throw ExitCode(2)
             }
-            pages.append(("\(head.first.code) \(line)", file, false, head.first.message))
+            pages.append(.init(title: "\(head.first.code) \(line)", file: file, status: head.first.severity == .warning ? .warning : .error,
+                               note: head.first.message, virtualTime: page.virtualTime,
+                               details: "seen in \(head.runs) run\(head.runs == 1 ? "" : "s"), seed \(head.seed)"))
         }
-        if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch explore · \(report.name)", pages), existing: .replace) {
+        if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch explore · \(report.name)", entryName: "finding", pages), existing: .replace) {
             Output.error("luafetch explore: cannot write \(dir)/index.html: \(problem.message)\n")
             throw ExitCode(2)
         }

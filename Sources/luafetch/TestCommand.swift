@@ -142,11 +142,18 @@ struct TestCommand: ParsableCommand {
                 Output.error("luafetch test: \(problem)\n")
                 throw ExitCode(2)
             }
-            var pages: [(title: String, file: String, passed: Bool, note: String)] = []
+            var pages: [HTMLReport.IndexEntry] = []
             for r in results {
                 guard let v = r.verdict else { continue }
-                let note = v.status == .passed ? "passed" : "\(v.code ?? "failed")\(v.location.map { " \($0)" } ?? ""): \(TestCommand.firstLine(v.message ?? ""))"
-                pages.append((v.path, r.page ?? "", r.page != nil && v.status == .passed, note))
+                let note: String
+                switch v.status {
+                case .passed: note = v.expectedViolations > 0 ? "passed: every violation is expected" : "passed"
+                case .failed: note = "\(v.code ?? "failed")\(v.location.map { " \($0)" } ?? ""): \(TestCommand.firstLine(v.message ?? ""))"
+                case .error: note = TestCommand.firstLine(v.message ?? "")  // starts with its file:line
+                }
+                let status: HTMLReport.IndexEntry.Status = v.status == .passed ? .passed : v.status == .failed ? .failed : .scenarioError
+                pages.append(.init(title: v.path, file: r.page, status: status, note: note, virtualTime: v.status == .error ? nil : v.virtualTime,
+                                   details: TestCommand.violationCount(v)))
             }
             if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch test", pages), existing: .replace) {
                 Output.error("luafetch test: cannot write \(dir)/index.html: \(problem.message)\n")
@@ -179,6 +186,14 @@ struct TestCommand: ParsableCommand {
                 if format == .text && isatty(1) != 0 { Output.flush() }
             }
         }
+    }
+
+    /// "no violations", "1 violation", "3 violations, 3 expected" (the index page's details).
+    static func violationCount(_ v: TestSuite.Verdict) -> String {
+        if v.status == .error { return "did not run" }
+        guard v.violations > 0 else { return "no violations" }
+        let noun = "\(v.violations) violation\(v.violations == 1 ? "" : "s")"
+        return v.expectedViolations > 0 ? "\(noun), \(v.expectedViolations) expected" : noun
     }
 
     static func paint(_ s: String, _ code: String, _ color: Bool) -> String { color ? "\u{1b}[\(code)m\(s)\u{1b}[0m" : s }
