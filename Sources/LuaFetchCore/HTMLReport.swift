@@ -86,16 +86,7 @@ public enum HTMLReport {
             counts.append("\(n) \(s.label)")
         }
         return """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light dark">
-        <title>\(escape(title))</title>
-        <style>\(HTMLReportAssets.css)</style>
-        </head>
-        <body class="index">
+        \(pageHead(title: title, bodyClass: "index"))
         <header><h1>\(escape(title))</h1><div class="meta">\(escape(counts.isEmpty ? "nothing to show" : counts.joined(separator: " · ")))</div></header>
         <div class="filters" role="search">
         <input id="q" type="search" placeholder="filter by name, code or message" aria-label="filter by text" autocomplete="off">
@@ -343,6 +334,22 @@ public enum HTMLReport {
     /// markup characters and quotes as entities, newline, carriage return and tab as character
     /// references (so attributes keep them), and every character XML 1.0 cannot carry (the other
     /// C0 controls, U+FFFE, U+FFFF) as U+FFFD, the replacement character.
+    /// A page's start, up to and with its `<body>`: the document's head (title, the embedded styles).
+    static func pageHead(title: String, bodyClass: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <title>\(escape(title))</title>
+        <style>\(HTMLReportAssets.css)</style>
+        </head>
+        <body class="\(bodyClass)">
+        """
+    }
+
     public static func escape(_ s: String) -> String {
         s.replacingScalars { u in
             switch u {
@@ -394,16 +401,7 @@ public enum HTMLReport {
         let passed = result.hasPrefix("PASS")
         let title = "luafetch · \(world.config.name)"
         return """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light dark">
-        <title>\(escape(title))</title>
-        <style>\(HTMLReportAssets.css)</style>
-        </head>
-        <body class="run">
+        \(pageHead(title: title, bodyClass: "run"))
         <header>
         <div class="headline"><h1>\(escape(world.config.name))</h1> <span class="verdict \(passed ? "pass" : "fail")">\(escape(result))</span> <span class="counts">\(escape(violationCounts(world)))</span></div>
         <div class="meta">luafetch · os \(escape(world.os.rawValue)) · seed \(world.seed) · \(escape(Time.human(world.now))) of virtual time</div>

@@ -443,11 +443,22 @@ extension Translator {
 
     // MARK: - Loops
 
+    /// A new loop's number and the label `continue` jumps to (`cont_N`; a labelled `break`
+    /// jumps to `cont_N_break`, placed by `endLoop`).
+    func newLoop() -> (id: Int, cont: String) {
+        loopCounter += 1
+        return (loopCounter, "cont_\(loopCounter)")
+    }
+
+    /// A loop's `end`, then the label its labelled `break`s jump to.
+    func endLoop(_ cont: String, _ node: some SyntaxProtocol) {
+        out.append(pad + "end" + endMarker(node))
+        placeLabel("\(cont)_break", endMarker(node))
+    }
+
     func forStmt(_ f: ForStmtSyntax, label: String?) {
         let line = file.line(f)
-        loopCounter += 1
-        let id = loopCounter
-        let cont = "cont_\(id)"
+        let (id, cont) = newLoop()
         pushScope()
         var header: String
         // `for i in a..<b` / `a...b` as a numeric for.
@@ -495,15 +506,12 @@ extension Translator {
         placeLabel(cont, endMarker(f.body))
         indent -= 1
         popScope()
-        out.append(pad + "end" + endMarker(f))
-        placeLabel("\(cont)_break", endMarker(f))
+        endLoop(cont, f)
     }
 
     func whileStmt(_ w: WhileStmtSyntax, label: String?) {
         let line = file.line(w)
-        loopCounter += 1
-        let id = loopCounter
-        let cont = "cont_\(id)"
+        let (id, cont) = newLoop()
         emit("while true do", line)
         indent += 1
         pushScope()
@@ -529,15 +537,12 @@ extension Translator {
         popScope()
         placeLabel(cont, endMarker(w))
         indent -= 1
-        out.append(pad + "end" + endMarker(w))
-        placeLabel("\(cont)_break", endMarker(w))
+        endLoop(cont, w)
     }
 
     func repeatStmt(_ r: RepeatStmtSyntax, label: String?) {
         let line = file.line(r)
-        loopCounter += 1
-        let id = loopCounter
-        let cont = "cont_\(id)"
+        let (id, cont) = newLoop()
         emit("while true do", line)
         indent += 1
         control.append(.loop(label: label, continueLabel: cont, id: id))
@@ -550,8 +555,7 @@ extension Translator {
         placeLabel(cont, endMarker(r.body))
         emit("if not (\(expr(r.condition).code)) then break end", at: r.condition)
         indent -= 1
-        out.append(pad + "end" + endMarker(r))
-        placeLabel("\(cont)_break", endMarker(r))
+        endLoop(cont, r)
     }
 
     // MARK: - do / catch
