@@ -23,7 +23,7 @@ struct TypesCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The folder of scenarios (default: the current folder).")
+    @Argument(help: "The folder of scenarios.")
     var dir: String = "."
 
     @Flag(help: "Replace an existing .luarc.json and .luacheckrc.")

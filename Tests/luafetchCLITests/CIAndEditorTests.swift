@@ -212,6 +212,44 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         }
     }
 
+    static let allCommands = commands + ["types", "import"]
+
+    /// Help points to the documents users have (docs/RULES.md, docs/EXPLORE.md, ...), never to a
+    /// section of SPEC.md, which is not part of what they get; and says an option's default once
+    /// (ArgumentParser prints it, so the text must not repeat it).
+    @Test(arguments: allCommands)
+    func helpPointsToTheDocsAndSaysEachDefaultOnce(command: String) throws {
+        let help = try CLI.run(command.isEmpty ? ["--help"] : [command, "--help"], environment: ["COLUMNS": "200"]).stdout
+        #expect(!help.contains("SPEC"), "\(command) --help names the spec:\n\(help)")
+        var entries: [String] = []
+        for line in help.split(separator: "\n") {
+            if line.hasPrefix("  -") || line.hasPrefix("  <") {
+                entries.append(String(line))
+            } else if line.hasPrefix("      "), !entries.isEmpty {
+                entries[entries.count - 1] += " " + line.drop { $0 == " " }
+            }
+        }
+        #expect(!entries.isEmpty)
+        for e in entries { #expect(e.components(separatedBy: "default").count <= 2, "\(command) --help says a default twice: \(e)") }
+    }
+
+    /// `--format` lists exactly what each command writes on stdout: run text, jsonl and html; test
+    /// and explore text and jsonl (their pages go to --html DIR, which a refused html says).
+    @Test func formatListsWhatEachCommandAccepts() throws {
+        let run = try CLI.run(["run", "--help"], environment: ["COLUMNS": "200"]).stdout
+        #expect(run.contains("(values: text, jsonl, html; default: text)"), "\(run)")
+        for (command, pages) in [("test", "--html DIR writes a page per scenario and an index"),
+                                 ("explore", "--html DIR writes a page for each finding's minimal run")] {
+            let help = try CLI.run([command, "--help"], environment: ["COLUMNS": "200"]).stdout
+            let format = help.split(separator: "\n").first { $0.hasPrefix("  --format") }.map(String.init) ?? ""
+            #expect(format.hasSuffix("(values: text, jsonl; default: text)"), "\(command): \(format)")
+            let html = try CLI.run([command, "examples/hello.lua", "--format", "html"])
+            #expect(html.status == 2 && html.stderr.contains(pages), "\(command): \(html.stderr)")
+            let other = try CLI.run([command, "examples/hello.lua", "--format", "xml"])
+            #expect(other.status == 2 && other.stderr.contains("Please provide one of 'text' and 'jsonl'"), "\(command): \(other.stderr)")
+        }
+    }
+
     @Test(arguments: commands.filter { !$0.isEmpty })
     func everyCommandTakesNoColor(command: String) throws {
         let help = try CLI.run([command, "--help"]).stdout
