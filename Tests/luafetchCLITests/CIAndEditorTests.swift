@@ -410,6 +410,60 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         #expect(try runIn(dir, ["types", "nowhere"]).status == 2)
     }
 
+    /// luacheck reads .luacheckrc from the folder it runs in (or the nearest above), never from
+    /// the folder it checks. After `luafetch types scenarios`, `luacheck scenarios` from the project
+    /// (the command docs/TUTORIAL.md and the README show) and `luacheck .` inside the folder are
+    /// both clean; a second folder joins the first; the project's other Lua files keep luacheck's
+    /// defaults; a user's own .luacheckrc is kept, and types says how to lint then.
+    @Test func luacheckIsCleanWhereTheDocsRunIt() throws {
+        let dir = try tempDir("types-project")
+        for sub in ["scenarios", "more"] {
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+            #expect(try runIn(dir, ["new", "\(sub)/app.lua"]).status == 0)
+        }
+        let types = try runIn(dir, ["types", "scenarios"])
+        #expect(types.status == 0, "\(types.stderr)")
+        #expect(types.stdout.contains("wrote    .luacheckrc (for `luacheck scenarios` from here)"), "\(types.stdout)")
+        #expect(try runIn(dir, ["types", "./more/"]).status == 0)
+        let rc = try String(contentsOf: dir.appendingPathComponent(".luacheckrc"), encoding: .utf8)
+        #expect(rc.contains("local folders = { \"more\", \"scenarios\" }\n"), "\(rc)")
+        try "stray = 1\n".write(to: dir.appendingPathComponent("tool.lua"), atomically: true, encoding: .utf8)
+        if let luacheck = CLI.which("luacheck") {
+            func lint(_ args: [String], in sub: String = "") throws -> CLI.Result {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: luacheck)
+                p.arguments = ["--no-color", "--codes"] + args
+                p.currentDirectoryURL = sub.isEmpty ? dir : dir.appendingPathComponent(sub)
+                return try CLI.collect(p)
+            }
+            for (args, sub) in [(["scenarios"], ""), (["scenarios", "more"], ""), (["."], "scenarios"), (["."], "more")] {
+                let r = try lint(args, in: sub)
+                #expect(r.status == 0 && r.stdout.contains("Total: 0 warnings / 0 errors"), "luacheck \(args) in ./\(sub):\n\(r.stdout)")
+            }
+            // Only the listed folders get luafetch's globals: the project's own files keep the defaults.
+            let all = try lint(["."])
+            #expect(all.stdout.contains("tool.lua:1:1: (W111) setting non-standard global variable 'stray'"), "\(all.stdout)")
+            #expect(all.stdout.contains("Total: 1 warning / 0 errors in 3 files"), "\(all.stdout)")
+        }
+        // A project's own .luacheckrc stays; the folder's own settings still serve `luacheck .` inside it.
+        let mine = try tempDir("types-mine")
+        try FileManager.default.createDirectory(at: mine.appendingPathComponent("scenarios"), withIntermediateDirectories: true)
+        try "std = \"max\"\n".write(to: mine.appendingPathComponent(".luacheckrc"), atomically: true, encoding: .utf8)
+        let kept = try runIn(mine, ["types", "scenarios"])
+        #expect(kept.stdout.contains("kept     ./.luacheckrc (not written by luafetch; --force replaces it): luacheck run here reads it, so lint scenarios from inside it (cd scenarios && luacheck .)"), "\(kept.stdout)")
+        #expect(try String(contentsOf: mine.appendingPathComponent(".luacheckrc"), encoding: .utf8) == "std = \"max\"\n")
+        // luafetch's settings for a whole folder (`types .`) cover its subfolders: they stay.
+        let whole = try tempDir("types-whole")
+        try FileManager.default.createDirectory(at: whole.appendingPathComponent("scenarios"), withIntermediateDirectories: true)
+        _ = try runIn(whole, ["types"])
+        let before = try String(contentsOf: whole.appendingPathComponent(".luacheckrc"), encoding: .utf8)
+        _ = try runIn(whole, ["types", "scenarios", "--force"])
+        #expect(try String(contentsOf: whole.appendingPathComponent(".luacheckrc"), encoding: .utf8) == before)
+        // A folder outside the current one gets its own settings only.
+        let outside = try runIn(dir.appendingPathComponent("more"), ["types", "../scenarios"])
+        #expect(outside.status == 0 && !outside.stdout.contains("from here"), "\(outside.stdout)")
+    }
+
     /// The repository's own .luacheckrc, .luarc.json and .luafetch/ (which make `luacheck
     /// examples` clean and the examples complete in an editor) are what `luafetch types` writes now.
     @Test func theRepositorysDefinitionsAreCurrent() throws {
