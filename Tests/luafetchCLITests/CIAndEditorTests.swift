@@ -148,6 +148,8 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         #expect(try runIn(dir, ["test", "nowhere"]).status == 2)
     }
 
+    /// Every profile's starter runs green, is indented by its blocks, and is luacheck-clean with
+    /// the settings `luafetch types` writes (when luacheck is installed).
     @Test func newWritesAGreenStarterForEveryProfile() throws {
         let dir = try tempDir("new")
         for os in ["ios6", "ios7", "ios13", "ios26"] {
@@ -156,9 +158,66 @@ func junitCases(_ path: String) throws -> [[String: String]] {
             let run = try runIn(dir, ["run", "\(os).lua", "--strict", "--quiet"])
             #expect(run.status == 0, "\(os): \(run.stdout)")
             #expect(run.stdout.contains("✓ both notes were uploaded"))
+            let source = try String(contentsOf: dir.appendingPathComponent("\(os).lua"), encoding: .utf8)
+            #expect(Self.misindented(source).isEmpty, "\(os).lua: \(Self.misindented(source))")
         }
         let again = try runIn(dir, ["new", "ios6.lua"])
         #expect(again.status == 2 && again.stderr.contains("already exists"))
+        _ = try runIn(dir, ["types"])
+        if let luacheck = CLI.which("luacheck") {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: luacheck)
+            p.arguments = ["--no-color", "--codes", "."]
+            p.currentDirectoryURL = dir
+            let lint = try CLI.collect(p)
+            #expect(lint.status == 0 && lint.stdout.contains("Total: 0 warnings / 0 errors in 4 files"), "\(lint.stdout)")
+        }
+    }
+
+    /// The checker itself catches a statement indented past its block's.
+    @Test func theIndentationCheckerCatchesAStrayLine() {
+        #expect(Self.misindented("app {\n  didEnterBackground = function(app)\n    a()\n      b()\n  end,\n}\n") == ["line 4: 6 spaces, expected 4"])
+        #expect(Self.misindented("local t = { x = 1,\n  y = f(function()\n    return 1\n  end),\n}\nif a then b() else\n  c()\nend\n").isEmpty)
+    }
+
+    /// Lines whose indentation is not two spaces per block open at their start: a block opens at
+    /// `function`, `do`, `then`, `repeat`, `{` or `(` and ends at its closer; a line that starts
+    /// with a closer (`end`, `until`, `}`, `)`, `else`, `elseif`) sits where its opener's line does.
+    static func misindented(_ source: String) -> [String] {
+        var open: [Int] = []  // for each unclosed opener, the indentation of the line that opened it
+        var problems: [String] = []
+        for (n, raw) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = Array(raw)
+            let indent = line.prefix { $0 == " " }.count
+            // Tokens outside strings and comments: words and the brackets that open or close blocks.
+            var tokens: [String] = [], i = 0, word = ""
+            func flush() { if !word.isEmpty { tokens.append(word); word = "" } }
+            while i < line.count {
+                let c = line[i]
+                if c == "-", i + 1 < line.count, line[i + 1] == "-" { break }
+                if c == "\"" || c == "'" {
+                    flush()
+                    i += 1
+                    while i < line.count, line[i] != c { i += line[i] == "\\" ? 2 : 1 }
+                } else if c.isLetter || c.isNumber || c == "_" {
+                    word.append(c)
+                } else {
+                    flush()
+                    if "{}()".contains(c) { tokens.append(String(c)) }
+                }
+                i += 1
+            }
+            flush()
+            if raw.allSatisfy({ $0 == " " }) { continue }
+            let closers: Set<String> = ["end", "until", "}", ")", "else", "elseif"]
+            let expected = tokens.first.map(closers.contains) == true ? (open.last ?? 0) : (open.last.map { $0 + 2 } ?? 0)
+            if indent != expected { problems.append("line \(n + 1): \(indent) spaces, expected \(expected)") }
+            for t in tokens {
+                if ["end", "until", "}", ")", "else", "elseif"].contains(t) { _ = open.popLast() }
+                if ["function", "do", "then", "repeat", "{", "(", "else"].contains(t) { open.append(indent) }
+            }
+        }
+        return problems
     }
 }
 
