@@ -232,8 +232,7 @@ public enum HTMLReport {
                            deadline: f.start + fetchLimit, from: f.from, to: f.to)
                   })
         for kind in shape.grantSlices.keys.sorted() {
-            let plural = kind == "push" ? "pushes" : kind == "bgtask" ? "BGTasks" : kind == "session" ? "URL-session events" : "\(kind)s"
-            lanes.add(plural, "bar", "Each \(kind == "bgtask" ? "BGTask" : kind == "session" ? "delivery of a background URL session's events" : kind) until its completion.",
+            lanes.add(TraceReport.laneName(grantKind: kind), "bar", "Each \(kind == "bgtask" ? "BGTask" : kind == "session" ? "delivery of a background URL session's events" : kind) until its completion.",
                       rows(shape.grantSlices[kind]!) { g in
                           Item(start: g.start, end: g.end, label: g.name + (stringArg(g.args, "outcome").map { " → \($0)" } ?? ""), cls: "bar",
                                from: g.from, to: g.to)
