@@ -231,7 +231,7 @@
 ---@type table
 swift = {}
 
----What the stubs of an imported scenario do (SPEC 18.4): `["Type.member"] = { seconds = 2 }`.
+---What the stubs of an imported scenario do (docs/IMPORT.md): `["Type.member"] = { seconds = 2 }`.
 ---A later call adds to the earlier ones and overrides the names it repeats.
 ---@param specs table<string, {seconds?: number|number[]|"never", result?: any, calls?: integer, blocking?: boolean, lock?: "sharedContainer"}>
 function stubs(specs) end
@@ -586,7 +586,7 @@ function BGTaskScheduler.cancelAll() end
 ---@return luafetch.BGTaskRequest[]
 function BGTaskScheduler.pendingTaskRequests() end
 
----Background URL sessions (SPEC 15).
+---Background URL sessions (docs/RULES.md).
 ---@class luafetch.urlSession
 urlSession = {}
 

@@ -75,7 +75,7 @@ public enum TypeDefinitions {
         "http": Doc("Requests from the app to fake servers (callbacks run later in virtual time)."),
         "http.get": Doc("GET `url`; `callback(response, err)`.", [("url", "string"), ("callback", "fun(response: luafetch.Response|nil, err: luafetch.NetworkError|nil)")], returns: "integer"),
         "http.request": Doc("A request with a method, headers, a body and a timeout; `callback(response, err)`.", [("request", "luafetch.RequestOptions"), ("callback", "fun(response: luafetch.Response|nil, err: luafetch.NetworkError|nil)")], returns: "integer"),
-        "urlSession": Doc("Background URL sessions (SPEC 15)."),
+        "urlSession": Doc("Background URL sessions (docs/RULES.md)."),
         "urlSession.background": Doc("The background session with this identifier (the same object for the same identifier).", [("identifier", "string")], returns: "luafetch.URLSession"),
         // Timers, queues, threads
         "timer": Doc("App-side timers (main thread)."),
@@ -400,7 +400,7 @@ public enum TypeDefinitions {
         ---@type table
         swift = {}
 
-        ---What the stubs of an imported scenario do (SPEC 18.4): `["Type.member"] = { seconds = 2 }`.
+        ---What the stubs of an imported scenario do (docs/IMPORT.md): `["Type.member"] = { seconds = 2 }`.
         ---A later call adds to the earlier ones and overrides the names it repeats.
         ---@param specs table<string, {seconds?: number|number[]|"never", result?: any, calls?: integer, blocking?: boolean, lock?: "sharedContainer"}>
         function stubs(specs) end
