@@ -267,12 +267,15 @@ void clua_arm(lua_State *co, clua_Host *h) {
     h->total += CLUA_CALL_UNITS;
     long long limit = h->totalBudget;
     if (limit > 0 && h->total > (h->lazy ? limit / 2 : limit) && decide_over(co, h) != CLUA_KILL_NONE) return;
-    int ret = h->watch.count > 0 ? LUA_MASKRET : 0;
-    h->watch.source = NULL;
-    h->watch.line = 0;
-    h->watch.endSource = NULL;
-    h->watch.endLine = 0;
-    h->watch.endDepth = 0;
+    int ret = 0;
+    if (h->watch.count > 0) {  /* a watched run: nothing recorded yet */
+        ret = LUA_MASKRET;
+        h->watch.source = NULL;
+        h->watch.line = 0;
+        h->watch.endSource = NULL;
+        h->watch.endLine = 0;
+        h->watch.endDepth = 0;
+    }
     if (h->lazy) {
         if (h->tripped || h->memoryHit) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
         else lua_sethook(co, ret ? hook : NULL, ret, 0);

@@ -119,10 +119,14 @@ final class LuaState {
     /// where a function holding it returned (`LuaRunResult.held`). Set by the runtime just before
     /// a call; used once.
     var watchNext: [(box: UnsafeMutableRawPointer, tag: Int)] = []
-    /// For each running handler call, the tags it reached (innermost last).
-    private var watching: [[Int]] = []
-    /// The tags the innermost running handler reached.
-    var runningWatchTags: [Int] { watching.last ?? [] }
+    /// The running handler calls that reached a watched handler: their nesting and tags
+    /// (innermost last; calls that reached none are not listed, so most calls touch nothing).
+    private var watching: [(nesting: Int, tags: [Int])] = []
+    /// The tags the innermost running handler reached (none when it is not watched).
+    var runningWatchTags: [Int] {
+        guard let w = watching.last, w.nesting == nesting else { return [] }
+        return w.tags
+    }
     /// Handlers calling handlers (an observer posting what it observes) stop here with an error.
     static let maxNesting = 48
 
@@ -435,9 +439,10 @@ final class LuaState {
                        collect: ((OpaquePointer, Int32) -> Void)?) -> LuaRunResult {
         let h = hostRecord
         let saved = (h.pointee.top, h.pointee.current, h.pointee.spent, h.pointee.enforce)
-        let savedWatch = h.pointee.watch
-        let reached = watch(co)
-        watching.append(reached)
+        // Most calls watch nothing and run inside no watched call: they leave the record alone.
+        let savedWatch: clua_Watch? = watchNext.isEmpty && h.pointee.watch.count == 0 ? nil : h.pointee.watch
+        let reached = savedWatch == nil ? [] : watch(co)
+        if !reached.isEmpty { watching.append((nesting + 1, reached)) }
         clua_arm(co, h)
         h.pointee.parked = 0
         h.pointee.enforce = 1
@@ -448,7 +453,7 @@ final class LuaState {
         let status = clua_resume(co, caller ?? L, nargs, &nres)
         nesting -= 1
         running = caller
-        watching.removeLast()
+        if !reached.isEmpty { watching.removeLast() }
         h.pointee.enforce = 0
         var result = LuaRunResult(status: .ok)
         let killed = h.pointee.killed
@@ -461,7 +466,7 @@ final class LuaState {
                 result.held = (reached, (String(cString: src + 1), Int(h.pointee.watch.endLine)), false)  // the end of the outermost
             }
         }
-        h.pointee.watch = savedWatch
+        if let savedWatch { h.pointee.watch = savedWatch }
         if killed != CLUA_KILL_NONE {
             switch killed {
             case CLUA_KILL_BUDGET: result.status = .budget
