@@ -5,14 +5,14 @@
 ---@alias luafetch.NetworkError "timeout"|"notConnected"|"connectionLost"|"cannotFindHost"
 
 ---`scenario{ device = {...} }`.
----@class luafetch.ScenarioDevice
+---@class (exact) luafetch.ScenarioDevice
 ---@field multitasking? boolean
 ---@field backgroundRefresh? boolean
 ---@field lowPowerMode? boolean
 ---@field idleWindows? number[][] must be a list of daily windows in seconds after midnight, like { { hours(1), hours(5) } }
 
 ---`scenario{ budgets = {...} }`.
----@class luafetch.ScenarioBudgets
+---@class (exact) luafetch.ScenarioBudgets
 ---@field backgroundTask? number must be a number ≥ 0 (seconds)
 ---@field backgroundTaskLaunched? number must be a number ≥ 0 (seconds)
 ---@field expirationWarning? number must be a number ≥ 0 (seconds)
@@ -32,13 +32,13 @@
 ---@field sessionEvents? number must be a number ≥ 0 (seconds)
 
 ---`scenario{ limits = {...} }`.
----@class luafetch.ScenarioLimits
+---@class (exact) luafetch.ScenarioLimits
 ---@field instructions? number must be a whole number from 1000 to 1000000000000000
 ---@field events? number must be a whole number from 1 to 1000000000000
 ---@field memory? number must be a whole number from 1048576 to 4294967296 (bytes)
 
 ---`scenario{...}`.
----@class luafetch.ScenarioOptions
+---@class (exact) luafetch.ScenarioOptions
 ---@field name? string
 ---@field os? "ios6"|"ios7"|"ios13"|"ios26"
 ---@field seed? integer
@@ -51,7 +51,7 @@
 ---@field debugger? boolean
 
 ---The scene delegate (`app{ scenes = true }`).
----@class luafetch.SceneDelegate
+---@class (exact) luafetch.SceneDelegate
 ---@field willConnect? fun(scene: luafetch.Scene)
 ---@field didBecomeActive? fun(scene: luafetch.Scene)
 ---@field willResignActive? fun(scene: luafetch.Scene)
@@ -60,7 +60,7 @@
 ---@field didDisconnect? fun(scene: luafetch.Scene)
 
 ---What `delegate = function(app) ... end` returns: the delegate's methods.
----@class luafetch.Delegate
+---@class (exact) luafetch.Delegate
 ---@field didFinishLaunching? fun(app: luafetch.App, launch: luafetch.Launch)
 ---@field didBecomeActive? fun(app: luafetch.App)
 ---@field willResignActive? fun(app: luafetch.App)
@@ -73,7 +73,7 @@
 ---@field scene? luafetch.SceneDelegate must be a table of scene delegate methods, like { didEnterBackground = function(scene) ... end }
 
 ---`app{...}`: the delegate's methods, or `delegate = function(app) return {...} end`.
----@class luafetch.AppOptions
+---@class (exact) luafetch.AppOptions
 ---@field backgroundModes? ("fetch"|"remote-notification"|"audio"|"location"|"voip"|"processing"|"bluetooth-central"|"bluetooth-peripheral"|"external-accessory"|"newsstand-content")[] must be a list of strings, like { "fetch" }
 ---@field delegate? fun(app: luafetch.App): luafetch.Delegate must be a function(app) that returns the delegate's methods
 ---@field permittedIdentifiers? string[] must be a list of strings (BGTaskSchedulerPermittedIdentifiers)
@@ -90,13 +90,13 @@
 ---@field scene? luafetch.SceneDelegate must be a table of scene delegate methods, like { didEnterBackground = function(scene) ... end }
 
 ---`server "host" {...}`.
----@class luafetch.ServerOptions
+---@class (exact) luafetch.ServerOptions
 ---@field latency? number
 ---@field jitter? number
 ---@field failureRate? number
 
 ---`http.request{...}`.
----@class luafetch.RequestOptions
+---@class (exact) luafetch.RequestOptions
 ---@field method? string must be a string like "GET" or "POST"
 ---@field url? string is required and must be a string like "https://api.example.test/items"
 ---@field headers? table
@@ -104,14 +104,14 @@
 ---@field timeout? number must be a positive number of seconds
 
 ---A background session's request (`session:download{...}`).
----@class luafetch.TransferRequest
+---@class (exact) luafetch.TransferRequest
 ---@field method? string must be a string like "GET" or "POST"
 ---@field url? string is required and must be a string like "https://api.example.test/items"
 ---@field headers? table
 ---@field body? any 
 
 ---A BGTask request (`BGAppRefreshTaskRequest(identifier)`, ...): set its fields, then submit it.
----@class luafetch.BGTaskRequest
+---@class (exact) luafetch.BGTaskRequest
 ---@field type? "BGAppRefreshTaskRequest"|"BGProcessingTaskRequest"|"BGContinuedProcessingTaskRequest"
 ---@field identifier? string
 ---@field earliestBeginDate? number must be a time in seconds, like now() + hours(1)
@@ -121,13 +121,38 @@
 ---@field subtitle? string
 ---@field strategy? "queue"|"fail"
 
+---`BGContinuedProcessingTaskRequest(identifier, {...})`.
+---@class (exact) luafetch.ContinuedProcessingOptions
+---@field title? string
+---@field subtitle? string
+---@field strategy? "queue"|"fail"
+
+---`dispatch.queue(label, {...})`.
+---@class (exact) luafetch.QueueOptions
+---@field concurrent? boolean
+
+---`q:async(fn, {...})`.
+---@class (exact) luafetch.AsyncOptions
+---@field barrier? boolean
+
+---`system.remoteNotification(userInfo, {...})`.
+---@class (exact) luafetch.PushOptions
+---@field contentAvailable? boolean
+
+---A route's answer (`api:route("GET /feed", {...})`, or what its handler returns).
+---@class (exact) luafetch.RouteResponse
+---@field status? integer The status (200 by default; 100–599).
+---@field headers? table<string, string> Headers.
+---@field body? any The body (a copy reaches the app).
+---@field transfer? number Seconds the body takes on the wire (≥ 0).
+
 ---A timer (`after`, `timer.after`, `timer.every`).
 ---@class luafetch.Timer
 ---@field invalidate fun(self: luafetch.Timer) Stops the timer.
 
 ---A fake server.
 ---@class luafetch.Server
----@field route fun(self: luafetch.Server, route: string, response: table|fun(request: luafetch.Request): luafetch.Response) `"GET /path"`: a handler, one response, or a list served in order (the last repeats).
+---@field route fun(self: luafetch.Server, route: string, response: luafetch.RouteResponse|luafetch.RouteResponse[]|fun(request: luafetch.Request): luafetch.RouteResponse) `"GET /path"`: a handler, one response, or a list served in order (the last repeats).
 ---@field down fun(self: luafetch.Server, from: number, to: number) Every request in [from, to] fails with notConnected.
 ---@field host string Its host name.
 ---@field latency number Seconds a round trip takes.
@@ -136,7 +161,7 @@
 
 ---A dispatch queue (`dispatch.queue`): serial, or concurrent.
 ---@class luafetch.Queue
----@field async fun(self: luafetch.Queue, fn: function, options: { barrier: boolean }|nil) Runs `fn` on the queue: a serial queue's thread after the blocks before it; on a concurrent queue a thread of its own (a barrier block waits for the running blocks and runs alone).
+---@field async fun(self: luafetch.Queue, fn: function, options: luafetch.AsyncOptions|nil) Runs `fn` on the queue: a serial queue's thread after the blocks before it; on a concurrent queue a thread of its own (a barrier block waits for the running blocks and runs alone).
 ---@field asyncAfter fun(self: luafetch.Queue, seconds: number, fn: function) Submits `fn` to the queue `seconds` from now (while the app is suspended it waits).
 ---@field sync fun(self: luafetch.Queue, fn: function): any Runs `fn` on the calling thread once the queue lets it (a serial queue: when free; a concurrent one: unless a barrier is pending or running), returns its results.
 
@@ -206,7 +231,7 @@
 ---@type table
 swift = {}
 
----What the stubs of an imported scenario do (SPEC 18.4): `["Type.member"] = { seconds = 2 }`.
+---What the stubs of an imported scenario do (docs/IMPORT.md): `["Type.member"] = { seconds = 2 }`.
 ---A later call adds to the earlier ones and overrides the names it repeats.
 ---@param specs table<string, {seconds?: number|number[]|"never", result?: any, calls?: integer, blocking?: boolean, lock?: "sharedContainer"}>
 function stubs(specs) end
@@ -406,7 +431,7 @@ function system.setBackgroundRefresh(on) end
 
 ---A push through APNs; content-available pushes wake or launch the app in the background.
 ---@param userInfo table
----@param options { contentAvailable: boolean }|nil
+---@param options luafetch.PushOptions|nil
 function system.remoteNotification(userInfo, options) end
 
 ---Connectivity on or off (airplane mode).
@@ -501,7 +526,7 @@ function dispatch.asyncAfter(seconds, fn) end
 
 ---A serial queue, or with `{ concurrent = true }` a concurrent one.
 ---@param label string
----@param options { concurrent: boolean }|nil
+---@param options luafetch.QueueOptions|nil
 ---@return luafetch.Queue
 function dispatch.queue(label, options) end
 
@@ -530,7 +555,7 @@ function BGProcessingTaskRequest(identifier) end
 
 ---A continued-processing request (iOS 26: started from the foreground, with progress).
 ---@param identifier string
----@param options table
+---@param options luafetch.ContinuedProcessingOptions
 ---@return luafetch.BGTaskRequest
 function BGContinuedProcessingTaskRequest(identifier, options) end
 
@@ -561,7 +586,7 @@ function BGTaskScheduler.cancelAll() end
 ---@return luafetch.BGTaskRequest[]
 function BGTaskScheduler.pendingTaskRequests() end
 
----Background URL sessions (SPEC 15).
+---Background URL sessions (docs/RULES.md).
 ---@class luafetch.urlSession
 urlSession = {}
 

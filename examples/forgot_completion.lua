@@ -1,6 +1,6 @@
 -- forgot_completion.lua: an error path that forgets the completion handler. When the request
 -- fails, performFetch's callback returns early without calling completionHandler; iOS's watchdog
--- terminates the app 30 s later (fetch-no-completion, 0x8badf00d), reported at performFetch.
+-- terminates the app 30 s later (fetch-no-completion, 0x8badf00d), reported at that `return`.
 scenario { name = "Forgotten fetch completion", fetchPolicy = "manual" }
 
 local api = server "api.example.test" { latency = 0.5 }

@@ -44,6 +44,8 @@ clua_Host *clua_host(lua_State *L) {
 }
 
 static void hook(lua_State *L, lua_Debug *ar);
+static int trampoline(lua_State *L);
+static void note_return(lua_State *L, clua_Host *h, lua_Debug *ar);
 
 /* MARK: - Where a kill happened */
 
@@ -216,6 +218,10 @@ int clua_account(lua_State *L, long long bytes) {
 
 static void hook(lua_State *L, lua_Debug *ar) {
     clua_Host *h = clua_host(L);
+    if (ar->event == LUA_HOOKRET) {  /* a watched handler (never counts or kills) */
+        if (h->killed == CLUA_KILL_NONE) note_return(L, h, ar);
+        return;
+    }
     if (h->killed == CLUA_KILL_NONE) {
         int kind = CLUA_KILL_NONE;
         if (!h->lazy) {
@@ -230,8 +236,9 @@ static void hook(lua_State *L, lua_Debug *ar) {
         if (kind == CLUA_KILL_NONE) {
             /* A count-1 hook that was only a check: back to the normal rhythm. */
             if (lua_gethookcount(L) != h->step) {
-                if (h->lazy) lua_sethook(L, NULL, 0, 0);
-                else lua_sethook(L, hook, LUA_MASKCOUNT, h->step);
+                int ret = lua_gethookmask(L) & LUA_MASKRET;
+                if (h->lazy) lua_sethook(L, ret ? hook : NULL, ret, 0);
+                else lua_sethook(L, hook, LUA_MASKCOUNT | ret, h->step);
             }
             return;
         }
@@ -260,13 +267,22 @@ void clua_arm(lua_State *co, clua_Host *h) {
     h->total += CLUA_CALL_UNITS;
     long long limit = h->totalBudget;
     if (limit > 0 && h->total > (h->lazy ? limit / 2 : limit) && decide_over(co, h) != CLUA_KILL_NONE) return;
+    int ret = 0;
+    if (h->watch.count > 0) {  /* a watched run: nothing recorded yet */
+        ret = LUA_MASKRET;
+        h->watch.source = NULL;
+        h->watch.line = 0;
+        h->watch.endSource = NULL;
+        h->watch.endLine = 0;
+        h->watch.endDepth = 0;
+    }
     if (h->lazy) {
         if (h->tripped || h->memoryHit) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
-        else lua_sethook(co, NULL, 0, 0);
+        else lua_sethook(co, ret ? hook : NULL, ret, 0);
     } else if (h->budget > 0 || h->totalBudget > 0 || h->cap > 0 || h->interruptible) {
-        lua_sethook(co, hook, LUA_MASKCOUNT, h->step);
+        lua_sethook(co, hook, LUA_MASKCOUNT | ret, h->step);
     } else {
-        lua_sethook(co, NULL, 0, 0);
+        lua_sethook(co, ret ? hook : NULL, ret, 0);
     }
 }
 
@@ -274,10 +290,11 @@ void clua_rearm(lua_State *co, clua_Host *h) {
     h->serial++;
     h->top = co;
     h->current = co;
+    int ret = h->watch.count > 0 ? LUA_MASKRET : 0;  /* the outer handler's watch, restored by the host */
     if (h->lazy) {
         if (h->tripped) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
     } else if (h->budget > 0 || h->totalBudget > 0 || h->cap > 0 || h->interruptible) {
-        lua_sethook(co, hook, LUA_MASKCOUNT, h->step);
+        lua_sethook(co, hook, LUA_MASKCOUNT | ret, h->step);
     }
 }
 
@@ -412,6 +429,105 @@ static int coresume(lua_State *L) {
     }
     if (status != LUA_OK) return lua_error(L);
     return lua_gettop(L);
+}
+
+/* MARK: - Where code holding a completion returned
+ *
+ * A completion handler (fetch, push, URL-session events) is a Swift closure: a box. While one is
+ * pending, the host watches the handlers that can reach it (clua_watch_reach on the function and
+ * its arguments, or on a parked thread's frames) with a return hook: at each return of a scenario
+ * function that holds one (in a local, a parameter or an upvalue), it records the line. A
+ * `return` statement is the path that ended without calling the handler (the last one counts: an
+ * early return in a callee, then its caller's end, names the callee's); without one, the
+ * outermost function's end (the handler returned with the work started). Reaching is bounded (a
+ * few levels, tables of at most 32 entries) and never depends on a table's order. */
+
+#define WATCH_TABLE_MAX 32
+
+/* The watched boxes `idx` reaches within `depth` levels, as a bit mask. */
+static int reach(lua_State *L, int idx, clua_Host *h, int depth) {
+    idx = lua_absindex(L, idx);
+    int mask = 0;
+    switch (lua_type(L, idx)) {
+    case LUA_TFUNCTION:
+        if (lua_iscfunction(L, idx)) {
+            if (lua_tocfunction(L, idx) != trampoline || lua_getupvalue(L, idx, 1) == NULL) return 0;
+            void **slot = (void **)lua_touserdata(L, -1);
+            lua_pop(L, 1);
+            if (slot != NULL)
+                for (int i = 0; i < h->watch.count; i++) if (*slot == h->watch.boxes[i]) mask |= 1 << i;
+            return mask;
+        }
+        if (depth <= 0) return 0;
+        for (int i = 1; i <= 255; i++) {
+            const char *name = lua_getupvalue(L, idx, i);
+            if (name == NULL) break;
+            if (strcmp(name, "_ENV") != 0) mask |= reach(L, -1, h, depth - 1);
+            lua_pop(L, 1);
+        }
+        return mask;
+    case LUA_TTABLE: {
+        if (depth <= 0) return 0;
+        int n = 0;
+        lua_pushnil(L);
+        while (lua_next(L, idx) != 0) {
+            if (++n > WATCH_TABLE_MAX) { lua_pop(L, 2); return 0; }  /* too big: never looked into */
+            mask |= reach(L, -1, h, depth - 1);
+            lua_pop(L, 1);
+        }
+        return mask;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* The watched boxes the frame `ar` of L holds in its locals (parameters included) or upvalues. */
+static int frame_holds(lua_State *L, lua_Debug *ar, clua_Host *h) {
+    int mask = 0;
+    for (int i = 1; ; i++) {
+        const char *name = lua_getlocal(L, ar, i);
+        if (name == NULL) break;
+        mask |= reach(L, -1, h, 2);
+        lua_pop(L, 1);
+    }
+    if (lua_getinfo(L, "f", ar)) {
+        mask |= reach(L, -1, h, 3);
+        lua_pop(L, 1);
+    }
+    return mask;
+}
+
+int clua_watch_reach(lua_State *co, clua_Host *h) {
+    if (h->watch.count <= 0) return 0;
+    if (!lua_checkstack(co, 8)) return 0;
+    int mask = 0;
+    lua_Debug ar;
+    if (lua_status(co) == LUA_YIELD) {
+        for (int level = 0; level < 64 && lua_getstack(co, level, &ar); level++) mask |= frame_holds(co, &ar, h);
+    } else {
+        int top = lua_gettop(co);
+        for (int i = 1; i <= top; i++) mask |= reach(co, i, h, 3);
+    }
+    return mask;
+}
+
+static void note_return(lua_State *L, clua_Host *h, lua_Debug *ar) {
+    if (h->watch.count <= 0 || L != h->top) return;
+    if (!lua_getinfo(L, "Sl", ar) || ar->source == NULL || ar->source[0] != '@' || ar->currentline <= 0) return;
+    if (frame_holds(L, ar, h) == 0) return;
+    if (ar->currentline != ar->lastlinedefined) {  /* a return statement */
+        h->watch.source = ar->source;
+        h->watch.line = ar->currentline;
+        return;
+    }
+    int depth = 0;
+    lua_Debug up;
+    while (depth < 200 && lua_getstack(L, depth + 1, &up)) depth++;
+    if (h->watch.endSource != NULL && depth > h->watch.endDepth) return;
+    h->watch.endSource = ar->source;
+    h->watch.endLine = ar->currentline;
+    h->watch.endDepth = depth;
 }
 
 /* MARK: - Swift closures */

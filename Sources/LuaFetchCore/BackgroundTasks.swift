@@ -203,8 +203,10 @@ extension World {
         guard let first = tasks.open.first else { return }
         let budget = tasks.episode?.budget ?? budgets.backgroundTask
         let others = tasks.open.count > 1 ? " (and \(tasks.open.count - 1) more)" : ""
+        // What happened, then how to fix it: the most common newcomer violation says both.
         watchdogTerminate(.taskExpired, at: first.location,
-              "background task #\(first.id)\(first.name.map { " \"\($0)\"" } ?? "")\(others) was still open when the \(Time.human(budget)) of background time ran out; the watchdog terminated the app")
+              "background task #\(first.id)\(first.name.map { " \"\($0)\"" } ?? "")\(others) was still open when the \(Time.human(budget)) of background time ran out; the watchdog terminated the app. "
+              + ViolationCode.taskExpired.fix)
     }
 
     /// `taskHeldWarning` after a task began, in any state (SPEC 12.3): logged once per task.

@@ -68,13 +68,27 @@ public enum CompletionValue: Sendable {
     }
 }
 
+/// Where the code holding a grant's completion handler was last (`World.completionHeld`).
+public enum HeldAt: Sendable {
+    /// It returned there without calling the handler (a return statement, or the end of the
+    /// outermost function that held it).
+    case returned
+    /// A background thread holding it waits there (work, a lock, q:sync).
+    case waits
+    /// It was running there when the time ran out.
+    case running
+}
+
 /// One pending grant.
 struct Grant {
     let key: GrantKey
     let pid: Int
     let began: Millis
     var deadline: Millis
+    /// Where the kind's delegate method was defined, until code holding the completion handler
+    /// returns or waits somewhere (`held` says which).
     var location: SourceLocation?
+    var held: HeldAt?
     /// Kind-specific (fetch: whether it was scheduled, as 1).
     let detail: Int
     var deadlineEvent: EventID?
@@ -302,12 +316,32 @@ extension World {
         return true
     }
 
+    /// Whether the grant `key` still waits for its completion.
+    public func isGrantPending(_ key: GrantKey) -> Bool { grants.index(key) != nil }
+
+    /// Code that held the completion handler of the pending grant `key` returned at `location`
+    /// without calling it (or waits there): a missed completion is reported at this line, the
+    /// last path that could have called it (SPEC 5), instead of where the delegate method begins.
+    public func completionHeld(_ key: GrantKey, lastAt location: SourceLocation, _ held: HeldAt) {
+        guard let i = grants.index(key) else { return }
+        grants.pending[i].location = location
+        grants.pending[i].held = held
+    }
+
     /// The completion was not called in time: the watchdog ends the app, unless the app is in
     /// the foreground (SPEC 12.3): then it is reported and the grant no longer keeps the app running.
     func missGrant(_ key: GrantKey) {
         guard let index = grants.index(key) else { return }
+        // Code holding the handler still running (blocked past the deadline): its line.
+        if let running = host.runningLine(forCompletionOf: key) { completionHeld(key, lastAt: running, .running) }
         let g = grants.pending[index]
-        let what = behaviour(of: key.kind).missed(g, in: self)
+        var what = behaviour(of: key.kind).missed(g, in: self)
+        switch g.held {
+        case .returned?: what += ": the code holding it returned at this line without calling it"
+        case .waits?: what += ": the code holding it was still waiting at this line"
+        case .running?: what += ": the code holding it was still running at this line"
+        case nil: break
+        }
         /// The grant is over without its completion: a late one is then ignored.
         func lapse() {
             grants.pending.remove(at: index)

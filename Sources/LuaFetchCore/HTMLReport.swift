@@ -223,8 +223,7 @@ public enum HTMLReport {
                            deadline: f.start + fetchLimit, from: f.from, to: f.to)
                   })
         for kind in shape.grantSlices.keys.sorted() {
-            let plural = kind == "push" ? "pushes" : kind == "bgtask" ? "BGTasks" : kind == "session" ? "URL-session events" : "\(kind)s"
-            lanes.add(plural, "bar", "Each \(kind == "bgtask" ? "BGTask" : kind == "session" ? "delivery of a background URL session's events" : kind) until its completion.",
+            lanes.add(TraceReport.laneName(grantKind: kind), "bar", "Each \(kind == "bgtask" ? "BGTask" : kind == "session" ? "delivery of a background URL session's events" : kind) until its completion.",
                       rows(shape.grantSlices[kind]!) { g in
                           Item(start: g.start, end: g.end, label: g.name + (stringArg(g.args, "outcome").map { " → \($0)" } ?? ""), cls: "bar",
                                from: g.from, to: g.to)
@@ -271,14 +270,14 @@ public enum HTMLReport {
         let violations: [JSON] = world.violations.enumerated().map { i, v in
             if ruled.insert(v.code).inserted { rules.append((v.code.rawValue, .array([.string(v.code.info.summary), .string(v.code.fix)]))) }
             let frames = v.traceback.flatMap(TextReport.scenarioFrames).map { JSON.array($0.dropFirst().map { .string(String($0.drop { $0 == " " })) }) }
-            return .array([.int(v.time), .string(v.code.rawValue), .string(v.severity.rawValue), .int(loc(v.location)), .string(v.message),
+            return .array([.int(v.time), .string(v.code.rawValue), .string(v.severity.rawValue), .int(loc(v.location)), .string(v.messageWithoutFix),
                            .opt(v.exceptionCode), .int(expected.contains(v.code) ? 1 : 0), .int(entryOf[i]), frames ?? .null])
         }
         // Every kept timeline entry: [time, kind, actor, text, lane, item, location, violation].
         let events: [JSON] = world.timeline.enumerated().map { i, e in
             let link = lanes.link[i]
             let location = e.violation.flatMap { $0 < world.violations.count ? world.violations[$0].location : nil } ?? e.location
-            return .array([.int(e.time), .string(e.kind.rawValue), .string(e.actor), .string(e.violation.map { world.violations[$0].message } ?? e.message),
+            return .array([.int(e.time), .string(e.kind.rawValue), .string(e.actor), .string(e.violation.map { world.violations[$0].messageWithoutFix } ?? e.message),
                            .int(link?.lane ?? -1), .int(link?.item ?? -1), .int(loc(location)), .int(e.violation ?? -1)])
         }
         let data = JSON.object([

@@ -135,6 +135,9 @@ public protocol ScriptHost: AnyObject {
     func currentLocation() -> SourceLocation?
     /// The text of a scenario file or module this run loaded (the page shows lines of it).
     func sourceText(of file: String) -> [UInt8]?
+    /// The line the running handler is at, when it can reach the completion handler of `key`
+    /// (a missed completion's line while the code holding the handler is still running).
+    func runningLine(forCompletionOf key: GrantKey) -> SourceLocation?
 }
 
 extension ScriptHost {
@@ -152,4 +155,5 @@ extension ScriptHost {
     public func charge(hostWork units: Int) {}
     public func currentLocation() -> SourceLocation? { nil }
     public func sourceText(of file: String) -> [UInt8]? { nil }
+    public func runningLine(forCompletionOf key: GrantKey) -> SourceLocation? { nil }
 }

@@ -158,18 +158,20 @@ public enum TraceReport {
         emit(budgets, pid: 1, tid: 2)
         if !sceneSlices.isEmpty { meta(1, 3, "scene"); emit(sceneSlices, pid: 1, tid: 3) }
         var tid = 10
-        for (i, lane) in lanes(tasks).enumerated() { meta(1, tid, "tasks \(i + 1)"); emit(lane, pid: 1, tid: tid); tid += 1 }
+        for (i, lane) in lanes(tasks).enumerated() { meta(1, tid, trackName("background tasks", i)); emit(lane, pid: 1, tid: tid); tid += 1 }
         tid = 100
-        for (i, lane) in lanes(fetches).enumerated() { meta(1, tid, "fetches \(i + 1)"); emit(lane, pid: 1, tid: tid); tid += 1 }
+        for (i, lane) in lanes(fetches).enumerated() { meta(1, tid, trackName("fetches", i)); emit(lane, pid: 1, tid: tid); tid += 1 }
         tid = 200
         for kind in grantSlices.keys.sorted() {
-            for (i, lane) in lanes(grantSlices[kind]!).enumerated() { meta(1, tid, "\(kind)s \(i + 1)"); emit(lane, pid: 1, tid: tid); tid += 1 }
+            for (i, lane) in lanes(grantSlices[kind]!).enumerated() {
+                meta(1, tid, trackName(laneName(grantKind: kind), i)); emit(lane, pid: 1, tid: tid); tid += 1
+            }
         }
         meta(2, nil, "network")
         tid = 1
         for host in requests.keys.sorted() {
             for (i, lane) in lanes(requests[host]!).enumerated() {
-                meta(2, tid, i == 0 ? host : "\(host) \(i + 1)")
+                meta(2, tid, trackName(host, i))
                 emit(lane, pid: 2, tid: tid)
                 tid += 1
             }
@@ -182,6 +184,20 @@ public enum TraceReport {
                             ("otherData", .object([("scenario", .string(world.config.name)), ("seed", .int(world.seed)),
                                                    ("os", .string(world.os.rawValue))]
                                                   + (world.timelineDropped > 0 ? [("truncated", .int(world.timelineDropped))] : [])))]).text
+    }
+
+    /// A track's name: the lane's name as the page shows it, numbered from its second track on
+    /// (slices that overlap need more than one), as `api.example.test 2`.
+    static func trackName(_ lane: String, _ index: Int) -> String { index == 0 ? lane : "\(lane) \(index + 1)" }
+
+    /// The lane of a grant kind's slices, as the page and the trace name it.
+    static func laneName(grantKind kind: String) -> String {
+        switch kind {
+        case "push": return "pushes"
+        case "bgtask": return "BGTasks"
+        case "session": return "URL-session events"
+        default: return kind + "s"
+        }
     }
 
     /// Splits slices into lanes where none overlap (first fit, in start order).

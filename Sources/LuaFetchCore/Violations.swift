@@ -152,4 +152,9 @@ public struct Violation: Sendable {
     public var traceback: String?
     public var severity: Severity { code.severity }
     public var exceptionCode: String? { code.exceptionCode }
+    /// The message without the code's fix where it ends with it (task-expired's): the page shows
+    /// the fix under the rule already.
+    public var messageWithoutFix: String {
+        message.hasSuffix(" " + code.fix) ? String(message.dropLast(code.fix.count + 1)) : message
+    }
 }

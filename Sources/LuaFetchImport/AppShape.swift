@@ -201,7 +201,7 @@ extension Translator {
             for sel in AppShape.lifecycleSelectors.sorted() {
                 if let m = method(d, sel) {
                     warnings.append(("\(m.file.source.shown):\(m.file.line(m.node))",
-                                     "\(m.selector) never runs: the app adopted scenes, so UIKit calls the scene delegate instead (SPEC 16); move this work to the scene delegate's matching method"))
+                                     "\(m.selector) never runs: the app adopted scenes, so UIKit calls the scene delegate instead (docs/RULES.md, Scenes); move this work to the scene delegate's matching method"))
                 }
             }
         }

@@ -251,11 +251,17 @@ extension ScenarioRuntime {
     // MARK: - ScriptHost: threads
 
     public func runThread(_ fn: ScriptRef, _ invocation: Invocation) -> ThreadRun {
-        thread(lua.call(fn, count: invocation.count) { value(invocation[$0]) }, fallback: fn)
+        let watched = watchCompletions(invocation)
+        let r = lua.call(fn, count: invocation.count) { value(invocation[$0]) }
+        if watched { noteHeld(r) }
+        return thread(r, fallback: fn)
     }
 
     public func resumeThread(_ parked: Int) -> ThreadRun {
-        thread(lua.resume(parked: Int32(parked)), fallback: nil)
+        let watched = watchCompletions(Invocation())
+        let r = lua.resume(parked: Int32(parked))
+        if watched { noteHeld(r) }
+        return thread(r, fallback: nil)
     }
 
     public func dropThread(_ parked: Int) { lua.dropParked(Int32(parked)) }

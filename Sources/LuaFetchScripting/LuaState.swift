@@ -54,6 +54,10 @@ struct LuaRunResult {
         var message = ""
         var traceback: String?
         var location: SourceLocationRef?
+        /// A watched run (`LuaState.watchNext`): the tags of the completion handlers it could
+        /// reach, and the scenario line where code holding one last returned, or where it parked
+        /// (`waits`).
+        var held: (tags: [Int], line: SourceLocationRef, waits: Bool)?
     }
 
     private mutating func details() -> Detail {
@@ -74,6 +78,10 @@ struct LuaRunResult {
     var location: SourceLocationRef? {
         get { detail?.location }
         set { details().location = newValue }
+    }
+    var held: (tags: [Int], line: SourceLocationRef, waits: Bool)? {
+        get { detail?.held }
+        set { details().held = newValue }
     }
 }
 
@@ -106,6 +114,19 @@ final class LuaState {
     /// counts every level), and how many handler calls are nested.
     private var running: OpaquePointer?
     private var nesting = 0
+    /// The completion handlers (their boxes, with the host's tags) the next handler run watches:
+    /// when the function, its arguments or a parked thread's frames reach one, the run records
+    /// where a function holding it returned (`LuaRunResult.held`). Set by the runtime just before
+    /// a call; used once.
+    var watchNext: [(box: UnsafeMutableRawPointer, tag: Int)] = []
+    /// The running handler calls that reached a watched handler: their nesting and tags
+    /// (innermost last; calls that reached none are not listed, so most calls touch nothing).
+    private var watching: [(nesting: Int, tags: [Int])] = []
+    /// The tags the innermost running handler reached (none when it is not watched).
+    var runningWatchTags: [Int] {
+        guard let w = watching.last, w.nesting == nesting else { return [] }
+        return w.tags
+    }
     /// Handlers calling handlers (an observer posting what it observes) stop here with an error.
     static let maxNesting = 48
 
@@ -418,6 +439,10 @@ final class LuaState {
                        collect: ((OpaquePointer, Int32) -> Void)?) -> LuaRunResult {
         let h = hostRecord
         let saved = (h.pointee.top, h.pointee.current, h.pointee.spent, h.pointee.enforce)
+        // Most calls watch nothing and run inside no watched call: they leave the record alone.
+        let savedWatch: clua_Watch? = watchNext.isEmpty && h.pointee.watch.count == 0 ? nil : h.pointee.watch
+        let reached = savedWatch == nil ? [] : watch(co)
+        if !reached.isEmpty { watching.append((nesting + 1, reached)) }
         clua_arm(co, h)
         h.pointee.parked = 0
         h.pointee.enforce = 1
@@ -428,9 +453,20 @@ final class LuaState {
         let status = clua_resume(co, caller ?? L, nargs, &nres)
         nesting -= 1
         running = caller
+        if !reached.isEmpty { watching.removeLast() }
         h.pointee.enforce = 0
         var result = LuaRunResult(status: .ok)
         let killed = h.pointee.killed
+        if !reached.isEmpty {
+            if status == LUA_YIELD && h.pointee.parked != 0 && killed == CLUA_KILL_NONE {
+                if let at = LuaState.scenarioLocation(co, from: 0) { result.held = (reached, at, true) }  // the line it waits at
+            } else if let src = h.pointee.watch.source, h.pointee.watch.line > 0 {
+                result.held = (reached, (String(cString: src + 1), Int(h.pointee.watch.line)), false)  // a return statement
+            } else if let src = h.pointee.watch.endSource, h.pointee.watch.endLine > 0 {
+                result.held = (reached, (String(cString: src + 1), Int(h.pointee.watch.endLine)), false)  // the end of the outermost
+            }
+        }
+        if let savedWatch { h.pointee.watch = savedWatch }
         if killed != CLUA_KILL_NONE {
             switch killed {
             case CLUA_KILL_BUDGET: result.status = .budget
@@ -502,6 +538,38 @@ final class LuaState {
             h.pointee.current = saved.1
         }
         return result
+    }
+
+    /// Takes `watchNext` for the run of `co` (its function and arguments on its stack, or a parked
+    /// thread): the tags of the watched completion handlers it can reach; the host record then
+    /// watches those (clua_arm sets the return hook), or nothing.
+    private func watch(_ co: OpaquePointer) -> [Int] {
+        let h = hostRecord
+        h.pointee.watch.count = 0
+        guard !watchNext.isEmpty else { return [] }
+        let boxes = watchNext.prefix(Int(CLUA_WATCH_MAX))
+        watchNext = []
+        withUnsafeMutableBytes(of: &h.pointee.watch.boxes) { raw in
+            let slots = raw.bindMemory(to: UnsafeMutableRawPointer?.self)
+            for (i, b) in boxes.enumerated() { slots[i] = b.box }
+        }
+        h.pointee.watch.count = Int32(boxes.count)
+        let mask = clua_watch_reach(co, h)
+        var tags: [Int] = []
+        for (i, b) in boxes.enumerated() where mask & (1 << Int32(i)) != 0 { tags.append(b.tag) }
+        if tags.isEmpty {
+            h.pointee.watch.count = 0
+        } else {
+            // Only the reached boxes count as held from here on.
+            var kept: [UnsafeMutableRawPointer] = []
+            for (i, b) in boxes.enumerated() where mask & (1 << Int32(i)) != 0 { kept.append(b.box) }
+            withUnsafeMutableBytes(of: &h.pointee.watch.boxes) { raw in
+                let slots = raw.bindMemory(to: UnsafeMutableRawPointer?.self)
+                for (i, b) in kept.enumerated() { slots[i] = b }
+            }
+            h.pointee.watch.count = Int32(kept.count)
+        }
+        return tags
     }
 
     /// Calls the function on the top of the stack (with nargs above it) directly, protected, with

@@ -46,21 +46,26 @@ public final class ReplSession {
         ("quit", ".quit", "leave (Ctrl-D too)"),
     ]
 
-    /// Loads `file` (if any), runs what is due at t = 0, and is ready for input.
+    /// Loads `file` (if any), prints `banner` (made from the loaded world: its name, profile and
+    /// seed) before anything the scenario does, runs what is due at t = 0, and is ready for input.
     public init(file: String?, options: RunOptions = RunOptions(), color: Bool = false,
-                output: @escaping (String) -> Void) throws(ScenarioError) {
+                banner: ((World) -> String?)? = nil, output: @escaping (String) -> Void) throws(ScenarioError) {
         self.file = file
         self.options = options
         self.color = color
         self.output = output
-        (runtime, report) = try ReplSession.makeRuntime(file: file, options: options, color: color, output: output)
+        (runtime, report) = try ReplSession.makeRuntime(file: file, options: options, color: color, output: output) { world in
+            if let line = banner?(world) { output(line) }
+        }
     }
 
-    static func makeRuntime(file: String?, options: RunOptions, color: Bool, output: @escaping (String) -> Void)
-        throws(ScenarioError) -> (ScenarioRuntime, TextReport) {
+    /// A runtime with `file` loaded; `loaded` is called before the first timeline line prints.
+    static func makeRuntime(file: String?, options: RunOptions, color: Bool, output: @escaping (String) -> Void,
+                            loaded: (World) -> Void = { _ in }) throws(ScenarioError) -> (ScenarioRuntime, TextReport) {
         let runtime = ScenarioRuntime(path: file ?? "stdin", options: options)
         if file != nil { try runtime.load() }
         let world = runtime.world
+        loaded(world)
         let report = TextReport(world: world, version: "", color: color)
         world.context = .repl
         world.timelineKeeping = .recent(ReplSession.keptLines)  // what .trace can show
@@ -183,10 +188,11 @@ public final class ReplSession {
             for v in world.violations { output("\(Time.stamp(v.time))  \(report.violationText(v))") }
         case "reset":
             do {
-                (runtime, report) = try ReplSession.makeRuntime(file: file, options: options, color: color, output: output)
+                (runtime, report) = try ReplSession.makeRuntime(file: file, options: options, color: color, output: output) { [output] world in
+                    output("(reset to +0d00:00:00.000, seed \(world.seed))")  // before what t = 0 prints again
+                }
                 typed.removeAll()
                 buffer.removeAll()
-                output("(reset to +0d00:00:00.000, seed \(world.seed))")
             } catch {
                 output(error.message)
             }

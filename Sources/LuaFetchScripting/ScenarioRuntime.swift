@@ -185,6 +185,7 @@ public final class ScenarioRuntime: ScriptHost {
         sessionObjects = s.sessionObjects; defaultsStore = s.defaultsStore; timerObjects = s.timerObjects; reseed = s.reseed
         preludeExports = s.preludeExports; chunkPaths = s.chunkPaths
         scenarioDeclaredAt = s.scenarioDeclaredAt; appDeclaredAt = s.appDeclaredAt
+        completions = []  // saved before any run: no grant was pending
         lua.reseedRandom(scenarioSeed())
     }
 
@@ -232,6 +233,7 @@ public final class ScenarioRuntime: ScriptHost {
         let lines = world.keepsLines
         if lines { invoking.append(fn) }
         defer { if lines { invoking.removeLast() } }
+        let watched = watchCompletions(invocation)
         let r: LuaRunResult
         if invocation.count == 0 {
             r = lua.call(fn)
@@ -240,8 +242,52 @@ public final class ScenarioRuntime: ScriptHost {
         } else {
             r = lua.call(fn, count: invocation.count) { value(invocation[$0]) }
         }
+        if watched { noteHeld(r) }
         if r.status == .ok { return .returned(truthy: r.truthy) }
         return outcome(r, fallback: location(of: fn))
+    }
+
+    // MARK: - Where a missed completion's handler was held
+
+    /// The completion handlers handed to the app (fetch, push, URL-session events) whose grants
+    /// may still be pending, each made once. Every handler call watches them (LuaState.watchNext):
+    /// a call that can reach one records where a function holding it returned, or the line it
+    /// parked at, so that a missed completion names the path that ended without calling it.
+    private var completions: [(key: GrantKey, fn: HostFunction)] = []
+
+    static func tag(_ key: GrantKey) -> Int { Int(key.kind.rawValue) << 48 | key.serial }
+
+    /// The completion handler of `key` (made on first use).
+    func completion(_ key: GrantKey) -> HostFunction {
+        if let c = completions.first(where: { $0.key == key }) { return c.fn }
+        let fn = completionHandler(key)
+        completions.append((key, fn))
+        return fn
+    }
+
+    /// Before a handler call with `invocation`: the completions whose grants are still pending,
+    /// for the call to watch. False (and nothing to do) when there are none.
+    func watchCompletions(_ invocation: Invocation) -> Bool {
+        for i in 0..<invocation.count { if case .completion(let key) = invocation[i] { _ = completion(key) } }
+        guard !completions.isEmpty else { return false }
+        completions.removeAll { !world.isGrantPending($0.key) }
+        guard !completions.isEmpty else { return false }
+        lua.watchNext = completions.map { (Unmanaged.passUnretained($0.fn).toOpaque(), Self.tag($0.key)) }
+        return true
+    }
+
+    /// After a watched call: where code holding a pending completion returned (or waits).
+    func noteHeld(_ r: LuaRunResult) {
+        lua.watchNext = []
+        guard let held = r.held else { return }
+        for c in completions where held.tags.contains(Self.tag(c.key)) {
+            world.completionHeld(c.key, lastAt: SourceLocation(file: held.line.file, line: held.line.line), held.waits ? .waits : .returned)
+        }
+    }
+
+    public func runningLine(forCompletionOf key: GrantKey) -> SourceLocation? {
+        guard lua.runningWatchTags.contains(Self.tag(key)), let l = lua.runningLocation() else { return nil }
+        return SourceLocation(file: l.file, line: l.line)
     }
 
     /// The Lua value of a World's argument.
@@ -255,7 +301,7 @@ public final class ScenarioRuntime: ScriptHost {
         case .app: return .ref(appObject)
         case .scene: return .ref(sceneObject)
         case .timer(let handle): return .ref(timerObject(handle))
-        case .completion(let key): return .function(completionHandler(key))
+        case .completion(let key): return .function(completion(key))
         }
     }
 

@@ -4,6 +4,14 @@
 import LuaFetchCore
 
 extension ScenarioRuntime {
+    /// The fields of a route's response table, with their LuaLS types (`luafetch types` writes
+    /// them as an exact class).
+    static let responseFields: [(String, String, String)] = [
+        ("status", "integer", "The status (200 by default; 100–599)."),
+        ("headers", "table<string, string>", "Headers."),
+        ("body", "any", "The body (a copy reaches the app)."),
+        ("transfer", "number", "Seconds the body takes on the wire (≥ 0)."),
+    ]
     /// `server "host" {...}`.
     static func serverSpec(_ host: String) -> OptionSpec {
         OptionSpec(what: "server \"\(host)\"", unknownIn: "server \"\(host)\" {}", fields: [
@@ -56,7 +64,7 @@ extension ScenarioRuntime {
                         }
                         list = c.refs(ofItemsOf: 3)
                     } else {
-                        try c.checkFields(3, of: "the response of \"\(pattern)\"", known: ["status", "headers", "body", "transfer"])
+                        try c.checkFields(3, of: "the response of \"\(pattern)\"", known: Self.responseFields.map(\.0))
                         list.append(c.ref(3))
                     }
                     world.addRoute(srv, method: method, path: path, handler: nil, responses: list)

@@ -56,7 +56,7 @@ public enum TypeDefinitions {
         "system.backgroundFetch": Doc("Xcode's Simulate Background Fetch (a foreground app is sent to the background first)."),
         "system.launchForFetch": Doc("The scheme option \"Launch due to a background fetch event\"."),
         "system.memoryPressure": Doc("A suspended app is purged without notice."),
-        "system.remoteNotification": Doc("A push through APNs; content-available pushes wake or launch the app in the background.", [("userInfo", "table"), ("options", "{ contentAvailable: boolean }|nil")]),
+        "system.remoteNotification": Doc("A push through APNs; content-available pushes wake or launch the app in the background.", [("userInfo", "table"), ("options", "luafetch.PushOptions|nil")]),
         "system.disconnectScene": Doc("iOS reclaims the app's background scene (`scene.didDisconnect`)."),
         "system.launchTask": Doc("Debugger command: launch a pending BGTask request now (`\"*\"`: the one submitted first).", [("identifier", "string")]),
         "system.expireTask": Doc("Debugger command: expire a running BGTask now (`\"*\"`: the one launched first).", [("identifier", "string")]),
@@ -75,7 +75,7 @@ public enum TypeDefinitions {
         "http": Doc("Requests from the app to fake servers (callbacks run later in virtual time)."),
         "http.get": Doc("GET `url`; `callback(response, err)`.", [("url", "string"), ("callback", "fun(response: luafetch.Response|nil, err: luafetch.NetworkError|nil)")], returns: "integer"),
         "http.request": Doc("A request with a method, headers, a body and a timeout; `callback(response, err)`.", [("request", "luafetch.RequestOptions"), ("callback", "fun(response: luafetch.Response|nil, err: luafetch.NetworkError|nil)")], returns: "integer"),
-        "urlSession": Doc("Background URL sessions (SPEC 15)."),
+        "urlSession": Doc("Background URL sessions (docs/RULES.md)."),
         "urlSession.background": Doc("The background session with this identifier (the same object for the same identifier).", [("identifier", "string")], returns: "luafetch.URLSession"),
         // Timers, queues, threads
         "timer": Doc("App-side timers (main thread)."),
@@ -85,7 +85,7 @@ public enum TypeDefinitions {
         "dispatch.main": Doc("`fn` on the main queue, as soon as the main thread is free.", [("fn", "function")]),
         "dispatch.global": Doc("`fn` on a background thread of its own.", [("fn", "function")]),
         "dispatch.asyncAfter": Doc("`fn` on a background thread of its own, `seconds` from now (while the app is suspended it waits: it runs when the process next runs code).", [("seconds", "number"), ("fn", "function")]),
-        "dispatch.queue": Doc("A serial queue, or with `{ concurrent = true }` a concurrent one.", [("label", "string"), ("options", "{ concurrent: boolean }|nil")], returns: "luafetch.Queue"),
+        "dispatch.queue": Doc("A serial queue, or with `{ concurrent = true }` a concurrent one.", [("label", "string"), ("options", "luafetch.QueueOptions|nil")], returns: "luafetch.Queue"),
         "dispatch.lock": Doc("A mutex.", returns: "luafetch.Mutex"),
         "dispatch.group": Doc("A dispatch group: enter and leave around work, notify or wait for it all.", returns: "luafetch.Group"),
         "dispatch.semaphore": Doc("A counting semaphore starting at `value` (0 or more).", [("value", "integer")], returns: "luafetch.Semaphore"),
@@ -108,7 +108,7 @@ public enum TypeDefinitions {
         "BGTaskScheduler.pendingTaskRequests": Doc("The pending requests (copies).", returns: "luafetch.BGTaskRequest[]"),
         "BGAppRefreshTaskRequest": Doc("An app-refresh request (about 30 s of work).", [("identifier", "string")], returns: "luafetch.BGTaskRequest"),
         "BGProcessingTaskRequest": Doc("A processing request (minutes, while the device is idle and charging).", [("identifier", "string")], returns: "luafetch.BGTaskRequest"),
-        "BGContinuedProcessingTaskRequest": Doc("A continued-processing request (iOS 26: started from the foreground, with progress).", [("identifier", "string"), ("options", "table")], returns: "luafetch.BGTaskRequest"),
+        "BGContinuedProcessingTaskRequest": Doc("A continued-processing request (iOS 26: started from the foreground, with progress).", [("identifier", "string"), ("options", "luafetch.ContinuedProcessingOptions")], returns: "luafetch.BGTaskRequest"),
         // Constants
         "UIBackgroundTaskInvalid": Doc("0: no task."),
         "UIApplicationBackgroundFetchIntervalMinimum": Doc("The smallest interval iOS allows (the profile's fetchFloor)."),
@@ -148,13 +148,13 @@ public enum TypeDefinitions {
     static let objects: [(name: String, doc: String, members: [(String, String, String)])] = [
         ("Timer", "A timer (`after`, `timer.after`, `timer.every`).", [("invalidate", "fun(self: luafetch.Timer)", "Stops the timer.")]),
         ("Server", "A fake server.", [
-            ("route", "fun(self: luafetch.Server, route: string, response: table|fun(request: luafetch.Request): luafetch.Response)", "`\"GET /path\"`: a handler, one response, or a list served in order (the last repeats)."),
+            ("route", "fun(self: luafetch.Server, route: string, response: luafetch.RouteResponse|luafetch.RouteResponse[]|fun(request: luafetch.Request): luafetch.RouteResponse)", "`\"GET /path\"`: a handler, one response, or a list served in order (the last repeats)."),
             ("down", "fun(self: luafetch.Server, from: number, to: number)", "Every request in [from, to] fails with notConnected."),
             ("host", "string", "Its host name."), ("latency", "number", "Seconds a round trip takes."),
             ("jitter", "number", "Up to this many seconds more or less."), ("failureRate", "number", "The share of requests that lose the connection."),
         ]),
         ("Queue", "A dispatch queue (`dispatch.queue`): serial, or concurrent.", [
-            ("async", "fun(self: luafetch.Queue, fn: function, options: { barrier: boolean }|nil)", "Runs `fn` on the queue: a serial queue's thread after the blocks before it; on a concurrent queue a thread of its own (a barrier block waits for the running blocks and runs alone)."),
+            ("async", "fun(self: luafetch.Queue, fn: function, options: luafetch.AsyncOptions|nil)", "Runs `fn` on the queue: a serial queue's thread after the blocks before it; on a concurrent queue a thread of its own (a barrier block waits for the running blocks and runs alone)."),
             ("asyncAfter", "fun(self: luafetch.Queue, seconds: number, fn: function)", "Submits `fn` to the queue `seconds` from now (while the app is suspended it waits)."),
             ("sync", "fun(self: luafetch.Queue, fn: function): any", "Runs `fn` on the calling thread once the queue lets it (a serial queue: when free; a concurrent one: unless a barrier is pending or running), returns its results."),
         ]),
@@ -311,7 +311,7 @@ public enum TypeDefinitions {
     static func optionClasses() -> String {
         var out = ""
         func emit(_ cls: String, _ doc: String, _ spec: OptionSpec, nested: [String: String] = [:], types: [String: String] = [:]) {
-            out += "---\(doc)\n---@class \(cls)\n"
+            out += "---\(doc)\n---@class (exact) \(cls)\n"
             for f in spec.fields {
                 let type = types[f.name] ?? nested[f.name] ?? luaType(f.kind)
                 // "must be a string" restates the type; longer rules ("≥ 0", "like ...") say more.
@@ -348,6 +348,13 @@ public enum TypeDefinitions {
         emit("luafetch.RequestOptions", "`http.request{...}`.", ScenarioRuntime.requestSpec)
         emit("luafetch.TransferRequest", "A background session's request (`session:download{...}`).", ScenarioRuntime.transferSpec)
         emit("luafetch.BGTaskRequest", "A BGTask request (`BGAppRefreshTaskRequest(identifier)`, ...): set its fields, then submit it.", ScenarioRuntime.bgRequestSpec)
+        emit("luafetch.ContinuedProcessingOptions", "`BGContinuedProcessingTaskRequest(identifier, {...})`.", ScenarioRuntime.continuedSpec)
+        emit("luafetch.QueueOptions", "`dispatch.queue(label, {...})`.", ScenarioRuntime.queueOptions)
+        emit("luafetch.AsyncOptions", "`q:async(fn, {...})`.", ScenarioRuntime.asyncOptions)
+        emit("luafetch.PushOptions", "`system.remoteNotification(userInfo, {...})`.", ScenarioRuntime.pushOptions)
+        out += "---A route's answer (`api:route(\"GET /feed\", {...})`, or what its handler returns).\n---@class (exact) luafetch.RouteResponse\n"
+        for (name, type, doc) in ScenarioRuntime.responseFields { out += "---@field \(name)? \(type) \(doc)\n" }
+        out += "\n"
         return out
     }
 
@@ -393,7 +400,7 @@ public enum TypeDefinitions {
         ---@type table
         swift = {}
 
-        ---What the stubs of an imported scenario do (SPEC 18.4): `["Type.member"] = { seconds = 2 }`.
+        ---What the stubs of an imported scenario do (docs/IMPORT.md): `["Type.member"] = { seconds = 2 }`.
         ---A later call adds to the earlier ones and overrides the names it repeats.
         ---@param specs table<string, {seconds?: number|number[]|"never", result?: any, calls?: integer, blocking?: boolean, lock?: "sharedContainer"}>
         function stubs(specs) end
@@ -407,17 +414,17 @@ public enum TypeDefinitions {
         """
 
 
-    /// A luacheck configuration for scenario folders.
+    /// A luacheck configuration for a folder of scenarios (`DIR/.luacheckrc`: `luacheck .` inside
+    /// it). Its exclusion matches `.luafetch` folders at any depth, so a folder whose subfolders
+    /// have their own definitions lints clean too.
     public static func luacheckrc(version: String) -> String {
-        let names = globals().map { "  \"\($0)\"," }.joined(separator: "\n")
         return """
         -- luacheck settings for luafetch scenarios, written by `luafetch types` (luafetch \(version)).
         -- The sandbox's standard library is Lua 5.4's (io, debug and os.execute are absent: luacheck
         -- would not know), plus luafetch's API as read-only globals.
         std = "lua54"
         read_globals = {
-        \(names)
-          "log",
+        \(readGlobals(indent: "  "))
         }
         -- Delegate callbacks take (app, ...) whether or not they use it, and the delegate form
         -- names its argument app too: unused and shadowed callback arguments are the API's shape.
@@ -425,8 +432,74 @@ public enum TypeDefinitions {
         max_line_length = 130
         -- A scenario's top-level code may declare globals (they are its own).
         allow_defined_top = true
-        exclude_files = { ".luafetch/**" }
+        exclude_files = { "**/.luafetch/**" }
 
         """
+    }
+
+    /// The same settings for scenario folders below the folder luacheck runs in: luacheck reads
+    /// `.luacheckrc` from its current folder (or the nearest one above), never from the folder it
+    /// is given, so `luacheck scenarios` from a project's root needs this file in the root. The
+    /// settings apply to the listed folders only (`files[folder]`), so the project's other Lua
+    /// files keep their own rules. `luafetch types DIR` adds DIR to the list (`projectFolders`).
+    public static func projectLuacheckrc(folders: [String], version: String) -> String {
+        let list = folders.map { "\"\(luaEscaped($0))\"" }.joined(separator: ", ")
+        return """
+        -- luacheck settings written by `luafetch types` (luafetch \(version)) for the luafetch
+        -- scenarios in the folders listed below. luacheck reads .luacheckrc from the folder it runs
+        -- in, so this file makes `luacheck FOLDER` from here lint them with luafetch's API (each
+        -- folder's own .luacheckrc does the same for `luacheck .` inside it). Other Lua files here
+        -- keep their own rules.
+        local folders = { \(list) }
+        local luafetch = {
+          -- The sandbox's standard library is Lua 5.4's, plus luafetch's API as read-only globals.
+          std = "lua54",
+          read_globals = {
+        \(readGlobals(indent: "    "))
+          },
+          -- Unused and shadowed callback arguments are the API's shape (callbacks take app, ...).
+          ignore = { "212", "432" },
+          max_line_length = 130,
+          allow_defined_top = true,
+        }
+        exclude_files = {}
+        for _, folder in ipairs(folders) do
+          files[folder] = luafetch
+          exclude_files[#exclude_files + 1] = folder .. "/**/.luafetch/**"
+        end
+
+        """
+    }
+
+    /// The folders a `projectLuacheckrc` lists; nil when `text` is not one (a user's own file, or
+    /// the settings of a single folder).
+    public static func projectFolders(in text: String) -> [String]? {
+        guard text.contains("`luafetch types`"),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("local folders = {") }) else { return nil }
+        var out: [String] = [], current: String?, escaped = false
+        for ch in line.dropFirst("local folders = {".count) {
+            if var c = current {
+                if escaped { c.append(ch); escaped = false; current = c }
+                else if ch == "\\" { escaped = true }
+                else if ch == "\"" { out.append(c); current = nil }
+                else { c.append(ch); current = c }
+            } else if ch == "\"" {
+                current = ""
+            }
+        }
+        return out
+    }
+
+    static func readGlobals(indent: String) -> String {
+        (globals() + ["log"]).map { "\(indent)\"\($0)\"," }.joined(separator: "\n")
+    }
+
+    static func luaEscaped(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            if ch == "\\" || ch == "\"" { out.append("\\") }
+            out.append(ch)
+        }
+        return out
     }
 }

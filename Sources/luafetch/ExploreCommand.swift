@@ -18,7 +18,7 @@ struct Explore: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Hunt for schedules that break an app: many seeds, random user and system actions.",
         discussion: """
-        Each run draws a schedule from its seed: a random subset of the user and system actions at random rates, bursts a moment apart, actions placed while a task, fetch or request is open or just before a deadline, and the orders iOS leaves open (--order). Runs settle at the end (--settle), so cutting a run is never a finding. A finding is a violation or a failed expectation at a line; what it causes later in the same runs is listed under it. Each is shrunk to a minimal schedule and printed with a replay command and a scenario fragment.
+        Each run draws a schedule from its seed: a random subset of the user and system actions at random rates, bursts a moment apart, actions placed while a task, fetch or request is open or just before a deadline, and the orders iOS leaves open (--order; docs/RULES.md says which). Runs settle at the end (--settle), so cutting a run is never a finding. A finding is a violation (docs/RULES.md lists every code) or a failed expectation at a line; what it causes later in the same runs is listed under it. Each is shrunk to a minimal schedule and printed with a replay command and a scenario fragment.
 
         --time explores for a time budget instead of a number of runs; --shard K/M with --format jsonl runs one shard of the seeds, and `luafetch explore --merge FILES...` combines the shards into the report one run would print (docs/EXPLORE.md shows CI matrix and cluster set-ups).
 
@@ -49,8 +49,8 @@ struct Explore: ParsableCommand {
     @Option(name: .customLong("os"), help: "The OS profile: ios6, ios7, ios13 or ios26.")
     var osProfile: String?
 
-    @Option(help: "Output format: text or jsonl.")
-    var format: OutputFormat = .text
+    @Option(help: "Output format: text, or jsonl (what --shard writes and --merge reads; docs/EXPLORE.md). Pages: --html DIR.")
+    var format: ReportFormat = .text
 
     @Option(help: ArgumentHelp("Run only shard K of M (1 ≤ K ≤ M) of the seeds, or auto: from GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, Kubernetes' JOB_COMPLETION_INDEX (with --shards) or Slurm's SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT.", valueName: "K/M|auto"))
     var shard: String?
@@ -64,7 +64,7 @@ struct Explore: ParsableCommand {
     @Flag(help: "Combine the JSON Lines of shards (given as the files) into one report.")
     var merge = false
 
-    @Flag(help: "No colour (explore's report has none; accepted as by every command, SPEC 1).")
+    @Flag(help: "No colour (explore's report has none; accepted as by every command).")
     var noColor = false
 
     /// The most runs one explore process makes, and the most shards a run splits into.
@@ -105,7 +105,7 @@ struct Explore: ParsableCommand {
             throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
         }
         if let shards, shards < 1 { throw ValidationError("--shards must be at least 1") }
-        if format == .html { throw ValidationError("explore writes text or jsonl; --html DIR writes a page for each finding's minimal run") }
+        if format.value == .html { throw ValidationError("explore writes text or jsonl; --html DIR writes a page for each finding's minimal run") }
         if let shard, shard != "auto", Shard.parse(shard) == nil {
             throw ValidationError("bad --shard '\(shard)': use K/M with 1 ≤ K ≤ M, like 2/8, or auto")
         }
@@ -157,7 +157,7 @@ struct Explore: ParsableCommand {
         let f = report.findings
         report.findings = shrinkAll(f, file: file, os: os,
                                     keys: shardSpec == nil ? f.ranking.headlines : f.observations.keys.sorted())
-        report.print(format: format)
+        report.print(format: format.value)
         if let dir = html { try writePages(report, to: dir) }
         throw ExitCode(report.findings.roots.isEmpty ? 0 : 1)
     }
@@ -296,7 +296,7 @@ struct Explore: ParsableCommand {
         }
         switch merge.finish() {
         case .success(let report):
-            report.print(format: format)
+            report.print(format: format.value)
             throw ExitCode(report.findings.roots.isEmpty ? 0 : 1)
         case .failure(let e):
             Output.error("luafetch explore --merge: \(e.message)\n")

@@ -51,8 +51,14 @@ struct Repl: ParsableCommand {
         let color = interactive && isatty(1) != 0 && !noColor && !Env.noColor
         let options = RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)), limits: limitOptions.limits)
         let session: ReplSession
+        // On a terminal the banner comes first, then what the scenario does at t = 0.
+        let file = self.file
+        let banner: ((World) -> String?)? = interactive ? { world in
+            let what = file == nil ? "no scenario" : "scenario \"\(world.config.name)\""
+            return "luafetch \(luafetchVersion) · \(what) · os \(world.os.rawValue) · seed \(world.seed) · .help for commands"
+        } : nil
         do {
-            session = try ReplSession(file: file, options: options, color: color) { line in
+            session = try ReplSession(file: file, options: options, color: color, banner: banner) { line in
                 Output.line(line)
                 if interactive { Output.flush() }
             }
@@ -60,10 +66,7 @@ struct Repl: ParsableCommand {
             Output.error(error.message + "\n")
             throw ExitCode(2)
         }
-        let world = session.runtime.world
         if interactive {
-            let what = file == nil ? "no scenario" : "scenario \"\(world.config.name)\""
-            Output.line("luafetch \(luafetchVersion) · \(what) · os \(world.os.rawValue) · seed \(world.seed) · .help for commands")
             Output.flush()
             LineEditor.run(session)
         } else {

@@ -56,13 +56,13 @@ struct Run: ParsableCommand {
     @Flag(help: "Run as with Xcode's debugger attached: never suspended, no watchdog; each termination it hides is the warning masked-by-debugger.")
     var debugger = false
 
-    @Option(help: ArgumentHelp("Take the other order at choice points iOS leaves open: bit i of N for the i-th (SPEC 12.4).", valueName: "N"))
+    @Option(help: ArgumentHelp("Take the other order at choice points iOS leaves open: bit i of N for the i-th (docs/RULES.md: What iOS leaves unordered).", valueName: "N"))
     var order: UInt64?
 
     @Flag(help: "At the end (duration or --until), go on while work is pending that would finish on its own (at most an hour), as explore's runs do.")
     var settle = false
 
-    @Option(help: ArgumentHelp("How an imported scenario's stubs draw: run (default) or explore (as explore's runs: whole time ranges, nil results, failure paths; replays a finding).", valueName: "run|explore"))
+    @Option(help: ArgumentHelp("How an imported scenario's stubs draw: run, or explore (as explore's runs: whole time ranges, nil results, failure paths; replays a finding).", valueName: "run|explore"))
     var stubDraws: StubDraws = .run
 
     @OptionGroup var limitOptions: LimitOptions
@@ -325,6 +325,22 @@ extension StubDraws: ExpressibleByArgument {}
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, jsonl, html
+}
+
+/// `--format` of the commands that print a report but never a page on stdout (`test`, `explore`):
+/// the help and completions list text and jsonl only. `html` still parses, so that validate() can
+/// say where those commands write pages (`--html DIR`) instead of a bare "invalid value".
+struct ReportFormat: ExpressibleByArgument, Equatable {
+    var value: OutputFormat
+    static let text = ReportFormat(value: .text)
+    init(value: OutputFormat) { self.value = value }
+    init?(argument: String) {
+        guard let f = OutputFormat(rawValue: argument) else { return nil }
+        value = f
+    }
+    var defaultValueDescription: String { value.rawValue }
+    static var allValueStrings: [String] { [OutputFormat.text.rawValue, OutputFormat.jsonl.rawValue] }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 func shellQuote(_ s: String) -> String {

@@ -17,7 +17,7 @@ struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Run every scenario under the given files and folders, as a test suite.",
         discussion: """
-        Folders are searched recursively for .lua files (hidden folders are skipped). A file that another file under the paths loads with require is a module, not a scenario: it is listed as skipped. Each scenario runs as `luafetch run` would run it; a scenario passes when run would exit 0. One line per scenario (its wall-clock time, and for a failure the first violation or failed expectation with file:line), then a count. Exit status: 0 all passed, 1 a scenario failed, 2 a scenario error or bad usage.
+        Folders are searched recursively for .lua files (hidden folders are skipped). A file that another file under the paths loads with require is a module, not a scenario: it is listed as skipped. Each scenario runs as `luafetch run` would run it; a scenario passes when run would exit 0 (docs/RULES.md says which violations are errors). One line per scenario (its wall-clock time, and for a failure the first violation or failed expectation with file:line), then a count. Exit status: 0 all passed, 1 a scenario failed, 2 a scenario error or bad usage.
 
         With --junit FILE, a JUnit XML report (GitHub, GitLab and Jenkins show it). When GITHUB_ACTIONS=true, each failure is also printed as a workflow annotation (::error file=...,line=...), so it shows on the pull request's diff.
 
@@ -49,15 +49,15 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a page per scenario (the run as a picture) and an index.html to this folder.", valueName: "dir"))
     var html: String?
 
-    @Option(help: "Output format: text or jsonl (one JSON object per scenario, then a summary).")
-    var format: OutputFormat = .text
+    @Option(help: "Output format: text, or jsonl (one JSON object per scenario, then a summary; docs/JSONL.md). Pages: --html DIR.")
+    var format: ReportFormat = .text
 
     @Flag(help: "No colour (also when NO_COLOR is set to a non-empty value, or stdout is not a terminal).")
     var noColor = false
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        if format == .html { throw ValidationError("test writes text or jsonl; --html DIR writes a page per scenario and an index") }
+        if format.value == .html { throw ValidationError("test writes text or jsonl; --html DIR writes a page per scenario and an index") }
         if let osProfile, OSProfile(rawValue: osProfile) == nil {
             throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
         }
@@ -83,13 +83,13 @@ struct TestCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let options = RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)), strict: strict)
-        let color = format == .text && !noColor && !Env.noColor && isatty(1) != 0
+        let color = format.value == .text && !noColor && !Env.noColor && isatty(1) != 0
         let annotate = Env.get("GITHUB_ACTIONS") == "true"
         let box = Box(count: entries.count)
         let scenarios = entries.indices.filter { entries[$0].requiredBy == nil }
         // Modules are settled at once; scenarios run on the workers.
         for i in entries.indices where entries[i].requiredBy != nil { box.results[i] = Result(entry: entries[i], verdict: nil, ms: 0) }
-        let format = self.format
+        let format = self.format.value
         let dir = self.html
         if let dir, let problem = makeFolder(dir) {
             Output.error("luafetch test: cannot make \(dir): \(problem)\n")

@@ -152,7 +152,8 @@ extension Sim {
             """)
         #expect(s.codes == ["fetch-no-completion"])
         #expect(s.world.violations[0].time == 30_000)
-        #expect(s.world.violations[0].location?.description == "test.lua:2")
+        // Where performFetch returned without calling it (its end), not its first line.
+        #expect(s.world.violations[0].location?.description == "test.lua:4")
         #expect(s.world.violations[0].exceptionCode == "0x8badf00d")
     }
 

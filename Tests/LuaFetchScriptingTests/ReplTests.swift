@@ -101,6 +101,32 @@ func scenarioFile(_ source: String) throws -> String {
         #expect(out.suffix(2).allSatisfy { $0.hasPrefix("+0d00:00:00.000") })
     }
 
+    /// `.state` says what background time is really left: none while suspended (no code runs),
+    /// the seconds to the deadline while a task is open, ∞ only in the foreground.
+    @Test func stateSaysTheBackgroundTimeOfEachState() throws {
+        let path = try scenarioFile(replScenario)
+        let (_, out) = try repl(path, [".state", "user.home()", ".advance 10s", ".state", ".advance 30s", ".state", "user.forceQuit()", ".state"])
+        let lines = out.filter { $0.hasPrefix("remaining ") }
+        #expect(lines == ["remaining  background time: ∞ (in the foreground)",
+                          "remaining  background time: 20s",
+                          "remaining  background time: 0s (suspended: no code runs until iOS wakes or opens the app)",
+                          "remaining  background time: none (not running)"], "\(out)")
+    }
+
+    /// The banner (the scenario's name, profile and seed) comes before what the scenario does at
+    /// t = 0; `.reset` says so before t = 0 prints again.
+    @Test func theBannerComesBeforeTheTimeline() throws {
+        let path = try scenarioFile(replScenario)
+        let t = Transcript()
+        let session = try ReplSession(file: path, banner: { "banner: os \($0.os.rawValue) · seed \($0.seed)" }, output: { t.lines.append($0) })
+        #expect(t.lines.first == "banner: os ios13 · seed 1", "\(t.lines)")
+        #expect(t.lines.dropFirst().first?.hasPrefix("+0d00:00:00.000  user    taps the app icon") == true, "\(t.lines)")
+        t.lines.removeAll()
+        session.feed(".reset")
+        #expect(t.lines.first == "(reset to +0d00:00:00.000, seed 1)", "\(t.lines)")
+        #expect(t.lines.count > 1 && t.lines.dropFirst().allSatisfy { $0.hasPrefix("+0d00:00:00.000") }, "\(t.lines)")
+    }
+
     @Test func appMethodsNeedARunningApp() throws {
         let (_, out) = try repl(nil, ["app:beginBackgroundTask(nil)"])
         #expect(out.first?.contains("the app is not running (notRunning)") == true)

@@ -76,5 +76,40 @@ import Testing
         #expect(meta.hasPrefix("---@meta luafetch\n"))
         let rc = TypeDefinitions.luacheckrc(version: "test")
         for g in TypeDefinitions.globals() { #expect(rc.contains("  \"\(g)\",\n")) }
+        let project = TypeDefinitions.projectLuacheckrc(folders: ["scenarios"], version: "test")
+        for g in TypeDefinitions.globals() { #expect(project.contains("    \"\(g)\",\n")) }
+        guard case .success = runtime.lua.compile(Array(project.utf8), chunkName: "=.luacheckrc") else {
+            Issue.record("the project's luacheck settings do not compile")
+            return
+        }
+    }
+
+    /// Every option table is an exact class, so LuaLS reports a field the runtime would refuse
+    /// (`durration = 5`) where it checks exact classes; their fields are the runtime's own.
+    @Test func optionClassesAreExact() {
+        let meta = TypeDefinitions.meta(names: [], version: "test")
+        let options = ["ScenarioOptions", "ScenarioDevice", "ScenarioBudgets", "ScenarioLimits", "AppOptions", "Delegate", "SceneDelegate",
+                       "ServerOptions", "RequestOptions", "TransferRequest", "BGTaskRequest", "ContinuedProcessingOptions",
+                       "QueueOptions", "AsyncOptions", "PushOptions", "RouteResponse"]
+        for name in options { #expect(meta.contains("---@class (exact) luafetch.\(name)\n"), "luafetch.\(name) is not an exact class") }
+        #expect(!meta.contains("---@class luafetch.ScenarioOptions"))
+        for f in ScenarioRuntime.queueOptions.fields + ScenarioRuntime.asyncOptions.fields + ScenarioRuntime.pushOptions.fields
+            + ScenarioRuntime.continuedSpec.fields { #expect(meta.contains("---@field \(f.name)? "), "\(f.name)") }
+        for (name, _, _) in ScenarioRuntime.responseFields { #expect(meta.contains("---@field \(name)? "), "response \(name)") }
+        // Inline table types would not be exact: the API's option parameters name the classes.
+        let full = TypeDefinitions.meta(version: "test")
+        #expect(full.contains("---@param options luafetch.QueueOptions|nil"))
+        #expect(full.contains("---@param options luafetch.PushOptions|nil"))
+        #expect(full.contains("options: luafetch.AsyncOptions|nil"))
+        #expect(full.contains("response: luafetch.RouteResponse|luafetch.RouteResponse[]|fun(request: luafetch.Request): luafetch.RouteResponse"))
+    }
+
+    /// The project's settings list their folders, and `luafetch types` reads the list back to add one.
+    @Test func projectLuacheckSettingsListTheirFolders() {
+        let folders = ["app/scenarios", "odd \"name\\"]
+        let text = TypeDefinitions.projectLuacheckrc(folders: folders, version: "test")
+        #expect(TypeDefinitions.projectFolders(in: text) == folders)
+        #expect(TypeDefinitions.projectFolders(in: TypeDefinitions.luacheckrc(version: "test")) == nil)
+        #expect(TypeDefinitions.projectFolders(in: "local folders = { \"mine\" }\n") == nil)
     }
 }

@@ -148,6 +148,8 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         #expect(try runIn(dir, ["test", "nowhere"]).status == 2)
     }
 
+    /// Every profile's starter runs green, is indented by its blocks, and is luacheck-clean with
+    /// the settings `luafetch types` writes (when luacheck is installed).
     @Test func newWritesAGreenStarterForEveryProfile() throws {
         let dir = try tempDir("new")
         for os in ["ios6", "ios7", "ios13", "ios26"] {
@@ -156,9 +158,66 @@ func junitCases(_ path: String) throws -> [[String: String]] {
             let run = try runIn(dir, ["run", "\(os).lua", "--strict", "--quiet"])
             #expect(run.status == 0, "\(os): \(run.stdout)")
             #expect(run.stdout.contains("✓ both notes were uploaded"))
+            let source = try String(contentsOf: dir.appendingPathComponent("\(os).lua"), encoding: .utf8)
+            #expect(Self.misindented(source).isEmpty, "\(os).lua: \(Self.misindented(source))")
         }
         let again = try runIn(dir, ["new", "ios6.lua"])
         #expect(again.status == 2 && again.stderr.contains("already exists"))
+        _ = try runIn(dir, ["types"])
+        if let luacheck = CLI.which("luacheck") {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: luacheck)
+            p.arguments = ["--no-color", "--codes", "."]
+            p.currentDirectoryURL = dir
+            let lint = try CLI.collect(p)
+            #expect(lint.status == 0 && lint.stdout.contains("Total: 0 warnings / 0 errors in 4 files"), "\(lint.stdout)")
+        }
+    }
+
+    /// The checker itself catches a statement indented past its block's.
+    @Test func theIndentationCheckerCatchesAStrayLine() {
+        #expect(Self.misindented("app {\n  didEnterBackground = function(app)\n    a()\n      b()\n  end,\n}\n") == ["line 4: 6 spaces, expected 4"])
+        #expect(Self.misindented("local t = { x = 1,\n  y = f(function()\n    return 1\n  end),\n}\nif a then b() else\n  c()\nend\n").isEmpty)
+    }
+
+    /// Lines whose indentation is not two spaces per block open at their start: a block opens at
+    /// `function`, `do`, `then`, `repeat`, `{` or `(` and ends at its closer; a line that starts
+    /// with a closer (`end`, `until`, `}`, `)`, `else`, `elseif`) sits where its opener's line does.
+    static func misindented(_ source: String) -> [String] {
+        var open: [Int] = []  // for each unclosed opener, the indentation of the line that opened it
+        var problems: [String] = []
+        for (n, raw) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = Array(raw)
+            let indent = line.prefix { $0 == " " }.count
+            // Tokens outside strings and comments: words and the brackets that open or close blocks.
+            var tokens: [String] = [], i = 0, word = ""
+            func flush() { if !word.isEmpty { tokens.append(word); word = "" } }
+            while i < line.count {
+                let c = line[i]
+                if c == "-", i + 1 < line.count, line[i + 1] == "-" { break }
+                if c == "\"" || c == "'" {
+                    flush()
+                    i += 1
+                    while i < line.count, line[i] != c { i += line[i] == "\\" ? 2 : 1 }
+                } else if c.isLetter || c.isNumber || c == "_" {
+                    word.append(c)
+                } else {
+                    flush()
+                    if "{}()".contains(c) { tokens.append(String(c)) }
+                }
+                i += 1
+            }
+            flush()
+            if raw.allSatisfy({ $0 == " " }) { continue }
+            let closers: Set<String> = ["end", "until", "}", ")", "else", "elseif"]
+            let expected = tokens.first.map(closers.contains) == true ? (open.last ?? 0) : (open.last.map { $0 + 2 } ?? 0)
+            if indent != expected { problems.append("line \(n + 1): \(indent) spaces, expected \(expected)") }
+            for t in tokens {
+                if ["end", "until", "}", ")", "else", "elseif"].contains(t) { _ = open.popLast() }
+                if ["function", "do", "then", "repeat", "{", "(", "else"].contains(t) { open.append(indent) }
+            }
+        }
+        return problems
     }
 }
 
@@ -209,6 +268,44 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         for (a, b) in zip(lines, lines.dropFirst()) where !a.hasPrefix(" ") && !b.hasPrefix(" ") && !a.isEmpty && !b.isEmpty {
             // A wrapped paragraph fills its line: a short line followed by more of the sentence is a re-wrap.
             #expect(a.count > 50 || a.hasSuffix(":") || a.hasSuffix("."), "re-wrapped after '\(a)' in \(command) --help")
+        }
+    }
+
+    static let allCommands = commands + ["types", "import"]
+
+    /// Help points to the documents users have (docs/RULES.md, docs/EXPLORE.md, ...), never to a
+    /// section of SPEC.md, which is not part of what they get; and says an option's default once
+    /// (ArgumentParser prints it, so the text must not repeat it).
+    @Test(arguments: allCommands)
+    func helpPointsToTheDocsAndSaysEachDefaultOnce(command: String) throws {
+        let help = try CLI.run(command.isEmpty ? ["--help"] : [command, "--help"], environment: ["COLUMNS": "200"]).stdout
+        #expect(!help.contains("SPEC"), "\(command) --help names the spec:\n\(help)")
+        var entries: [String] = []
+        for line in help.split(separator: "\n") {
+            if line.hasPrefix("  -") || line.hasPrefix("  <") {
+                entries.append(String(line))
+            } else if line.hasPrefix("      "), !entries.isEmpty {
+                entries[entries.count - 1] += " " + line.drop { $0 == " " }
+            }
+        }
+        #expect(!entries.isEmpty)
+        for e in entries { #expect(e.components(separatedBy: "default").count <= 2, "\(command) --help says a default twice: \(e)") }
+    }
+
+    /// `--format` lists exactly what each command writes on stdout: run text, jsonl and html; test
+    /// and explore text and jsonl (their pages go to --html DIR, which a refused html says).
+    @Test func formatListsWhatEachCommandAccepts() throws {
+        let run = try CLI.run(["run", "--help"], environment: ["COLUMNS": "200"]).stdout
+        #expect(run.contains("(values: text, jsonl, html; default: text)"), "\(run)")
+        for (command, pages) in [("test", "--html DIR writes a page per scenario and an index"),
+                                 ("explore", "--html DIR writes a page for each finding's minimal run")] {
+            let help = try CLI.run([command, "--help"], environment: ["COLUMNS": "200"]).stdout
+            let format = help.split(separator: "\n").first { $0.hasPrefix("  --format") }.map(String.init) ?? ""
+            #expect(format.hasSuffix("(values: text, jsonl; default: text)"), "\(command): \(format)")
+            let html = try CLI.run([command, "examples/hello.lua", "--format", "html"])
+            #expect(html.status == 2 && html.stderr.contains(pages), "\(command): \(html.stderr)")
+            let other = try CLI.run([command, "examples/hello.lua", "--format", "xml"])
+            #expect(other.status == 2 && other.stderr.contains("Please provide one of 'text' and 'jsonl'"), "\(command): \(other.stderr)")
         }
     }
 
@@ -370,6 +467,60 @@ func junitCases(_ path: String) throws -> [[String: String]] {
         let test = try runIn(dir, ["test"])
         #expect(test.stdout.hasSuffix("1 passed, 0 failed\n"), "\(test.stdout)")
         #expect(try runIn(dir, ["types", "nowhere"]).status == 2)
+    }
+
+    /// luacheck reads .luacheckrc from the folder it runs in (or the nearest above), never from
+    /// the folder it checks. After `luafetch types scenarios`, `luacheck scenarios` from the project
+    /// (the command docs/TUTORIAL.md and the README show) and `luacheck .` inside the folder are
+    /// both clean; a second folder joins the first; the project's other Lua files keep luacheck's
+    /// defaults; a user's own .luacheckrc is kept, and types says how to lint then.
+    @Test func luacheckIsCleanWhereTheDocsRunIt() throws {
+        let dir = try tempDir("types-project")
+        for sub in ["scenarios", "more"] {
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+            #expect(try runIn(dir, ["new", "\(sub)/app.lua"]).status == 0)
+        }
+        let types = try runIn(dir, ["types", "scenarios"])
+        #expect(types.status == 0, "\(types.stderr)")
+        #expect(types.stdout.contains("wrote    .luacheckrc (for `luacheck scenarios` from here)"), "\(types.stdout)")
+        #expect(try runIn(dir, ["types", "./more/"]).status == 0)
+        let rc = try String(contentsOf: dir.appendingPathComponent(".luacheckrc"), encoding: .utf8)
+        #expect(rc.contains("local folders = { \"more\", \"scenarios\" }\n"), "\(rc)")
+        try "stray = 1\n".write(to: dir.appendingPathComponent("tool.lua"), atomically: true, encoding: .utf8)
+        if let luacheck = CLI.which("luacheck") {
+            func lint(_ args: [String], in sub: String = "") throws -> CLI.Result {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: luacheck)
+                p.arguments = ["--no-color", "--codes"] + args
+                p.currentDirectoryURL = sub.isEmpty ? dir : dir.appendingPathComponent(sub)
+                return try CLI.collect(p)
+            }
+            for (args, sub) in [(["scenarios"], ""), (["scenarios", "more"], ""), (["."], "scenarios"), (["."], "more")] {
+                let r = try lint(args, in: sub)
+                #expect(r.status == 0 && r.stdout.contains("Total: 0 warnings / 0 errors"), "luacheck \(args) in ./\(sub):\n\(r.stdout)")
+            }
+            // Only the listed folders get luafetch's globals: the project's own files keep the defaults.
+            let all = try lint(["."])
+            #expect(all.stdout.contains("tool.lua:1:1: (W111) setting non-standard global variable 'stray'"), "\(all.stdout)")
+            #expect(all.stdout.contains("Total: 1 warning / 0 errors in 3 files"), "\(all.stdout)")
+        }
+        // A project's own .luacheckrc stays; the folder's own settings still serve `luacheck .` inside it.
+        let mine = try tempDir("types-mine")
+        try FileManager.default.createDirectory(at: mine.appendingPathComponent("scenarios"), withIntermediateDirectories: true)
+        try "std = \"max\"\n".write(to: mine.appendingPathComponent(".luacheckrc"), atomically: true, encoding: .utf8)
+        let kept = try runIn(mine, ["types", "scenarios"])
+        #expect(kept.stdout.contains("kept     ./.luacheckrc (not written by luafetch; --force replaces it): luacheck run here reads it, so lint scenarios from inside it (cd scenarios && luacheck .)"), "\(kept.stdout)")
+        #expect(try String(contentsOf: mine.appendingPathComponent(".luacheckrc"), encoding: .utf8) == "std = \"max\"\n")
+        // luafetch's settings for a whole folder (`types .`) cover its subfolders: they stay.
+        let whole = try tempDir("types-whole")
+        try FileManager.default.createDirectory(at: whole.appendingPathComponent("scenarios"), withIntermediateDirectories: true)
+        _ = try runIn(whole, ["types"])
+        let before = try String(contentsOf: whole.appendingPathComponent(".luacheckrc"), encoding: .utf8)
+        _ = try runIn(whole, ["types", "scenarios", "--force"])
+        #expect(try String(contentsOf: whole.appendingPathComponent(".luacheckrc"), encoding: .utf8) == before)
+        // A folder outside the current one gets its own settings only.
+        let outside = try runIn(dir.appendingPathComponent("more"), ["types", "../scenarios"])
+        #expect(outside.status == 0 && !outside.stdout.contains("from here"), "\(outside.stdout)")
     }
 
     /// The repository's own .luacheckrc, .luarc.json and .luafetch/ (which make `luacheck

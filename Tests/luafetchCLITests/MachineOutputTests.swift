@@ -117,7 +117,19 @@ func same(_ a: Any, _ b: Any) -> Bool {
                 #expect(nests || after, "\(name) track \(track): \(x) and \(y) overlap partially")
             }
         }
+        // Tracks are named as the page's lanes (never "pushs 1"), numbered from the second on.
+        let trackNames = Set(events.filter { $0["name"] as? String == "thread_name" }.compactMap { ($0["args"] as? [String: Any])?["name"] as? String })
+        let lanes: Set<String> = ["state", "background time", "scene", "background tasks", "fetches", "BGTasks", "pushes", "URL-session events"]
+        for t in trackNames {
+            let base = t.replacing(/\ [0-9]+$/, with: "")
+            #expect(lanes.contains(base) || base.hasSuffix(".test"), "\(name): track \(t)")
+            #expect(!t.hasSuffix(" 1"), "\(name): track \(t)")
+        }
+        if name == "silent_push.lua" { #expect(trackNames.contains("pushes")) }
+        if name == "background_mistakes.lua" { #expect(trackNames.isSuperset(of: ["BGTasks", "pushes"])) }
+        if name == "background_download.lua" { #expect(trackNames.contains("URL-session events")) }
         if name == "leaky_task.lua" {
+            #expect(trackNames.isSuperset(of: ["background tasks", "background tasks 2"]))
             #expect(events.contains { $0["ph"] as? String == "i" && $0["name"] as? String == "task-expired" })
             #expect(events.filter { $0["cat"] as? String == "task" }.count == 2)
         }

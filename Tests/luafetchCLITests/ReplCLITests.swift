@@ -40,6 +40,35 @@ import Testing
         #expect(run.stdout.contains("+0d00:01:10.000  app     ending #1\n"))
     }
 
+    /// On a terminal the banner is the first line, before what the scenario does at t = 0.
+    @Test func theBannerComesFirstOnATerminal() throws {
+        let script = """
+            import os, pty, select, sys, time
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.environ["TERM"] = "dumb"
+                os.environ["LUAFETCH_LINE_EDITING"] = "off"
+                os.execv(sys.argv[1], [sys.argv[1], "repl", "examples/long_task.lua", "--no-color"])
+            seen, end = b"", time.time() + 10
+            while b"> " not in seen and time.time() < end:
+                r, _, _ = select.select([fd], [], [], 0.05)
+                if r:
+                    try: seen += os.read(fd, 65536)
+                    except OSError: break
+            os.write(fd, b"\\x04")
+            os.waitpid(pid, 0)
+            sys.stdout.write(seen.decode("utf-8", "replace"))
+            """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script, CLI.binary]
+        p.currentDirectoryURL = CLI.root
+        let r = try CLI.collect(p)
+        let lines = r.stdout.split(whereSeparator: \.isNewline).map(String.init)  // a terminal ends lines with \r\n
+        #expect(lines.first?.hasPrefix("luafetch 0.1.0 · scenario \"Finishing a long task in the background\" · os ios13 · seed 1") == true, "\(r.stdout)")
+        #expect(lines.dropFirst().first?.hasPrefix("+0d00:00:00.000") == true, "\(r.stdout)")
+    }
+
     /// With libedit (loaded when the session starts) and without it (`LUAFETCH_LINE_EDITING=off`,
     /// as when libedit is missing): the prompt, Ctrl-C and Ctrl-D work either way.
     @Test(arguments: [[], ["plain"]])

@@ -31,6 +31,21 @@ typedef void (*clua_Release)(void *owner, void *box, void *slot);
 /* A heap that can be saved and restored (arena.c). */
 typedef struct clua_Arena clua_Arena;
 
+/* Where code holding a completion handler returned (a missed completion's line, host.c): the
+ * handlers' boxes that the running handler can reach, and the scenario lines where functions
+ * holding one of them returned: the last `return` statement, and the outermost return at a
+ * function's end. Chunk names are owned by their functions (read them before the next run). */
+#define CLUA_WATCH_MAX 8
+typedef struct clua_Watch {
+    void *boxes[CLUA_WATCH_MAX];
+    int count;               /* 0: the running handler is not watched */
+    const char *source;      /* the last return statement's chunk name, NULL when none */
+    int line;
+    const char *endSource;   /* the outermost return at a function's `end`, NULL when none */
+    int endLine;
+    int endDepth;            /* its frames below it on the handler thread */
+} clua_Watch;
+
 /* One per lua_State, reachable from any coroutine through the allocator's userdata. */
 typedef struct clua_Host {
     size_t used;            /* bytes Lua has allocated now */
@@ -65,6 +80,7 @@ typedef struct clua_Host {
     clua_Arena *arena;               /* the heap's region when it can be saved (0: malloc) */
     void *randState;                 /* math.random's generator state (in the heap), and its size */
     size_t randSize;
+    clua_Watch watch;                /* set by the host for the next clua_arm (see clua_watch_reach) */
 } clua_Host;
 
 /* The state and its host record. */
@@ -104,6 +120,14 @@ int clua_account(lua_State *L, long long bytes);
 /* The lazy budget: a CPU-time watchdog on this thread every periodMs; a handler still running at
  * two ticks, or a run past tripMs of CPU time, trips it. Returns 0 on success. */
 int clua_start_watchdog(clua_Host *h, long periodMs, long tripMs);
+
+/* Which of h->watch.boxes the thread `co` can reach, as a bit mask: through the values on its
+ * stack (a handler about to run: the function and its arguments), or, for a suspended thread,
+ * through its frames' functions and locals. Reaching goes through upvalues (not _ENV), small
+ * tables (at most 32 entries, whatever their order) and Swift closures (a box), a few levels
+ * deep. A thread armed while h->watch.count > 0 records, at every return of a scenario function
+ * that holds a watched box (a local or an upvalue), where it returned. */
+int clua_watch_reach(lua_State *co, clua_Host *h);
 
 /* Swift closures: a C closure with the boxed pointer as upvalue, called through the trampoline. */
 void *clua_pushbox(lua_State *L, void *box); /* returns the box's slot (what clua_Release gets) */

@@ -131,7 +131,7 @@ app {
   end,
 }
 
--- Stubs: calls into code the imported files do not define (SPEC 18.4). Each runs for `seconds`
+-- Stubs: calls into code the imported files do not define (docs/IMPORT.md). Each runs for `seconds`
 -- (default { 0.01, 10 }; explore draws from { 0.001, 120 } unless you fix it), returns `result`
 -- ("opaque": a value whose every field and call is again a stub; "nil"; or a Lua value), calls
 -- each closure `calls` times (default 1). `blocking = true`: the call itself takes `seconds` on
