@@ -88,13 +88,13 @@ import Testing
         let expected = try Self.expect(name)
         let code = try #require(expected["violation"]), line = try #require(expected["buggy"])
         let (buggy, _, _) = try Self.imported(name, "buggy")
-        let found = try CLI.run(["explore", buggy, "--runs", "5000", "--format", "jsonl"])
+        let found = try CLI.run(["explore", buggy, "--runs", CLI.fixtureExploreRuns, "--format", "jsonl"])
         #expect(found.status == 1, "\(name): \(found.stderr)")
         let findings = try jsonLines(found.stdout).filter { $0["type"] as? String == "finding" }
         let swiftLines = findings.flatMap { ($0["members"] as? [[String: Any]]) ?? [] }.map { ($0["code"] as? String ?? "", $0["location"] as? String ?? "") }
         #expect(swiftLines.contains { $0.0 == code && $0.1.hasPrefix(line + " (") }, "\(name): \(code) at \(line) not among \(swiftLines)")
         let (fixed, _, _) = try Self.imported(name, "fixed")
-        let clean = try CLI.run(["explore", fixed, "--runs", "5000", "--no-color"])
+        let clean = try CLI.run(["explore", fixed, "--runs", CLI.fixtureExploreRuns, "--no-color"])
         #expect(clean.status == 0 && clean.stdout.contains("nothing found"), "\(name)/fixed:\n\(clean.stdout)\(clean.stderr)")
     }
 
