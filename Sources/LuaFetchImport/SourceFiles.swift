@@ -68,7 +68,8 @@ enum SourceFiles {
             guard let d = opendir(dir) else { return }
             var names: [String] = []
             while let entry = readdir(d) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) { p in
+                // In place (inout): `entry.pointee.d_name` as a value copies 256 bytes, past a short entry.
+                let name = withUnsafeMutablePointer(to: &entry.pointee.d_name) { p in
                     p.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
                 }
                 if name == "." || name == ".." { continue }
