@@ -10,6 +10,8 @@ import SwiftSyntax
 struct CallArg {
     let label: String?
     let syntax: ExprSyntax
+    /// A closure already translated into a local (the API table treats it as a closure argument).
+    var closureLike = false
     var closure: ClosureExprSyntax? { syntax.as(ClosureExprSyntax.self) }
 }
 
@@ -23,6 +25,20 @@ extension Translator {
     }
 
     func call(_ c: FunctionCallExprSyntax, expect: TypeName?, optionalUse: Bool, awaited: Bool) -> LuaExpr {
+        // `f(&x)`: x goes in a box, and the box's value is written back after the call.
+        let savedBoxes = inoutBoxes
+        inoutBoxes = []
+        var r = plainCall(c, expect: expect, optionalUse: optionalUse, awaited: awaited)
+        let boxes = inoutBoxes
+        inoutBoxes = savedBoxes
+        guard !boxes.isEmpty else { return r }
+        let make = boxes.map { "local \($0.box) = swift.inoutBox(\($0.initial))" }.joined(separator: " ")
+        let back = boxes.map(\.store).joined(separator: " ")
+        r.code = "(function() \(make) local __res = table.pack(\(r.code)) \(back) return table.unpack(__res, 1, __res.n) end)()"
+        return r
+    }
+
+    private func plainCall(_ c: FunctionCallExprSyntax, expect: TypeName?, optionalUse: Bool, awaited: Bool) -> LuaExpr {
         let args = callArgs(c)
         let tried = pendingTry
         pendingTry = false
@@ -46,8 +62,33 @@ extension Translator {
             return nameCall(name, args: args, call: c, expect: expect, optionalUse: optionalUse, awaited: awaited, tried: tried)
         }
         if callee.is(SuperExprSyntax.self) { return LuaExpr("nil") }
+        // `[T]()`, `[K: V]()`, `[T](repeating:count:)`: a collection type's initializer.
+        if let a = callee.as(ArrayExprSyntax.self), a.elements.count == 1, let el = a.elements.first {
+            let element = typeNameOfTypeExpr(el.expression)
+            if let r = args.first(where: { $0.label == "repeating" }), let n = args.first(where: { $0.label == "count" }) {
+                return LuaExpr("swift.repeating(\(expr(r.syntax).code), \(expr(n.syntax).code))", TypeName("Array", element: element))
+            }
+            if let first = args.first { return LuaExpr("swift.toArray(\(expr(first.syntax).code))", TypeName("Array", element: element)) }
+            return LuaExpr("swift.array({})", TypeName("Array", element: element))
+        }
+        if let d = callee.as(DictionaryExprSyntax.self), case .elements(let list) = d.content, list.count == 1 {
+            let value = list.first.flatMap { typeNameOfTypeExpr($0.value) }
+            return LuaExpr("swift.dict({})", TypeName("Dictionary", element: value))
+        }
         let f = expr(callee)
         return LuaExpr("\(wrap(f.code))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))")
+    }
+
+    /// The type an expression names when it is written as a type inside `[T]()` (`String`,
+    /// `[String: Any]`, `Foo.Bar`): its name, or nil when it names none.
+    func typeNameOfTypeExpr(_ e: ExprSyntax) -> String? {
+        if let d = e.as(DeclReferenceExprSyntax.self) { return d.baseName.text }
+        if e.is(ArrayExprSyntax.self) { return "Array" }
+        if e.is(DictionaryExprSyntax.self) { return "Dictionary" }
+        if let t = e.as(TypeExprSyntax.self) { return TypeName(t.type)?.name }
+        if let m = e.as(MemberAccessExprSyntax.self) { return m.trimmedDescription }
+        if let g = e.as(GenericSpecializationExprSyntax.self) { return typeNameOfTypeExpr(g.expression) }
+        return nil
     }
 
     // MARK: - foo(args)
@@ -84,6 +125,15 @@ extension Translator {
         if let mapped = APIs.globalCall(name, ctx) {
             counts.map(name)
             return mapped
+        }
+        // A method inherited from a base class the files do not define (`cancel()` in an
+        // `Operation` subclass): the instance answers at run time, else the stub `Type.name`.
+        if let t = currentType, !inStatic, t.inheritedOpaqueBase != nil, name.first?.isLowercase == true {
+            let labelled = args.first?.label.map { "\(name)_\($0)" }
+            var r = stubCall("\(t.name).\(name)", recv: "self", args: args, node: Syntax(c), optionalUse: optionalUse, awaited: awaited,
+                             tried: tried, dynamic: (name, labelled))
+            r.stubName = "\(t.name).\(name)"
+            return r
         }
         // A stub: an unknown function, or an unknown type's initializer.
         let isType = name.first?.isUppercase == true
@@ -183,6 +233,13 @@ extension Translator {
                 return v
             }
         }
+        // A value typed by a protocol of the files that an iOS type adopts (`let scheduler:
+        // TaskScheduling = BGTaskScheduler.shared`): the API's mapping when the value is not a
+        // translated instance, the protocol's method otherwise (decided at run time).
+        if let tn = base.type, let proto = program.type(named: tn.name, from: currentType), proto.kind == .protocol, !base.chained,
+           let v = protocolAPICall(proto, name: name, base: base, args: args, call: c, expect: expect, awaited: awaited, tried: tried) {
+            return v
+        }
         // An instance of a translated type.
         if let tn = base.type, let t = program.type(named: tn.name, from: currentType) {
             if let f = pick(t.methods(name), args) {
@@ -194,6 +251,16 @@ extension Translator {
             if t.property(name) != nil {
                 let fnCode = base.chained ? "swift.opt(\(base.code), \(Literals.quote(Naming.field(name))))" : "\(wrapBase(base.code)).\(Naming.field(name))"
                 return LuaExpr("swift.callOpt(\(([fnCode] + args.map { expr($0.syntax).code }).joined(separator: ", ")))")
+            }
+            // A method of an iOS base class (`cancel()` of an `Operation` subclass).
+            if let api = t.inheritedOpaqueBase, APIs.knownTypes.contains(api) {
+                let receiver = base.chained ? { var r = LuaExpr("__r", TypeName(api)); r.apiType = api; return r }() : LuaExpr(base.code, TypeName(api))
+                let ctx = CallContext(t: self, args: args, node: Syntax(c), base: receiver, awaited: awaited, tried: tried, expect: expect)
+                if var v = APIs.call(api, name, ctx) {
+                    counts.map("\(api).\(name)")
+                    if base.chained { v.code = "swift.optApply(\(base.code), function(__r) return \(v.code) end)"; v.chained = true }
+                    return v
+                }
             }
         }
         // A built-in value or an unknown receiver: at run time (a stub when opaque).
@@ -214,6 +281,47 @@ extension Translator {
                          dynamic: apiReceiver ? nil : (name, labelled), chained: base.chained)
         r.stubName = stubName
         return r
+    }
+
+    /// A call on a protocol-typed value whose protocol an iOS type adopts: both translations,
+    /// the arguments evaluated once (see memberCall).
+    func protocolAPICall(_ proto: TypeDecl, name: String, base: LuaExpr, args: [CallArg], call c: FunctionCallExprSyntax,
+                         expect: TypeName?, awaited: Bool, tried: Bool) -> LuaExpr? {
+        let apis = program.adopters(of: proto.name).filter { APIs.knownTypes.contains($0) }
+        guard let api = apis.first else { return nil }
+        let requirement = pick(proto.methods(name), args)
+        pushScope()
+        defer { popScope() }
+        var temps: [String] = [], values: [String] = [], tempArgs: [CallArg] = []
+        for a in args {
+            let tmp = temp("a")
+            let param = a.closure != nil
+                ? (requirement?.params.first { $0.label == (a.label ?? "_") } ?? requirement?.params.last { $0.isClosure })
+                : requirement?.params.first { $0.label == (a.label ?? "_") }
+            if let cl = a.closure {
+                values.append(closure(cl, paramTypes: param?.closureParams ?? []).code)
+                bind(tmp, lua: tmp, type: TypeName("Function"), stub: nil)
+            } else {
+                let e = expr(a.syntax, expect: param?.type)
+                values.append(e.code)
+                bind(tmp, lua: tmp, type: e.type ?? param?.type, stub: e.stubName)
+                if let text = constantString(a.syntax) { setLocalConstant(tmp, text) }
+            }
+            temps.append(tmp)
+            var arg = CallArg(label: a.label, syntax: ExprSyntax(DeclReferenceExprSyntax(baseName: .identifier(tmp))))
+            arg.closureLike = a.closure != nil
+            tempArgs.append(arg)
+        }
+        var receiver = LuaExpr("__r", TypeName(api))
+        receiver.apiType = api
+        let ctx = CallContext(t: self, args: tempArgs, node: Syntax(c), base: receiver, awaited: awaited, tried: tried, expect: expect)
+        guard let mapped = APIs.call(api, name, ctx) else { return nil }
+        counts.map("\(api).\(name)")
+        let labelled = args.first?.label.map { "\(name)_\($0)" }
+        let own = requirement.map { "__r:\($0.lua)(\(temps.joined(separator: ", ")))" }
+            ?? "swift.call(0, \(([ "__r", Literals.quote(name), labelled.map(Literals.quote) ?? "nil"] + temps).joined(separator: ", ")))"
+        let code = "(function(\((["__r"] + temps).joined(separator: ", "))) if swift.isTranslated(__r) then return \(own) end return \(mapped.code) end)(\(([base.code] + values).joined(separator: ", ")))"
+        return LuaExpr(code, mapped.type ?? requirement?.returnType)
     }
 
     // MARK: - Overloads and arguments
@@ -253,6 +361,13 @@ extension Translator {
             }
             if i < args.count && ((args[i].label ?? "_") == p.label || (args[i].label == nil && args[i].closure != nil && p.isClosure)) {
                 let a = args[i]
+                if p.inout_, let io = a.syntax.as(InOutExprSyntax.self) {
+                    let box = temp("io")
+                    inoutBoxes.append((box, expr(io.expression).code, store(io.expression, "\(box).v", node: Syntax(io))))
+                    values.append(box)
+                    i += 1
+                    continue
+                }
                 var code = a.closure.map { closure($0).code } ?? expr(a.syntax, expect: p.type, optionalUse: p.type?.optional ?? false).code
                 if a.closure == nil, let t = p.type, !p.inout_, ["Array", "Dictionary", "Set"].contains(t.name) || program.type(named: t.name)?.kind == .struct,
                    a.syntax.is(DeclReferenceExprSyntax.self) || a.syntax.is(MemberAccessExprSyntax.self) {
@@ -368,7 +483,7 @@ final class CallContext {
     /// The argument with this label (`nil`: the first unlabelled one).
     func arg(_ label: String?) -> CallArg? { args.first { $0.label == label } }
     /// The last closure argument (a trailing closure).
-    var trailing: CallArg? { args.last { $0.closure != nil } }
+    var trailing: CallArg? { args.last { $0.closure != nil || $0.closureLike } }
 
     /// Translates an argument; a closure gets the parameter types the API gives it.
     func code(_ a: CallArg?, types: [TypeName?] = [], expect: TypeName? = nil) -> String {

@@ -139,6 +139,8 @@ extension Translator {
             let isStatic = f.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
             let base = f.name.text.trimmingCharacters("`")
             guard let info = t.methods[base]?.first(where: { $0.node.id == DeclSyntax(f).id }) else { return }
+            // A protocol's requirement has no body: the adopting types' own methods answer.
+            if t.kind == .protocol && f.body == nil { return }
             function(info, owner: t, isStatic: isStatic, body: f.body, node: Syntax(f))
         } else if let i = decl.as(InitializerDeclSyntax.self) {
             guard let info = t.inits.first(where: { $0.node.id == DeclSyntax(i).id }) else { return }
@@ -273,6 +275,7 @@ extension Translator {
         if info.isAsync || info.params.contains(where: \.isClosure) { _ = 0 }
         emit(name, at: node)
         indent += 1
+        for line in markInout(info.params, params) { emit(line, at: node) }
         if isStatic, let owner, let body, body.statements.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) || $0.tokenKind == .keyword(.Self) }) {
             emit("local self = \(owner.lua)", at: node)
         }
@@ -376,8 +379,10 @@ extension Translator {
                         continue
                     }
                     let id = expr(kind.syntax).code
-                    if let lit = kind.syntax.as(FunctionCallExprSyntax.self)?.arguments.first.flatMap({ APIs.literal(CallArg(label: nil, syntax: $0.expression)) }) {
+                    if let lit = kind.syntax.as(FunctionCallExprSyntax.self)?.arguments.first.flatMap({ constantString($0.expression) }) {
                         registered.append((lit, location(call)))
+                    } else {
+                        registersComputedIdentifier = true
                     }
                     usedModes["fetch"] = location(call)
                     emit("swift.swiftUIBackgroundTask(\(id), \(closure(cl).code))", at: call)

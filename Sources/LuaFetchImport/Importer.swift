@@ -111,7 +111,7 @@ public enum Importer {
         lines += Translator.finish(typeLines, files: t.fileNames)
         lines += Translator.finish(memberLines, files: t.fileNames)
         if !program.typeOrder.isEmpty {
-            let conforming = program.typeOrder.filter { t in t.inherited.contains { program.type(named: $0, from: t)?.kind == .protocol } }
+            let conforming = program.typeOrder.filter { t in t.kind != .protocol && !t.allProtocols().isEmpty }
             if !conforming.isEmpty { lines.append("swift.finish(\(conforming.map(\.lua).joined(separator: ", ")))") }
         }
         lines.append("")

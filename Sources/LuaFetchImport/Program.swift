@@ -46,6 +46,7 @@ final class TypeDecl {
             if let p = c.properties[name] { return p }
             t = c.superclass
         }
+        for p in allProtocols() { if let x = p.properties[name] { return x } }
         return nil
     }
 
@@ -57,7 +58,37 @@ final class TypeDecl {
             out += c.methods[base] ?? []
             t = c.superclass
         }
+        // Then the protocols it adopts (their extensions' methods reach it: `swift.finish`).
+        for p in allProtocols() { out += p.methods[base] ?? [] }
         return out
+    }
+
+    /// Protocols of the files this type adopts, directly, through its superclasses or through
+    /// other protocols, nearest first.
+    var protocols: [TypeDecl] = []
+    func allProtocols() -> [TypeDecl] {
+        var out: [TypeDecl] = []
+        var queue: [TypeDecl] = []
+        var t: TypeDecl? = self
+        while let c = t { queue += c.protocols; t = c.superclass }
+        while !queue.isEmpty {
+            let p = queue.removeFirst()
+            guard !out.contains(where: { $0 === p }), p !== self else { continue }
+            out.append(p)
+            queue += p.protocols
+        }
+        return out
+    }
+
+    /// The base class the files do not define that this class inherits from, directly or through
+    /// its translated superclasses (`Operation`, `NSObject`, `UIResponder`).
+    var inheritedOpaqueBase: String? {
+        var t: TypeDecl? = self
+        while let c = t {
+            if let b = c.opaqueBase { return b }
+            t = c.superclass
+        }
+        return nil
     }
 
     func conforms(to name: String) -> Bool {
@@ -116,6 +147,8 @@ struct FuncInfo {
         let isClosure: Bool
         let inout_: Bool
         let variadic: Bool
+        /// For a closure parameter, the types its closure takes (`(BGTask) -> Void`: BGTask).
+        var closureParams: [TypeName?] = []
     }
 
     var selector: String { "\(base)(\(labels.map { "\($0):" }.joined()))" }
@@ -350,10 +383,26 @@ final class Program {
                 else if let first = t.inherited.first, first.first?.isUppercase == true, !isProtocolName(first) { t.opaqueBase = first }
             }
         }
+        for t in typeOrder {
+            t.protocols = t.inherited.compactMap { types[$0] }.filter { $0.kind == .protocol && $0 !== t }
+        }
         for t in typeOrder { nameOverloads(t) }
         for (name, list) in functions where list.count > 1 {
             functions[name] = Self.disambiguate(list)
         }
+    }
+
+    /// Types the files do not define but extend to adopt `proto` (`extension BGTaskScheduler:
+    /// TaskScheduling {}`), in the order met.
+    func adopters(of proto: String) -> [String] {
+        var out: [String] = []
+        for (_, x) in extensionsOfUnknown {
+            let adopted = x.inheritanceClause?.inheritedTypes.map { TypeName($0.type)?.name ?? $0.type.trimmedDescription } ?? []
+            guard adopted.contains(proto) else { continue }
+            let name = TypeName(x.extendedType)?.name ?? x.extendedType.trimmedDescription
+            if !out.contains(name) { out.append(name) }
+        }
+        return out
     }
 
     /// Names Swift's protocols commonly adopted first in an inheritance list.
@@ -458,8 +507,19 @@ final class Program {
         var isClosure = type?.isFunction ?? false
         if let a = p.type.as(AttributedTypeSyntax.self), a.baseType.is(FunctionTypeSyntax.self) { isClosure = true }
         if p.type.trimmedDescription.contains("->") { isClosure = true }
+        var closureParams: [TypeName?] = []
+        var t: TypeSyntax = p.type
+        while true {
+            if let a = t.as(AttributedTypeSyntax.self) { t = a.baseType; continue }
+            if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType; continue }
+            if let tu = t.as(TupleTypeSyntax.self), tu.elements.count == 1, let only = tu.elements.first { t = only.type; continue }
+            break
+        }
+        if let f = t.as(FunctionTypeSyntax.self) { closureParams = f.parameters.map { TypeName($0.type) } }
+        var inout_ = p.type.trimmedDescription.hasPrefix("inout")
+        if let a = p.type.as(AttributedTypeSyntax.self), a.specifiers.contains(where: { $0.trimmedDescription == "inout" }) { inout_ = true }
         return FuncInfo.Param(label: label, name: name, type: type, defaultValue: p.defaultValue?.value, isClosure: isClosure,
-                              inout_: p.type.trimmedDescription.hasPrefix("inout"), variadic: p.ellipsis != nil)
+                              inout_: inout_, variadic: p.ellipsis != nil, closureParams: closureParams)
     }
 
     /// Overloads get their first argument label (18.7.4); if that still clashes, every label.
@@ -507,6 +567,12 @@ final class Program {
         if e.is(BooleanLiteralExprSyntax.self) { return TypeName("Bool") }
         if e.is(ArrayExprSyntax.self) { return TypeName("Array") }
         if e.is(DictionaryExprSyntax.self) { return TypeName("Dictionary") }
+        // `a ?? b`: a's type (b is its fallback).
+        if let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text == "??" {
+            return inferLiteral(infix.leftOperand).map { var t = $0; t.optional = false; return t }
+        }
+        if let call = e.as(FunctionCallExprSyntax.self), call.calledExpression.is(ArrayExprSyntax.self) { return TypeName("Array") }
+        if let call = e.as(FunctionCallExprSyntax.self), call.calledExpression.is(DictionaryExprSyntax.self) { return TypeName("Dictionary") }
         if let call = e.as(FunctionCallExprSyntax.self) {
             var callee = call.calledExpression.trimmedDescription
             if let lt = callee.firstIndex(of: "<") { callee = String(callee[..<lt]) }

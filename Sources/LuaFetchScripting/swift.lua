@@ -252,12 +252,27 @@ function S.finish(...)
   for i = 1, select("#", ...) do
     local C = select(i, ...)
     local info = typeInfo[C]
-    for _, p in ipairs(info.conforms) do
-      for k, v in pairs(p) do
-        if type(v) == "function" and rawget(C, k) == nil then rawset(C, k, v) end
+    -- The protocols it adopts and the ones they inherit, nearest first; a method the type or a
+    -- superclass has wins over a protocol extension's.
+    local seen, order, queue = {}, {}, {}
+    for _, p in ipairs(info.conforms) do queue[#queue + 1] = p end
+    while #queue > 0 do
+      local p = remove(queue, 1)
+      if not seen[p] and typeInfo[p] then
+        seen[p] = true
+        order[#order + 1] = p
+        for _, q in ipairs(typeInfo[p].conforms) do queue[#queue + 1] = q end
+      end
+    end
+    for _, p in ipairs(order) do
+      local names = {}
+      for k, v in pairs(p) do if type(v) == "function" then names[#names + 1] = k end end
+      sort(names)
+      for _, k in ipairs(names) do
+        if findInType(C, k) == nil then rawset(C, k, rawget(p, k)) end
       end
       local pi = typeInfo[p]
-      for k, g in pairs(pi.getters) do if not info.getters[k] then info.getters[k] = g end end
+      for k, g in pairs(pi.getters) do if not lookup(info, "getters", k) then info.getters[k] = g end end
     end
   end
 end
@@ -288,6 +303,14 @@ function S.new(C, initName, ...)
     end
   end
   return o
+end
+
+--- Whether a value is an instance of a translated type (not an iOS object of the scenario API).
+function S.isTranslated(v)
+  local mt = getmetatable(v)
+  if type(mt) ~= "table" then return false end
+  for _, info in pairs(typeInfo) do if info.meta == mt then return true end end
+  return false
 end
 
 --- The type of a value, if it is an instance of a translated type.
@@ -328,6 +351,7 @@ end
 -- Value semantics: structs, arrays, dictionaries and sets are copied on assignment and when
 -- passed (18.7.8); classes, closures and everything else are shared.
 local ArrayMeta, DictMeta, SetMeta = {}, {}, {}
+local GroupMeta = {}   -- task groups (Swift concurrency, below)
 local function copy(v)
   if type(v) ~= "table" then return v end
   local mt = getmetatable(v)
@@ -422,6 +446,14 @@ function S.unwrap(v, what)
     error("Fatal error: Unexpectedly found nil while unwrapping an Optional value" .. (what and (" (" .. what .. ")") or ""), 2)
   end
   return v
+end
+
+--- An `inout` parameter's box: `f(&x)` passes `{ v = x }` and writes `v` back to `x` after the
+--- call; a function called with a plain value (through a stub's dynamic call) boxes it itself.
+local InoutBox = {}
+function S.inoutBox(v)
+  if type(v) == "table" and getmetatable(v) == InoutBox then return v end
+  return setmetatable({ v = v }, InoutBox)
 end
 
 --- `a ?? b` with `b` given as a function (evaluated only when needed).
@@ -733,6 +765,7 @@ end
 --- `for x in c`: arrays in order, dictionaries as (key, value) pairs, sets, ranges, strings.
 function S.iter(c)
   local mt = getmetatable(c)
+  if mt == GroupMeta then return S.groupIter(c) end
   if mt == ArrayMeta then
     local i = 0
     return function() i = i + 1; local v = c[i]; if v ~= nil then return i, v end end
@@ -948,6 +981,23 @@ stringMethods.suffix = function(s, n) return n <= 0 and "" or s:sub(-n) end
 stringMethods.dropFirst = function(s, n) return s:sub((n or 1) + 1) end
 stringMethods.dropLast = function(s, n) return s:sub(1, #s - (n or 1)) end
 stringMethods.data = function(s) return s end
+-- URLs are their strings: the members Foundation's URL has.
+stringMembers.absoluteString = function(s) return s end
+stringMembers.relativePath = function(s) return (s:gsub("^%a[%w+.-]*://[^/]*", "")) end
+stringMembers.path = stringMembers.relativePath
+stringMembers.lastPathComponent = function(s) return s:match("([^/]*)/*$") or s end
+stringMembers.pathExtension = function(s) return s:match("%.([^./]*)$") or "" end
+stringMembers.host = function(s) return s:match("^%a[%w+.-]*://([^/:?]+)") end
+stringMembers.scheme = function(s) return s:match("^(%a[%w+.-]*)://") end
+stringMembers.isFileURL = function(s) return s:sub(1, 1) == "/" or s:sub(1, 7) == "file://" end
+stringMembers.deletingLastPathComponent = function(s) return (s:gsub("/*[^/]*/*$", "")) end
+stringMembers.deletingPathExtension = function(s) return (s:gsub("%.[^./]*$", "")) end
+stringMethods.appendingPathComponent = function(s, c) return (s:gsub("/*$", "")) .. "/" .. describe(c) end
+stringMethods["appending_path"] = stringMethods.appendingPathComponent
+stringMethods["appending_component"] = stringMethods.appendingPathComponent
+stringMethods.appendingPathExtension = function(s, e) return s .. "." .. describe(e) end
+stringMethods.deletingLastPathComponent = stringMembers.deletingLastPathComponent
+stringMethods.deletingPathExtension = stringMembers.deletingPathExtension
 
 numberMembers.description = function(n) return describe(n) end
 numberMembers.timeIntervalSinceNow = function(d) return d - G.now() end
@@ -1228,8 +1278,17 @@ function S.stubCall(site, recv, ...)
   local fire, closures = runClosures(o, argv, argv.n)
   local lock = holdLock(o)
   if o.info.await and S.inTask() then
-    if o.seconds == nil then S.suspendForever() end
-    S.sleep(o.seconds)
+    if o.info.throws then
+      -- A throwing async call ends when its task is cancelled (its lock released first).
+      local ok, e = pcall(S.taskSleep, o.seconds == nil and 1e9 or o.seconds)
+      if not ok then
+        if lock then lock:unlock() end
+        error(e, 0)
+      end
+    else
+      if o.seconds == nil then S.suspendForever() end
+      S.sleep(o.seconds)
+    end
     if lock then lock:unlock() end
     if closures > 0 then fire() end
     if o.failing and o.info.throws then S.throw(opaque("Error")) end
@@ -1288,7 +1347,14 @@ local function step(task, ...)
     if type(req) == "table" then
       if req.sleep then
         task.waiting = true
-        task:later(req.sleep, function() task.waiting = false; step(task) end)
+        task.cancellable = req.cancellable
+        local gen = (task.wakeGen or 0) + 1
+        task.wakeGen = gen
+        task:later(req.sleep, function()
+          if task.wakeGen ~= gen then return end   -- woken earlier by its cancellation
+          task.waiting = false; task.cancellable = false
+          step(task)
+        end)
       elseif req.hop then
         task.main = req.hop == "main"
         task:later(0, function() step(task) end)
@@ -1359,9 +1425,49 @@ function S.taskValue(t)
   if t.error then error(t.error, 0) end
   return t.value
 end
-function TaskMeta:cancel() self.cancelled = true end
+--- `t.cancel()`: the flag the code checks (`Task.isCancelled`, `checkCancellation`); a task
+--- suspended in `Task.sleep` or in an awaited throwing call (URLSession's and SDKs' async APIs
+--- end at cancellation) resumes at once with a CancellationError, as in Swift.
+function TaskMeta:cancel()
+  if self.cancelled then return end
+  self.cancelled = true
+  for _, h in ipairs(self.cancelHandlers or {}) do h() end
+  if self.waiting and self.cancellable and not self.done then
+    self.wakeGen = (self.wakeGen or 0) + 1
+    self.waiting = false; self.cancellable = false
+    self.wokenByCancel = true
+    self:later(0, function() step(self) end)
+  end
+end
+S.CancellationError = S.case("CancellationError")
+--- Suspends the running task for `seconds`, throwing a CancellationError when the task is (or
+--- gets) cancelled meanwhile: `Task.sleep`, and awaited throwing stubs.
+function S.taskSleep(seconds)
+  if not S.inTask() then
+    if seconds and seconds > 0 then G.work(seconds) end
+    return
+  end
+  if current.cancelled then S.throw(S.CancellationError) end
+  co_yield({ sleep = seconds or 0, cancellable = true })
+  if current.wokenByCancel then
+    current.wokenByCancel = false
+    S.throw(S.CancellationError)
+  end
+end
 TaskMeta.value = nil
 function S.isCancelled() return current ~= nil and current.cancelled or false end
+--- `t.isCancelled` of a handle.
+function S.taskCancelled(t)
+  if type(t) == "table" and getmetatable(t) == TaskMeta then return t.cancelled end
+  return false
+end
+--- `await t.result`: `.success(value)` or `.failure(error)`.
+function S.taskResult(t)
+  local ok, v = pcall(S.taskValue, t)
+  if ok then return S.case("success", v) end
+  if isSwiftError(v) then return S.case("failure", v.value) end
+  error(v, 0)
+end
 
 --- `withCheckedContinuation { c in ... }`: the task waits until `c.resume(...)` is called.
 function S.continuation(body)
@@ -1394,6 +1500,109 @@ function S.continuation(body)
 end
 function S.throwValue(e) return e end
 
+--- A closure that awaits, called where no task runs (by a stub, after its time; by a
+--- notification observer): its body runs as a new task, as the SDK's own `Task` would run it.
+function S.asyncClosure(fn, main)
+  return function(...)
+    if S.inTask() then return fn(...) end
+    local args = pack(...)
+    return S.task(function() return fn(unpack(args, 1, args.n)) end, main)
+  end
+end
+
+--- `withTaskCancellationHandler(operation:onCancel:)`: onCancel runs when the task is cancelled
+--- (at once when it already is) while the operation runs.
+function S.withCancellationHandler(operation, onCancel)
+  if not S.inTask() then return operation() end
+  local me = current
+  if me.cancelled then onCancel() end
+  me.cancelHandlers = me.cancelHandlers or {}
+  local handlers = me.cancelHandlers
+  handlers[#handlers + 1] = onCancel
+  local r = pack(pcall(operation))
+  for i = #handlers, 1, -1 do if handlers[i] == onCancel then remove(handlers, i) break end end
+  if not r[1] then error(r[2], 0) end
+  return unpack(r, 2, r.n)
+end
+
+-- Task groups (`withTaskGroup`, `withThrowingTaskGroup`, `withDiscardingTaskGroup`): each
+-- `addTask` is a child task on a background queue; `for await x in group`, `next()` and
+-- `waitForAll()` wait for the children in the order they finish; the group waits for the rest
+-- when its body returns; a child's thrown error is rethrown where its result is taken.
+GroupMeta.__index = GroupMeta
+GroupMeta.__name = "TaskGroup"
+local function groupWait(g)
+  local me = current
+  g.waiter = function() g.waiter = nil; me:later(0, function() step(me) end) end
+  co_yield({ wait = true })
+end
+function GroupMeta.addTask(g, a, b)
+  local op = type(b) == "function" and b or a
+  if type(op) ~= "function" then return end
+  g.running = g.running + 1
+  local child
+  child = S.task(op, false)
+  g.children[#g.children + 1] = child
+  if g.cancelled then child:cancel() end
+  child.waiters[#child.waiters + 1] = function()
+    g.running = g.running - 1
+    g.results[#g.results + 1] = child
+    if g.waiter then g.waiter() end
+  end
+  return true
+end
+GroupMeta.addTaskUnlessCancelled = function(g, a, b)
+  if g.cancelled or S.isCancelled() then return false end
+  return GroupMeta.addTask(g, a, b)
+end
+function GroupMeta.next(g)
+  while #g.results == 0 do
+    if g.running == 0 or not S.inTask() then return nil end
+    groupWait(g)
+  end
+  local child = remove(g.results, 1)
+  if child.error then error(child.error, 0) end
+  return child.value
+end
+function GroupMeta.nextResult(g)
+  local ok, v = pcall(GroupMeta.next, g)
+  if ok then return v ~= nil and S.case("success", v) or nil end
+  if isSwiftError(v) then return S.case("failure", v.value) end
+  error(v, 0)
+end
+function GroupMeta.waitForAll(g)
+  while g.running > 0 and S.inTask() do groupWait(g) end
+  local first
+  for _, child in ipairs(g.results) do if child.error and not first then first = child.error end end
+  g.results = {}
+  if first and g.throwing then error(first, 0) end
+end
+function GroupMeta.cancelAll(g)
+  g.cancelled = true
+  for _, child in ipairs(g.children) do child:cancel() end
+end
+function GroupMeta.isEmpty(g) return g.running == 0 and #g.results == 0 end
+function GroupMeta.isCancelled(g) return g.cancelled or S.isCancelled() end
+function S.taskGroup(body, throwing)
+  local g = setmetatable({ running = 0, results = {}, children = {}, throwing = throwing, cancelled = false }, GroupMeta)
+  local r = pack(pcall(body, g))
+  -- The group's children finish before it returns (Swift awaits them), also after a throw.
+  while g.running > 0 and S.inTask() do groupWait(g) end
+  if not r[1] then error(r[2], 0) end
+  return unpack(r, 2, r.n)
+end
+--- `for await x in group`.
+local function groupIter(g)
+  local i = 0
+  return function()
+    local v = GroupMeta.next(g)
+    if v == nil and g.running == 0 and #g.results == 0 then return nil end
+    i = i + 1
+    return i, v
+  end
+end
+S.groupIter = groupIter
+
 --- `MainActor.run { body }`: the task hops to the main thread for the body.
 function S.onMain(body)
   if S.inTask() and not current.main then co_yield({ hop = "main" }) end
@@ -1403,8 +1612,53 @@ end
 -- ===========================================================================================
 -- Foundation and UIKit bits the translation maps onto the scenario API.
 -- ===========================================================================================
---- `try BGTaskScheduler.shared.submit(request)`: a refusal is a thrown error.
+-- Calendar arithmetic on virtual time (seconds; 0 is midnight of the first day, SPEC 13).
+S.calendar = setmetatable({}, { __tostring = function() return "Calendar" end })
+local calendarUnits = { nanosecond = 1e-9, second = 1, minute = 60, hour = 3600, day = 86400, weekday = 86400,
+                        weekOfYear = 604800, weekOfMonth = 604800, month = 30 * 86400, year = 365 * 86400 }
+--- `Calendar.current.date(byAdding: .unit, value: n, to: d)`.
+function S.dateAdding(unit, n, d)
+  local u = calendarUnits[unit]
+  if u == nil or type(n) ~= "number" or type(d) ~= "number" then return nil end
+  return d + n * u
+end
+function S.startOfDay(d)
+  if type(d) ~= "number" then return d end
+  return d - d % 86400
+end
+--- `Calendar.current.date(bySettingHour: h, minute: m, second: s, of: d)`.
+function S.dateSetting(d, h, m, sec)
+  if type(d) ~= "number" or type(h) ~= "number" then return nil end
+  return S.startOfDay(d) + h * 3600 + (type(m) == "number" and m or 0) * 60 + (type(sec) == "number" and sec or 0)
+end
+function S.sameDay(a, b)
+  if type(a) ~= "number" or type(b) ~= "number" then return false end
+  return a // 86400 == b // 86400
+end
+--- `Calendar.current.component(.hour, from: d)`.
+function S.dateComponent(unit, d)
+  if type(d) ~= "number" then return 0 end
+  local t = floor(d)
+  if unit == "hour" then return t % 86400 // 3600 end
+  if unit == "minute" then return t % 3600 // 60 end
+  if unit == "second" then return t % 60 end
+  if unit == "day" then return t // 86400 + 1 end
+  if unit == "weekday" then return t // 86400 % 7 + 1 end
+  return 0
+end
+
+--- `try BGTaskScheduler.shared.submit(request)`: a refusal is a thrown error. An
+--- earliestBeginDate the translation could not compute (a stub's value) is left out (as soon as
+--- possible), said on the timeline.
 function S.bgSubmit(request)
+  if type(request) == "table" and not isOpaque(request) then
+    local d = rawget(request, "earliestBeginDate")
+    if d == nil then local ok, v = pcall(function() return request.earliestBeginDate end); if ok then d = v end end
+    if d ~= nil and type(d) ~= "number" then
+      prim.info("BGTaskScheduler.submit: earliestBeginDate is not a time the translation could compute (" .. describe(d) .. "); the request is submitted without it")
+      request.earliestBeginDate = nil
+    end
+  end
   local ok, code = G.BGTaskScheduler.submit(request)
   if not ok then S.throw(S.case(code or "unavailable")) end
 end
@@ -1432,14 +1686,21 @@ function S.timer(interval, repeats, block)
   return t
 end
 
--- OperationQueue and Operation, on serial queues (maxConcurrentOperationCount is not modelled:
--- operations run one after another, docs/IMPORT.md).
+-- OperationQueue and Operation: a queue whose maxConcurrentOperationCount is 1 runs its
+-- operations one after another on a serial queue; any other count runs each on a background
+-- thread of its own (dependencies and priorities are not modelled, docs/IMPORT.md).
 S.Operation = S.class("Operation")
-S.fields(S.Operation, function(o) o.isCancelled = false; o.isFinished = false; o.isExecuting = false end)
+S.fields(S.Operation, function(o) o.isCancelled = false; o.isFinished = false; o.isExecuting = false; o.isReady = true end)
 function S.Operation.init(o) end
 function S.Operation.cancel(o) rawset(o, "isCancelled", true) end
-function S.Operation.main(o) local b = rawget(o, "__block"); if b then b() end end
+function S.Operation.main(o)
+  local b = rawget(o, "__block")
+  if b then b() end
+  local more = rawget(o, "__more")
+  if more then for _, f in ipairs(more) do f() end end
+end
 function S.Operation.start(o)
+  if rawget(o, "isFinished") then return end
   if not o.isCancelled then
     rawset(o, "isExecuting", true)
     o:main()
@@ -1450,27 +1711,42 @@ function S.Operation.start(o)
   if type(done) == "function" then done() end
 end
 function S.Operation.addDependency() end
+function S.Operation.removeDependency() end
+function S.Operation.waitUntilFinished() end
 S.BlockOperation = S.class("BlockOperation", S.Operation)
 function S.BlockOperation.init(o, block) rawset(o, "__block", block) end
+function S.BlockOperation.addExecutionBlock(o, block)
+  local more = rawget(o, "__more") or {}
+  more[#more + 1] = block
+  rawset(o, "__more", more)
+end
 function S.blockOperation(block) return S.new(S.BlockOperation, "init", block) end
 
 S.OperationQueue = S.class("OperationQueue")
-S.fields(S.OperationQueue, function(o) o.maxConcurrentOperationCount = -1; o.operations = S.array() end)
+S.fields(S.OperationQueue, function(o) o.maxConcurrentOperationCount = -1; o.operations = S.array(); o.isSuspended = false end)
+S.computed(S.OperationQueue, "operationCount", function(o) return #o.operations end)
 function S.OperationQueue.init(o, main)
   rawset(o, "__main", main)
-  if not main then rawset(o, "__q", G.dispatch.queue("NSOperationQueue")) end
 end
 function S.OperationQueue.addOperation(o, op)
   if type(op) == "function" then op = S.blockOperation(op) end
+  if type(op) ~= "table" or isOpaque(op) then return end
   local ops = o.operations
   ops[#ops + 1] = op
   local run = function()
     op:start()
     for i = #ops, 1, -1 do if rawequal(ops[i], op) then remove(ops, i) end end
   end
-  if rawget(o, "__main") then G.dispatch.main(run) else rawget(o, "__q"):async(run) end
+  if rawget(o, "__main") then return G.dispatch.main(run) end
+  if o.maxConcurrentOperationCount == 1 then
+    local q = rawget(o, "__q")
+    if not q then q = G.dispatch.queue("NSOperationQueue"); rawset(o, "__q", q) end
+    return q:async(run)
+  end
+  return G.dispatch.global(run)
 end
 function S.OperationQueue.addOperations(o, list) for _, op in S.iter(list) do o:addOperation(op) end end
+function S.OperationQueue.addBarrierBlock(o, block) o:addOperation(block) end
 function S.OperationQueue.cancelAllOperations(o) for _, op in S.iter(o.operations) do op:cancel() end end
 function S.OperationQueue.waitUntilAllOperationsAreFinished() end
 S.mainOperationQueue = nil
@@ -1541,6 +1817,8 @@ function S.adaptor(C)
   return P.appDelegate
 end
 function S.adaptorInstance() return P.appDelegate end
+--- `UIApplication.shared.delegate`: this process's app delegate.
+function S.appDelegate() return P.appDelegate end
 
 --- The scene delegate: made when the scene connects, kept for the process.
 function S.connectScene(C)
@@ -1572,7 +1850,7 @@ function S.precondition(ok, message)
   if not ok then error("Fatal error: " .. (message and describe(message) or "precondition failed"), 2) end
 end
 function S.fatal(message) error("Fatal error: " .. (message and describe(message) or ""), 2) end
-function S.checkCancellation() if S.isCancelled() then S.throw(S.case("CancellationError")) end end
+function S.checkCancellation() if S.isCancelled() then S.throw(S.CancellationError) end end
 function S.isMainThread() return true end
 
 -- Numbers and collections from Swift's initializers.
@@ -1596,6 +1874,14 @@ function S.double(v)
 end
 function S.bool(v) if type(v) == "string" then if v == "true" then return true elseif v == "false" then return false end return nil end return v and true or false end
 function S.toArray(v) local r = {}; for _, x in S.iter(v) do r[#r + 1] = x end; return S.array(r) end
+--- `Array(repeating: v, count: n)`: each element a copy of v (value semantics).
+function S.repeating(v, n)
+  local r = {}
+  if type(n) ~= "number" then return S.array(r) end   -- an opaque count: empty
+  if n < 0 then trap("Can't construct Array with count < 0") end
+  for i = 1, floor(n) do r[i] = copy(v) end
+  return S.array(r)
+end
 function S.dictFromPairs(v) local r = S.dict(); for _, p in S.iter(v) do r[p[1]] = p[2] end; return r end
 function S.zip(a, b)
   local r = {}
@@ -1790,19 +2076,38 @@ local function httpRequest(req, callback)
 end
 local function response(r) return { statusCode = r and r.status or 0, allHeaderFields = r and r.headers or {} } end
 local function nsError(err) return setmetatable({ code = err, localizedDescription = "The operation couldn't be completed (" .. tostring(err) .. ")", domain = "NSURLErrorDomain" }, { __tostring = function() return "NSURLError(" .. tostring(err) .. ")" end }) end
+-- A URLSessionTask as Swift sees it: `taskIdentifier` (unique in its session; a background
+-- transfer's id, which stays the same across processes), `originalRequest`/`currentRequest`,
+-- `state`, `resume()`, `cancel()`, `taskDescription` (the app's own field).
+local nextTaskIdentifier = 0
+local function taskObject(req, id)
+  if id == nil then nextTaskIdentifier = nextTaskIdentifier + 1; id = nextTaskIdentifier end
+  local url = urlOf(req)
+  local request = (type(req) == "table" and rawget(req, "__request")) and req or { url = url, httpMethod = "GET" }
+  return { taskIdentifier = id, originalRequest = request, currentRequest = request, state = S.case("suspended"),
+           countOfBytesReceived = 0, countOfBytesSent = 0, countOfBytesExpectedToReceive = -1 }
+end
 function S.dataTask(session, req, completion)
-  local task = { state = S.case("suspended") }
+  local task = taskObject(req)
   task.resume = function()
     if task.started then return end
     task.started = true
+    task.state = S.case("running")
     httpRequest(req, function(r, err)
       if task.cancelled then return end
+      task.state = S.case("completed")
+      if r then task.response = response(r) end
       if completion then
         if err then completion(nil, nil, nsError(err)) else completion(r.body, response(r), nil) end
       end
     end)
   end
-  task.cancel = function() task.cancelled = true; if completion then completion(nil, nil, nsError("cancelled")) end end
+  task.cancel = function()
+    if task.cancelled then return end
+    task.cancelled = true
+    task.state = S.case("canceling")
+    if completion then G.after(0, function() completion(nil, nil, nsError("cancelled")) end) end
+  end
   return task
 end
 --- `try await session.data(from:)`: the task waits for the response (a thrown error on failure).
@@ -1822,6 +2127,21 @@ function S.urlData(session, req)
 end
 function S.backgroundConfiguration(id) return { __background = id, identifier = id, isDiscretionary = false, sessionSendsLaunchEvents = true } end
 local sessionDelegates = {}
+--- The Swift task of a background transfer (made again in a new process from the transfer's id).
+local function transferTask(session, raw)
+  local tasks = rawget(session, "__tasks")
+  local id = raw and raw.id
+  local t = id and tasks[id]
+  if t == nil then
+    t = taskObject(nil, id)
+    t.raw = raw
+    t.state = S.case("completed")
+    t.resume = function() end
+    t.cancel = function() if t.raw then t.raw:cancel() end end
+    if id then tasks[id] = t end
+  end
+  return t
+end
 --- `URLSession(configuration:delegate:delegateQueue:)`: a background configuration makes the
 --- scenario's background session, whose calls reach the delegate's methods (`methods` names them).
 function S.urlSession(config, delegate, methods)
@@ -1832,11 +2152,13 @@ function S.urlSession(config, delegate, methods)
   local d = {
     didFinishDownloading = function(task, resp)
       local m = delegate and methods.didFinishDownloading and delegate[methods.didFinishDownloading]
-      if m then m(delegate, session, task, opaque("URL")) end
+      if m then m(delegate, session, transferTask(session, task), "/tmp/CFNetworkDownload.tmp") end
     end,
     didComplete = function(task, err)
+      local t = transferTask(session, task)
+      t.state = S.case("completed")
       local m = delegate and methods.didComplete and delegate[methods.didComplete]
-      if m then m(delegate, session, task, err and nsError(err) or nil) end
+      if m then m(delegate, session, t, err and nsError(err) or nil) end
     end,
     didFinishEvents = function()
       local m = delegate and methods.didFinishEvents and delegate[methods.didFinishEvents]
@@ -1844,30 +2166,53 @@ function S.urlSession(config, delegate, methods)
     end,
   }
   local raw = G.urlSession.background(id, d)
-  session = setmetatable({ __background = id, raw = raw, configuration = config }, { __index = function(_, k) return function() return nil end end })
+  session = setmetatable({ __background = id, raw = raw, configuration = config, __tasks = {} }, { __index = function(_, k) return function() return nil end end })
   sessionDelegates[id] = session
   return session
 end
+-- A background transfer starts when the task is made (its id is the transfer's): `resume()` only
+-- marks it running. A task of a plain session sends its request at `resume()`.
 function S.downloadTask(session, req)
-  local task = {}
-  task.resume = function()
-    if task.raw then return end
-    if rawget(session, "__background") then task.raw = session.raw:download(urlOf(req)) else httpRequest(req, function() end) end
+  if rawget(session, "__background") then
+    local raw = session.raw:download(urlOf(req))
+    local task = transferTask(session, raw)
+    task.originalRequest = (type(req) == "table" and rawget(req, "__request")) and req or { url = urlOf(req), httpMethod = "GET" }
+    task.currentRequest = task.originalRequest
+    task.state = S.case("running")
+    return task
   end
-  task.cancel = function() if task.raw then task.raw:cancel() end end
+  local task = taskObject(req)
+  task.resume = function() if not task.started then task.started = true; httpRequest(req, function() end) end end
+  task.cancel = function() end
   return task
 end
 function S.uploadTask(session, req)
-  local task = {}
-  task.resume = function()
-    if task.raw then return end
-    if rawget(session, "__background") then task.raw = session.raw:upload({ url = urlOf(req), method = (type(req) == "table" and req.httpMethod) or "POST" })
-    else httpRequest(req, function() end) end
+  if rawget(session, "__background") then
+    local raw = session.raw:upload({ url = urlOf(req), method = (type(req) == "table" and req.httpMethod) or "POST" })
+    local task = transferTask(session, raw)
+    task.originalRequest = (type(req) == "table" and rawget(req, "__request")) and req or { url = urlOf(req), httpMethod = "POST" }
+    task.currentRequest = task.originalRequest
+    task.state = S.case("running")
+    return task
   end
-  task.cancel = function() if task.raw then task.raw:cancel() end end
+  local task = taskObject(req)
+  task.resume = function() if not task.started then task.started = true; httpRequest(req, function() end) end end
+  task.cancel = function() end
   return task
 end
-function S.sessionTasks(session, completion) if completion then completion(S.array(), S.array(), S.array()) end end
+function S.sessionTasks(session, completion)
+  local data, uploads, downloads = S.array(), S.array(), S.array()
+  if type(session) == "table" and rawget(session, "__tasks") then
+    local ids = {}
+    for id in pairs(rawget(session, "__tasks")) do ids[#ids + 1] = id end
+    sort(ids)
+    for _, id in ipairs(ids) do
+      local t = session.__tasks[id]
+      if caseOf(t.state) == "running" then downloads[#downloads + 1] = t end
+    end
+  end
+  if completion then completion(data, uploads, downloads) end
+end
 
 --- `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`.
 function S.appGroupURL(id) return "/AppGroup/" .. tostring(id) end
