@@ -160,6 +160,10 @@ enum APIs {
         case ("FileManager", "default"): return LuaExpr("swift.opaque(\"FileManager\")", TypeName("FileManager"))
         case ("ProcessInfo", "processInfo"): return LuaExpr("swift.opaque(\"ProcessInfo\")", TypeName("ProcessInfo"))
         case ("ProcessInfo", "systemUptime"): return LuaExpr("now()", TypeName("Double"))
+        case ("ProcessInfo", "isLowPowerModeEnabled"): return LuaExpr("device.lowPowerMode", TypeName("Bool"))
+        case ("UIApplication", "backgroundRefreshStatus"):
+            return LuaExpr("swift.case(device.backgroundRefresh and \"available\" or \"denied\")", TypeName("UIBackgroundRefreshStatus"))
+        case ("UIApplication", "isProtectedDataAvailable"): return LuaExpr("true", TypeName("Bool"))
         case ("URLSessionTask", _), ("URLSessionDataTask", _), ("URLSessionDownloadTask", _), ("URLSessionUploadTask", _):
             let fields: [String: TypeName?] = ["taskIdentifier": TypeName("Int"), "originalRequest": TypeName("URLRequest", optional: true),
                                                "currentRequest": TypeName("URLRequest", optional: true), "state": nil, "response": nil,
@@ -374,6 +378,14 @@ enum APIs {
         // FileManager: the app-group container (SPEC 12.1).
         case ("Notification", "Name"), ("NSNotification", "Name"):
             return LuaExpr(c.code(c.args.first), TypeName("Notification.Name"))
+        // Random values, from the run's seeded generator (the same run draws the same values).
+        case ("Double", "random"), ("Float", "random"), ("CGFloat", "random"), ("TimeInterval", "random"):
+            guard let (lo, hi, _) = rangeBounds(c.arg("in"), c) else { return nil }
+            return LuaExpr("(\(lo) + math.random() * ((\(hi)) - (\(lo))))", TypeName("Double"))
+        case ("Int", "random"), ("UInt", "random"), ("Int64", "random"), ("UInt32", "random"):
+            guard let (lo, hi, closed) = rangeBounds(c.arg("in"), c) else { return nil }
+            return LuaExpr("math.random(\(lo), \(closed ? hi : "(\(hi)) - 1"))", TypeName("Int"))
+        case ("Bool", "random"): return LuaExpr("(math.random(2) == 1)", TypeName("Bool"))
         // Calendar arithmetic on virtual time (0 is midnight of the first day).
         case ("Calendar", "date"):
             if let unit = c.arg("byAdding"), let value = c.arg("value"), let to = c.arg("to") {
@@ -404,6 +416,13 @@ enum APIs {
             return nil
         default: return nil
         }
+    }
+
+    /// The bounds of a range literal argument (`0...1`, `1..<10`): lower, upper, closed.
+    static func rangeBounds(_ a: CallArg?, _ c: CallContext) -> (String, String, Bool)? {
+        guard let a, let infix = a.syntax.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),
+              op.operator.text == "..." || op.operator.text == "..<" else { return nil }
+        return (c.t.expr(infix.leftOperand).code, c.t.expr(infix.rightOperand).code, op.operator.text == "...")
     }
 
     /// A calendar unit as written (`.minute`, `Calendar.Component.hour`): its name.
@@ -523,6 +542,11 @@ enum APIs {
             // Suites share the app's one store (docs/IMPORT.md); a suite is optional in Swift.
             return LuaExpr("swift.userDefaults", TypeName("UserDefaults", optional: c.arg("suiteName") != nil))
         case "NSTemporaryDirectory": return LuaExpr("\"/tmp/\"", TypeName("String"))
+        case "autoreleasepool": return LuaExpr("(\(c.code(c.arg("invoking") ?? c.trailing ?? c.args.first)))()")
+        case "withExtendedLifetime":
+            guard let body = c.trailing ?? c.args.last, let value = c.args.first else { return nil }
+            return LuaExpr("(\(c.code(body)))(\(c.code(value)))")
+        case "dispatchPrecondition", "objc_sync_enter", "objc_sync_exit", "os_signpost": return LuaExpr("nil")
         case "NSHomeDirectory": return LuaExpr("\"/var/mobile\"", TypeName("String"))
         case "Date":
             if let x = c.arg("timeIntervalSinceNow") { return LuaExpr("now() + \(t.wrap(c.code(x)))", TypeName("Date")) }

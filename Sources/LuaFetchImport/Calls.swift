@@ -128,7 +128,7 @@ extension Translator {
         }
         // A method inherited from a base class the files do not define (`cancel()` in an
         // `Operation` subclass): the instance answers at run time, else the stub `Type.name`.
-        if let t = currentType, !inStatic, t.inheritedOpaqueBase != nil, name.first?.isLowercase == true {
+        if let t = currentType, !inStatic, ["Operation", "BlockOperation"].contains(t.inheritedOpaqueBase ?? ""), name.first?.isLowercase == true {
             let labelled = args.first?.label.map { "\(name)_\($0)" }
             var r = stubCall("\(t.name).\(name)", recv: "self", args: args, node: Syntax(c), optionalUse: optionalUse, awaited: awaited,
                              tried: tried, dynamic: (name, labelled))

@@ -145,10 +145,40 @@ extension Translator {
         } else if let i = decl.as(InitializerDeclSyntax.self) {
             guard let info = t.inits.first(where: { $0.node.id == DeclSyntax(i).id }) else { return }
             function(info, owner: t, isStatic: false, body: i.body, node: Syntax(i))
-        } else if decl.is(DeinitializerDeclSyntax.self) || decl.is(SubscriptDeclSyntax.self) {
-            if decl.is(SubscriptDeclSyntax.self) { emit("-- " + unsupportedCall("subscript declaration", decl), at: decl) }
+        } else if let sd = decl.as(SubscriptDeclSyntax.self) {
+            subscriptDecl(sd, t)
+        } else if decl.is(DeinitializerDeclSyntax.self) {
+            return
         } else if decl.is(TypeAliasDeclSyntax.self) || decl.is(AssociatedTypeDeclSyntax.self) || decl.is(EnumCaseDeclSyntax.self) {
             return
+        }
+    }
+
+    /// `subscript(key: K) -> V { get set }`: methods `subscript` and `setSubscript` that
+    /// `swift.index` and `swift.setIndex` call for instances (a static subscript is left out).
+    private func subscriptDecl(_ sd: SubscriptDeclSyntax, _ t: TypeDecl) {
+        if sd.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }) {
+            emit("-- " + unsupportedCall("static subscript", sd), at: sd)
+            return
+        }
+        let params = sd.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
+        guard let acc = sd.accessorBlock else { return }
+        currentType = t
+        switch acc.accessors {
+        case .getter(let items):
+            let fn = accessorFunction(items, params: ["self"] + params, node: Syntax(acc), implicitReturn: true)
+            emit("\(t.lua).subscript = " + fn, at: sd)
+        case .accessors(let list):
+            for a in list {
+                switch a.accessorSpecifier.text {
+                case "get":
+                    emit("\(t.lua).subscript = " + accessorFunction(a.body?.statements, params: ["self"] + params, node: Syntax(a), implicitReturn: true), at: a)
+                case "set":
+                    let value = a.parameters?.name.text ?? "newValue"
+                    emit("\(t.lua).setSubscript = " + accessorFunction(a.body?.statements, params: ["self"] + params + [value], node: Syntax(a)), at: a)
+                default: continue
+                }
+            }
         }
     }
 

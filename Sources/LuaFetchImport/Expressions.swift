@@ -279,9 +279,9 @@ extension Translator {
         }
         // A member inherited from a base class the files do not define (`isCancelled` in an
         // `Operation` subclass): read from the instance at run time.
-        if let t = currentType, !inStatic, let base = t.inheritedOpaqueBase, name.first?.isLowercase == true,
-           Self.operationMembers.contains(name) && (base == "Operation" || base == "BlockOperation")
-            || (program.globals[name] == nil && program.functions[name] == nil && !["max", "min"].contains(name)) {
+        if let t = currentType, !inStatic, let base = t.inheritedOpaqueBase, base == "Operation" || base == "BlockOperation",
+           name.first?.isLowercase == true,
+           Self.operationMembers.contains(name) || (program.globals[name] == nil && program.functions[name] == nil && !["max", "min"].contains(name)) {
             return LuaExpr("self.\(Naming.field(name))", Self.operationMembers.contains(name) ? TypeName("Bool") : nil)
         }
         if name == "max" || name == "min" { return LuaExpr("math.\(name)", TypeName("Function")) }
