@@ -21,6 +21,7 @@ enum APIs {
         "UIApplication.State", "RunLoop", "Bundle", "UIDevice", "Calendar",
         "NSPersistentContainer", "NSPersistentCloudKitContainer",
         "TaskGroup", "ThrowingTaskGroup", "DiscardingTaskGroup", "ThrowingDiscardingTaskGroup",
+        "DispatchSource", "DispatchSourceTimer", "Progress",
     ]
 
     /// Value types the runtime answers for by their Lua values (strings, numbers, collections).
@@ -116,6 +117,10 @@ enum APIs {
         case ("UIBackgroundTaskIdentifier", "invalid"): return LuaExpr("UIBackgroundTaskInvalid", TypeName("UIBackgroundTaskIdentifier"))
         case ("UIApplication.State", _), ("ScenePhase", _): return LuaExpr("swift.case(\(Literals.quote(name)))", TypeName(type))
         case ("BGTaskScheduler", "shared"): return LuaExpr("BGTaskScheduler", TypeName("BGTaskScheduler"))
+        case ("BGContinuedProcessingTask", "progress"): return LuaExpr("swift.taskProgress(\(recv))", TypeName("Progress"))
+        case ("Progress", "completedUnitCount"), ("Progress", "totalUnitCount"): return LuaExpr("\(recv).\(name)", TypeName("Int"))
+        case ("Progress", "fractionCompleted"): return LuaExpr("\(recv).fractionCompleted", TypeName("Double"))
+        case ("Progress", "isFinished"), ("Progress", "isCancelled"): return LuaExpr("\(recv).\(name)", TypeName("Bool"))
         case ("BGTask", let f), ("BGAppRefreshTask", let f), ("BGProcessingTask", let f), ("BGContinuedProcessingTask", let f):
             if ["identifier", "expirationHandler"].contains(f) { return LuaExpr("\(recv).\(f)") }
             return nil
@@ -338,7 +343,21 @@ enum APIs {
         case ("NotificationCenter", "publisher"):
             return LuaExpr("swift.publisher(\(c.code(c.arg("for") ?? c.args.first)))", TypeName("Publisher"))
         case ("NotificationCenter", "notifications"):
-            return nil
+            return LuaExpr("swift.notificationSequence(\(c.code(c.arg("named") ?? c.args.first)))", TypeName("NotificationSequence"))
+        // Timer.publish and dispatch timer sources
+        case ("Timer", "publish"):
+            return LuaExpr("swift.timerPublisher(\(c.code(c.arg("every") ?? c.args.first)))", TypeName("Publisher"))
+        case ("DispatchSource", "makeTimerSource"):
+            return LuaExpr("swift.dispatchTimer(\(c.arg("queue").map { c.code($0, expect: TypeName("DispatchQueue")) } ?? "\"global\""))", TypeName("DispatchSourceTimer"))
+        case ("DispatchSourceTimer", "schedule"):
+            let delay = deadline(c.arg("deadline") ?? c.arg("wallDeadline") ?? c.args.first, c)
+            let repeating = c.arg("repeating").map { duration($0, c) } ?? "nil"
+            return LuaExpr("\(recv):schedule(\(delay), \(repeating))")
+        case ("DispatchSourceTimer", "setEventHandler"), ("DispatchSourceTimer", "setCancelHandler"):
+            return LuaExpr("\(recv):\(name)(\(c.code(c.arg("handler") ?? c.trailing ?? c.args.first)))")
+        case ("DispatchSourceTimer", "resume"), ("DispatchSourceTimer", "activate"), ("DispatchSourceTimer", "suspend"),
+             ("DispatchSourceTimer", "cancel"):
+            return LuaExpr("\(recv):\(name)()")
         case ("Publisher", _):
             let argCodes = c.args.map { a in c.code(a, types: [TypeName("Notification")]) }
             return LuaExpr("swift.call(0, \(([recv, Literals.quote(name), "nil"] + argCodes).joined(separator: ", ")))", TypeName("Publisher"))
@@ -571,6 +590,8 @@ enum APIs {
             if let id, let text = t.constantString(id.syntax) { t.submitted.append((text, t.location(c.node))) }
             t.usedModes[name == "BGAppRefreshTaskRequest" ? "fetch" : "processing"] = t.location(c.node)
             return LuaExpr("\(name)(\(c.code(id)))", TypeName(name))
+        case "Progress":
+            return LuaExpr("swift.progress(nil, \(c.arg("totalUnitCount").map { c.code($0) } ?? "0"))", TypeName("Progress"))
         case "BGContinuedProcessingTaskRequest":
             t.needsIOS26 = true
             return LuaExpr("BGContinuedProcessingTaskRequest(\(c.code(c.arg("identifier") ?? c.args.first)), { title = \(c.code("title")), subtitle = \(c.code("subtitle")) })",

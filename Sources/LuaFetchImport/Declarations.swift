@@ -392,30 +392,31 @@ extension Translator {
             for call in finder.found.reversed() {
                 let m = call.calledExpression.as(MemberAccessExprSyntax.self)!
                 let args = callArgs(call)
+                // A modifier names the line of its own `.name`, not the first line of the chain.
                 guard let closureArg = args.last(where: { $0.closure != nil }), let cl = closureArg.closure else { continue }
                 switch m.declName.baseName.text {
                 case "onChange":
                     guard args.first?.label == "of", args.first?.syntax.trimmedDescription.contains("scenePhase") == true else { continue }
                     let fn = closure(cl).code
                     let arity = StubClosure.describe(cl, label: nil, index: 0, translator: self).params
-                    emit("swift.onScenePhase(\(fn), \(arity))", at: call)
+                    emit("swift.onScenePhase(\(fn), \(arity))", at: m.declName)
                 case "onReceive":
                     guard let pub = args.first else { continue }
                     let p = expr(pub.syntax)
-                    emit("swift.call(0, \(p.code), \"sink\", nil, \(closure(cl, paramTypes: [TypeName("Notification")]).code))", at: call)
+                    emit("swift.call(0, \(p.code), \"sink\", nil, \(closure(cl, paramTypes: [TypeName("Notification")]).code))", at: m.declName)
                 case "backgroundTask":
                     guard let kind = args.first, kind.syntax.trimmedDescription.contains("appRefresh") else {
-                        emit(unsupportedCall(".backgroundTask(\(args.first?.syntax.trimmedDescription ?? ""))", call), at: call)
+                        emit(unsupportedCall(".backgroundTask(\(args.first?.syntax.trimmedDescription ?? ""))", m.declName), at: m.declName)
                         continue
                     }
                     let id = expr(kind.syntax).code
                     if let lit = kind.syntax.as(FunctionCallExprSyntax.self)?.arguments.first.flatMap({ constantString($0.expression) }) {
-                        registered.append((lit, location(call)))
+                        registered.append((lit, location(m.declName)))
                     } else {
                         registersComputedIdentifier = true
                     }
-                    usedModes["fetch"] = location(call)
-                    emit("swift.swiftUIBackgroundTask(\(id), \(closure(cl).code))", at: call)
+                    usedModes["fetch"] = location(m.declName)
+                    emit("swift.swiftUIBackgroundTask(\(id), \(closure(cl).code))", at: m.declName)
                 default: continue
                 }
             }

@@ -766,6 +766,7 @@ end
 function S.iter(c)
   local mt = getmetatable(c)
   if mt == GroupMeta then return S.groupIter(c) end
+  if mt ~= nil and mt == S.NotificationSequenceMeta then return S.notificationIter(c) end
   if mt == ArrayMeta then
     local i = 0
     return function() i = i + 1; local v = c[i]; if v ~= nil then return i, v end end
@@ -1647,11 +1648,46 @@ function S.dateComponent(unit, d)
   return 0
 end
 
+--- A `Progress` (`completedUnitCount`, `totalUnitCount`, `fractionCompleted`); a continued
+--- processing task's `task.progress` reports each change to the task (`updateProgress`, SPEC 13).
+local ProgressMeta = {}
+ProgressMeta.__index = function(p, k)
+  local v = rawget(p, "__v")
+  if k == "fractionCompleted" then
+    local total = v.totalUnitCount
+    if type(total) ~= "number" or total <= 0 then return 0.0 end
+    return (v.completedUnitCount or 0) / total
+  end
+  if k == "isFinished" then return (v.totalUnitCount or 0) > 0 and (v.completedUnitCount or 0) >= v.totalUnitCount end
+  return v[k]
+end
+ProgressMeta.__newindex = function(p, k, x)
+  local v = rawget(p, "__v")
+  v[k] = x
+  local task = rawget(p, "__task")
+  if task and (k == "completedUnitCount" or k == "totalUnitCount") and type(v.completedUnitCount) == "number" then
+    task:updateProgress(floor(v.completedUnitCount), floor(type(v.totalUnitCount) == "number" and v.totalUnitCount or 0))
+  end
+end
+function S.progress(task, total)
+  return setmetatable({ __v = { completedUnitCount = 0, totalUnitCount = total or 0, isCancelled = false }, __task = task }, ProgressMeta)
+end
+local progresses = setmetatable({}, { __mode = "k" })
+function S.taskProgress(task)
+  if type(task) ~= "table" then return S.progress(nil, 0) end
+  local p = progresses[task]
+  if not p then p = S.progress(task, 0); progresses[task] = p end
+  return p
+end
+
 --- `try BGTaskScheduler.shared.submit(request)`: a refusal is a thrown error. An
 --- earliestBeginDate the translation could not compute (a stub's value) is left out (as soon as
 --- possible), said on the timeline.
 function S.bgSubmit(request)
   if type(request) == "table" and not isOpaque(request) then
+    -- `request.strategy = .fail`: the scenario API names the strategy by its string.
+    local ok, strategy = pcall(function() return request.strategy end)
+    if ok and caseOf(strategy) then request.strategy = caseOf(strategy) end
     local d = rawget(request, "earliestBeginDate")
     if d == nil then local ok, v = pcall(function() return request.earliestBeginDate end); if ok then d = v end end
     if d ~= nil and type(d) ~= "number" then
@@ -1781,6 +1817,59 @@ S.notificationNames = {
   willEnterForegroundNotification = "UIApplicationWillEnterForegroundNotification",
   willTerminateNotification = "UIApplicationWillTerminateNotification",
 }
+
+--- `NotificationCenter.default.notifications(named:)`: `for await n in ...` waits for each one
+--- posted after the loop began (a loop outside a task sees none).
+local NotificationSequence = {}
+NotificationSequence.__index = NotificationSequence
+S.NotificationSequenceMeta = NotificationSequence
+function S.notificationSequence(name) return setmetatable({ name = name }, NotificationSequence) end
+function S.notificationIter(seq)
+  if not S.inTask() or type(seq.name) ~= "string" then return function() return nil end end
+  local me = current
+  local buffer, waiting = {}, false
+  S.observe(seq.name, function(n)
+    buffer[#buffer + 1] = n
+    if waiting then waiting = false; me:later(0, function() step(me) end) end
+  end)
+  local i = 0
+  return function()
+    while #buffer == 0 do
+      waiting = true
+      co_yield({ wait = true })
+    end
+    i = i + 1
+    return i, remove(buffer, 1)
+  end
+end
+
+--- `DispatchSource.makeTimerSource(queue:)`: `schedule(deadline:repeating:)`, `setEventHandler`,
+--- `resume()`/`activate()`, `suspend()`, `cancel()`; the handler runs on the source's queue.
+local DispatchTimer = {}
+DispatchTimer.__index = DispatchTimer
+function S.dispatchTimer(queue) return setmetatable({ queue = queue or "global", delay = 0, gen = 0 }, DispatchTimer) end
+function DispatchTimer.schedule(t, delay, repeating) t.delay = delay or 0; t.repeating = repeating end
+function DispatchTimer.setEventHandler(t, fn) t.handler = fn end
+function DispatchTimer.setCancelHandler(t, fn) t.cancelHandler = fn end
+function DispatchTimer.resume(t)
+  if t.cancelled or t.running then return end
+  t.running = true
+  t.gen = t.gen + 1
+  local gen = t.gen
+  local function fire()
+    if t.cancelled or not t.running or t.gen ~= gen then return end
+    if type(t.handler) == "function" then t.handler() end
+    if type(t.repeating) == "number" and t.repeating > 0 and t.repeating ~= huge then S.qAsyncAfter(t.queue, t.repeating, fire) end
+  end
+  S.qAsyncAfter(t.queue, t.delay or 0, fire)
+end
+DispatchTimer.activate = DispatchTimer.resume
+function DispatchTimer.suspend(t) t.running = false end
+function DispatchTimer.cancel(t)
+  if t.cancelled then return end
+  t.cancelled = true
+  if type(t.cancelHandler) == "function" then S.qAsync(t.queue, t.cancelHandler) end
+end
 
 --- `NotificationCenter.default.addObserver(...)` and `publisher(for:).sink`: `fn(notification)`.
 function S.observe(name, fn)
@@ -2023,7 +2112,11 @@ end
 local Publisher = {}
 Publisher.__index = Publisher
 function S.publisher(name) return setmetatable({ name = name, stages = {} }, Publisher) end
-local function stage(self, f) local p = setmetatable({ name = self.name, stages = { table.unpack(self.stages) } }, Publisher); p.stages[#p.stages + 1] = f; return p end
+--- `Timer.publish(every: s, on: .main, in: .common)`: `.autoconnect().sink` runs every s seconds
+--- on the main thread (until the cancellable is cancelled).
+function S.timerPublisher(interval) return setmetatable({ timer = interval, stages = {} }, Publisher) end
+local function stage(self, f) local p = setmetatable({ name = self.name, timer = self.timer, stages = { table.unpack(self.stages) } }, Publisher); p.stages[#p.stages + 1] = f; return p end
+function Publisher.autoconnect(self) return self end
 function Publisher.receive(self) return self end
 function Publisher.eraseToAnyPublisher(self) return self end
 function Publisher.debounce(self) return self end
@@ -2036,7 +2129,9 @@ function Publisher.filter(self, f) return stage(self, function(v) return f(v), v
 function Publisher.sink(self, a, b)
   local receive = b or a
   if type(receive) ~= "function" then return opaque("AnyCancellable") end
-  S.observe(self.name, function(n)
+  local cancelled = false
+  local function deliver(n)
+    if cancelled then return end
     local v = n
     for _, st in ipairs(self.stages) do
       local keep
@@ -2044,8 +2139,19 @@ function Publisher.sink(self, a, b)
       if not keep then return end
     end
     receive(v)
-  end)
-  return setmetatable({ store = function() end, cancel = function() end }, { __index = function() return function() end end })
+  end
+  if type(self.timer) == "number" and self.timer > 0 then
+    local interval = self.timer
+    local function tick()
+      if cancelled then return end
+      deliver(now())
+      G.after(interval, tick)
+    end
+    G.after(interval, tick)
+  else
+    S.observe(self.name, deliver)
+  end
+  return setmetatable({ store = function() end, cancel = function() cancelled = true end }, { __index = function() return function() end end })
 end
 Publisher.sink_receiveValue = Publisher.sink
 Publisher.sink_receiveCompletion = Publisher.sink
