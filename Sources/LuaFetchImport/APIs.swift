@@ -152,7 +152,7 @@ enum APIs {
         case ("Calendar", "current"), ("Calendar", "autoupdatingCurrent"): return LuaExpr("swift.calendar", TypeName("Calendar"))
         case ("Date", "distantFuture"): return LuaExpr("math.huge", TypeName("Date"))
         case ("Date", "distantPast"): return LuaExpr("-math.huge", TypeName("Date"))
-        case ("Date", "now"): return LuaExpr("now()", TypeName("Date"))
+        case ("Date", "now"): return LuaExpr("swift.now()", TypeName("Date"))
         case ("DispatchTime", "distantFuture"): return LuaExpr("math.huge", TypeName("DispatchTime"))
         case ("Thread", "isMainThread"): return LuaExpr("swift.isMainThread()", TypeName("Bool"))
         case ("Task", "isCancelled"):
@@ -164,7 +164,7 @@ enum APIs {
         case ("URLSession", "shared"): return LuaExpr("swift.sharedSession", TypeName("URLSession"))
         case ("FileManager", "default"): return LuaExpr("swift.opaque(\"FileManager\")", TypeName("FileManager"))
         case ("ProcessInfo", "processInfo"): return LuaExpr("swift.opaque(\"ProcessInfo\")", TypeName("ProcessInfo"))
-        case ("ProcessInfo", "systemUptime"): return LuaExpr("now()", TypeName("Double"))
+        case ("ProcessInfo", "systemUptime"): return LuaExpr("swift.now()", TypeName("Double"))
         case ("ProcessInfo", "isLowPowerModeEnabled"): return LuaExpr("device.lowPowerMode", TypeName("Bool"))
         case ("UIApplication", "backgroundRefreshStatus"):
             return LuaExpr("swift.case(device.backgroundRefresh and \"available\" or \"denied\")", TypeName("UIBackgroundRefreshStatus"))
@@ -568,12 +568,12 @@ enum APIs {
         case "dispatchPrecondition", "objc_sync_enter", "objc_sync_exit", "os_signpost": return LuaExpr("nil")
         case "NSHomeDirectory": return LuaExpr("\"/var/mobile\"", TypeName("String"))
         case "Date":
-            if let x = c.arg("timeIntervalSinceNow") { return LuaExpr("now() + \(t.wrap(c.code(x)))", TypeName("Date")) }
+            if let x = c.arg("timeIntervalSinceNow") { return LuaExpr("swift.now() + \(t.wrap(c.code(x)))", TypeName("Date")) }
             if let x = c.arg("timeIntervalSince1970") { return LuaExpr("\(t.wrap(c.code(x))) - 1379462400", TypeName("Date")) }
             if let x = c.arg("timeIntervalSinceReferenceDate") { return LuaExpr("\(t.wrap(c.code(x))) - 401155200", TypeName("Date")) }
             if let x = c.arg("timeInterval"), let since = c.arg("since") { return LuaExpr("\(t.wrap(c.code(since))) + \(t.wrap(c.code(x)))", TypeName("Date")) }
-            return LuaExpr("now()", TypeName("Date"))
-        case "CFAbsoluteTimeGetCurrent", "CACurrentMediaTime": return LuaExpr("now()", TypeName("Double"))
+            return LuaExpr("swift.now()", TypeName("Date"))
+        case "CFAbsoluteTimeGetCurrent", "CACurrentMediaTime": return LuaExpr("swift.now()", TypeName("Double"))
         case "URL":
             if let s = c.arg("string") { return LuaExpr(c.code(s), TypeName("URL", optional: true)) }
             if let p = c.arg("fileURLWithPath") { return LuaExpr(c.code(p), TypeName("URL")) }

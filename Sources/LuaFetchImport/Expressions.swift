@@ -435,7 +435,7 @@ extension Translator {
         }
         if let v = implicitConstant(name) { return LuaExpr(v) }
         // `.now`, `.distantPast`, `.distantFuture`: Date's (unless an enum of the app has such a case).
-        let dates = ["now": "now()", "distantPast": "-math.huge", "distantFuture": "math.huge"]
+        let dates = ["now": "swift.now()", "distantPast": "-math.huge", "distantFuture": "math.huge"]
         if let v = dates[name], !program.typeOrder.contains(where: { $0.cases.contains { $0.name == name } }) {
             return LuaExpr(v, TypeName("Date"))
         }

@@ -1613,6 +1613,9 @@ end
 -- ===========================================================================================
 -- Foundation and UIKit bits the translation maps onto the scenario API.
 -- ===========================================================================================
+--- `Date()`: the virtual time as a Double, as Swift's TimeInterval is.
+function S.now() return G.now() + 0.0 end
+
 -- Calendar arithmetic on virtual time (seconds; 0 is midnight of the first day, SPEC 13).
 S.calendar = setmetatable({}, { __tostring = function() return "Calendar" end })
 local calendarUnits = { nanosecond = 1e-9, second = 1, minute = 60, hour = 3600, day = 86400, weekday = 86400,
