@@ -31,6 +31,15 @@ enum APIs {
     ]
 
     static func builtinMemberType(_ t: TypeName, _ name: String) -> TypeName? {
+        if t.name == "URL" {
+            switch name {
+            case "path", "absoluteString", "lastPathComponent", "pathExtension", "relativePath": return TypeName("String")
+            case "host", "scheme": return TypeName("String", optional: true)
+            case "deletingLastPathComponent", "deletingPathExtension": return TypeName("URL")
+            case "isFileURL": return TypeName("Bool")
+            default: break
+            }
+        }
         switch name {
         case "count", "startIndex", "endIndex": return TypeName("Int")
         case "isEmpty": return TypeName("Bool")
@@ -42,6 +51,10 @@ enum APIs {
     }
 
     static func builtinCallType(_ t: TypeName, _ name: String) -> TypeName? {
+        if t.name == "URL", ["appendingPathComponent", "appending", "appendingPathExtension", "deletingLastPathComponent",
+                             "deletingPathExtension"].contains(name) {
+            return TypeName("URL")
+        }
         switch name {
         case "contains", "hasPrefix", "hasSuffix", "isEmpty", "allSatisfy": return TypeName("Bool")
         case "map", "filter", "compactMap", "sorted", "reversed", "prefix", "suffix", "dropFirst", "dropLast", "split", "components": return TypeName("Array", element: name == "filter" || name == "sorted" ? t.element : nil)
