@@ -26,7 +26,7 @@ function T.AppDelegate:application_configurationForConnecting(application, conne
 end  --@ AppDelegate.swift:16
 function T.AppDelegate:applicationDidEnterBackground(application)  --@ AppDelegate.swift:18
   swift.call(3, swift.opaque("ThumbnailCache"), "trim", "trim_toMegabytes", 50)  --@ AppDelegate.swift:20
-  swift.defaultsSet("app.lastBackgroundedAt", (now() + 1379462400))  --@ AppDelegate.swift:21
+  swift.defaultsSet("app.lastBackgroundedAt", (swift.now() + 1379462400))  --@ AppDelegate.swift:21
 end  --@ AppDelegate.swift:22
 function T.AppDelegate:applicationWillTerminate(application)  --@ AppDelegate.swift:24
   T.DraftStore.shared:stopAutosave()  --@ AppDelegate.swift:25
