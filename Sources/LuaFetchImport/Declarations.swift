@@ -118,8 +118,20 @@ extension Translator {
             return
         default: break
         }
+        // A property wrapper of the files: its storage `_name` holds the wrapper.
+        if let w = wrapperType(p) {
+            emit("self.\(Naming.field("_" + p.name)) = \(wrapperInstance(p, w).code)", at: p.binding)
+            return
+        }
         guard p.kind == .stored || p.kind == .observed else { return }
-        guard let initial = p.binding.initializer?.value else { return }
+        guard let initial = p.binding.initializer?.value else {
+            // A property wrapper of a library (`@Injected var api: Client`) always holds a value:
+            // a stub of the declared type.
+            if let w = p.wrapper, Self.libraryWrapper(w), let type = p.type?.name {
+                emit("self.\(field) = swift.opaque(\(Literals.quote(type)))", at: p.binding)
+            }
+            return
+        }
         let value = expr(initial, expect: p.type, optionalUse: p.type?.optional ?? false)
         if p.type?.optional == true, let stub = value.stubName { stubs.markOptional(stub) }
         if p.kind == .observed {
@@ -127,6 +139,33 @@ extension Translator {
         } else {
             emit("self.\(field) = \(value.code)", at: p.binding)
         }
+    }
+
+    /// The wrapper type of the files a property is declared with (`@UserDefault(...) var x`).
+    func wrapperType(_ p: PropertyInfo) -> TypeDecl? {
+        guard let w = p.wrapper, let t = program.type(named: w, from: currentType), t.property("wrappedValue") != nil else { return nil }
+        return t
+    }
+
+    /// An uppercase attribute of a property that names a wrapper the files do not define (not
+    /// one of the attributes luafetch knows that are no wrappers).
+    static func libraryWrapper(_ name: String) -> Bool {
+        guard name.first?.isUppercase == true else { return false }
+        return !["MainActor", "IBOutlet", "IBInspectable", "GKInspectable", "NSManaged", "NSCopying", "Sendable", "Published", "State",
+                 "StateObject", "ObservedObject", "Binding", "FocusState", "GestureState", "Namespace"].contains(name)
+    }
+
+    /// `Wrapper(args..., wrappedValue: initial)` for a wrapped property.
+    private func wrapperInstance(_ p: PropertyInfo, _ w: TypeDecl) -> LuaExpr {
+        var args: [CallArg] = []
+        if let attr = p.decl.attributes.compactMap({ $0.as(AttributeSyntax.self) }).first(where: { $0.attributeName.trimmedDescription == p.wrapper }),
+           case .argumentList(let list)? = attr.arguments {
+            args = list.map { CallArg(label: $0.label?.text, syntax: $0.expression) }
+        }
+        if let initial = p.binding.initializer?.value {
+            args.insert(CallArg(label: "wrappedValue", syntax: initial), at: 0)
+        }
+        return construct(w, args: args)
     }
 
     private func member(_ decl: DeclSyntax, _ t: TypeDecl) {
@@ -188,6 +227,18 @@ extension Translator {
         let q = Literals.quote(field)
         inStatic = p.isStatic
         defer { inStatic = false }
+        if let w = wrapperType(p) {
+            // `x` reads and writes the wrapper's `wrappedValue`.
+            let storage = Literals.quote(Naming.field("_" + p.name))
+            let s = Naming.field("_" + p.name)
+            if p.isStatic {
+                emit("swift.static(\(t.lua), \(storage), function() return \(wrapperInstance(p, w).code) end)", at: p.binding)
+                emit("swift.staticComputed(\(t.lua), \(q), function() return \(t.lua).\(s).wrappedValue end, function(v) \(t.lua).\(s).wrappedValue = v end)", at: p.binding)
+            } else {
+                emit("swift.computed(\(t.lua), \(q), function(self) return self.\(s).wrappedValue end, function(self, v) self.\(s).wrappedValue = v end)", at: p.binding)
+            }
+            return
+        }
         if p.isStatic {
             switch p.kind {
             case .stored, .lazy, .observed:

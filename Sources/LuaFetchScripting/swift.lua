@@ -179,6 +179,8 @@ TypeMeta.__index = function(C, k)
 end
 TypeMeta.__newindex = function(C, k, v)
   local info = typeInfo[C]
+  local ss = type(v) ~= "function" and lookup(info, "staticSetters", k)
+  if ss then return ss(v) end
   if type(v) == "function" or not lookup(info, "statics", k) then
     -- methods and nested types are the type's own; anything else set on it is a static
     if type(v) == "function" or (type(v) == "table" and typeInfo[v]) then return rawset(C, k, v) end
@@ -194,7 +196,7 @@ TypeMeta.__tostring = function(C) return typeInfo[C].name end
 function S.type(name, kind, super)
   local C = {}
   typeInfo[C] = { name = name, kind = kind, super = super, getters = {}, setters = {}, observers = {},
-                  statics = {}, staticGetters = {}, fields = false, type = C, conforms = {} }
+                  statics = {}, staticGetters = {}, staticSetters = {}, fields = false, type = C, conforms = {} }
   typeInfo[C].type = C
   return setmetatable(C, TypeMeta)
 end
@@ -235,7 +237,10 @@ function S.observed(C, name, willSet, didSet)
   typeInfo[C].observers[name] = { willSet = willSet, didSet = didSet }
 end
 function S.static(C, name, init) typeInfo[C].statics[name] = init or function() return nil end end
-function S.staticComputed(C, name, getter) typeInfo[C].staticGetters[name] = getter end
+function S.staticComputed(C, name, getter, setter)
+  typeInfo[C].staticGetters[name] = getter
+  if setter then typeInfo[C].staticSetters[name] = setter end
+end
 function S.fields(C, fn) typeInfo[C].fields = fn end
 --- A struct's memberwise initializer takes its stored properties in this order.
 function S.memberwise(C, names) rawset(C, "__memberwise", names) end

@@ -275,6 +275,31 @@ import LuaFetchCore
         #expect(r.printed == ["launched com.example.refresh"], "\(r.messages)")
     }
 
+    @Test func propertyWrappersOfTheFilesWrapTheirStorage() throws {
+        #expect(try printed("""
+            count += 1
+            count += 1
+            Settings.lastSync = 42.0
+            print(count, UserDefaults.standard.integer(forKey: "count"), Settings.lastSync, api != nil)
+            """, members: """
+            @Stored(key: "count", defaultValue: 0) var count: Int
+            @Injected var api: APIClient
+            """, others: """
+            @propertyWrapper
+            struct Stored<Value> {
+                let key: String
+                let defaultValue: Value
+                var wrappedValue: Value {
+                    get { UserDefaults.standard.object(forKey: key) as? Value ?? defaultValue }
+                    set { UserDefaults.standard.set(newValue, forKey: key) }
+                }
+            }
+            enum Settings {
+                @Stored(key: "lastSync", defaultValue: 0.0) static var lastSync: Double
+            }
+            """) == ["2 2 42.0 true"])
+    }
+
     @Test func tryBangIsNotAFailurePathForExplore() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
             let a = try! Vault.open()
