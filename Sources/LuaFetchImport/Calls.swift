@@ -106,7 +106,24 @@ extension Translator {
                 let codeArgs = ordered(m, args)
                 let r = m.returnType
                 if m.isStatic || inStatic { return LuaExpr("\(t.lua).\(m.lua)(\(codeArgs))", r) }
+                if t.external { return LuaExpr("\(t.lua).\(m.lua)(self\(codeArgs.isEmpty ? "" : ", " + codeArgs))", r) }
                 return LuaExpr("self:\(m.lua)(\(codeArgs))", r)
+            }
+            // In an extension of an iOS or Swift type, `name(args)` is the type's own method.
+            if t.external, !inStatic {
+                var selfValue = LuaExpr("self", TypeName(t.qualified))
+                if APIs.knownTypes.contains(t.qualified) { selfValue.apiType = nil }
+                let ctx = CallContext(t: self, args: args, node: Syntax(c), base: selfValue, awaited: awaited, tried: tried, expect: expect)
+                if let v = APIs.call(t.qualified, name, ctx) {
+                    counts.map("\(t.qualified).\(name)")
+                    return v
+                }
+                if APIs.builtinValueTypes.contains(t.qualified) || ["Collection", "Sequence", "Array", "Dictionary", "Set", "String", "StringProtocol"].contains(t.qualified) {
+                    let labelled = args.first?.label.map { "\(name)_\($0)" }
+                    let argCodes = args.map { a -> String in a.closure.map { closure($0).code } ?? expr(a.syntax).code }
+                    return LuaExpr("swift.call(0, \((["self", Literals.quote(name), labelled.map(Literals.quote) ?? "nil"] + argCodes).joined(separator: ", ")))",
+                                   APIs.builtinCallType(TypeName(t.qualified), name))
+                }
             }
             // A property holding a closure.
             if let p = t.property(name) {
@@ -233,6 +250,17 @@ extension Translator {
                 return v
             }
         }
+        // A method an extension of the files adds to an iOS or Swift type.
+        if let ext = externalType(for: base), let f = pick(ext.methods(name), args) {
+            let argsCode = ordered(f, args)
+            let isTypeName = base.apiType != nil && base.code.hasPrefix("swift.opaque(")
+            if f.isStatic || isTypeName { return LuaExpr("\(ext.lua).\(f.lua)(\(argsCode))", f.returnType) }
+            let tail = argsCode.isEmpty ? "" : ", " + argsCode
+            if base.chained {
+                return LuaExpr("swift.optApply(\(base.code), function(__r) return \(ext.lua).\(f.lua)(__r\(tail)) end)", f.returnType.map { var r = $0; r.optional = true; return r })
+            }
+            return LuaExpr("\(ext.lua).\(f.lua)(\(base.code)\(tail))", f.returnType)
+        }
         // A value typed by a protocol of the files that an iOS type adopts (`let scheduler:
         // TaskScheduling = BGTaskScheduler.shared`): the API's mapping when the value is not a
         // translated instance, the protocol's method otherwise (decided at run time).
@@ -281,6 +309,14 @@ extension Translator {
                          dynamic: apiReceiver ? nil : (name, labelled), chained: base.chained)
         r.stubName = stubName
         return r
+    }
+
+    /// The external type (extensions of a type the files do not define) of a receiver.
+    func externalType(for base: LuaExpr) -> TypeDecl? {
+        var name = base.apiType ?? base.type?.name ?? ""
+        if name.hasPrefix("?") { name.removeFirst() }
+        guard !name.isEmpty, let ext = program.externals[name], ext.hasTranslatedMembers else { return nil }
+        return ext
     }
 
     /// A call on a protocol-typed value whose protocol an iOS type adopts: both translations,

@@ -37,6 +37,11 @@ extension Translator {
             }
         }
         for t in program.typeOrder { make(t) }
+        // Extensions of types the files do not define: a table of their methods and properties.
+        for t in program.externalOrder where t.hasTranslatedMembers {
+            setFile(t.file)
+            emit("\(t.lua) = swift.type(\(Literals.quote(t.qualified)), \"extension\")", t.line)
+        }
         for t in program.typeOrder {
             let protocols = t.inherited.compactMap { program.type(named: $0, from: t) }.filter { $0.kind == .protocol }
             if !protocols.isEmpty {
@@ -52,6 +57,32 @@ extension Translator {
             fileNames.append(f.source.shown)
             return fileNames.count - 1
         }()
+    }
+
+    /// The methods and computed properties extensions add to a type the files do not define;
+    /// Swift's own value types (String, Array, ...) also learn them for receivers whose type
+    /// the translation cannot tell (`swift.extendBuiltins`).
+    func externalMembers(_ t: TypeDecl) {
+        guard t.hasTranslatedMembers else { return }
+        currentType = t
+        onMainActor = false
+        defer { currentType = nil }
+        for (f, block) in t.parts {
+            setFile(f)
+            for decl in program.members(block) {
+                if let v = decl.as(VariableDeclSyntax.self) {
+                    for b in v.bindings {
+                        guard let id = b.pattern.as(IdentifierPatternSyntax.self), let p = t.properties[id.identifier.text],
+                              p.kind == .computed else { continue }
+                        property(p, t)
+                    }
+                } else if decl.is(FunctionDeclSyntax.self) {
+                    member(decl, t)
+                }
+            }
+        }
+        setFile(t.file)
+        emit("swift.extendBuiltins(\(t.lua), \(Literals.quote(t.qualified)))", t.line)
     }
 
     /// Everything a type declares, part by part (the type itself, then its extensions).

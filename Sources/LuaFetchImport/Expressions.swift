@@ -266,11 +266,26 @@ extension Translator {
         if let t = currentType {
             if let p = t.property(name) {
                 if p.isStatic { return LuaExpr("\(staticOwner(p, t)).\(Naming.field(name))", p.type) }
+                if !inStatic && t.external { return LuaExpr("swift.extGet(\(t.lua), \(Literals.quote(Naming.field(name))), self)", p.type) }
                 if !inStatic { return LuaExpr("self.\(Naming.field(name))", p.type) }
+            }
+            // In an extension of an iOS or Swift type, a bare name is the type's own member
+            // (in a static method, a static: `shared`).
+            if t.external, inStatic, name.first?.isLowercase == true, t.methods(name).isEmpty,
+               program.globals[name] == nil, program.functions[name] == nil {
+                var typeRef = LuaExpr("swift.opaque(\(Literals.quote(t.qualified)))", TypeName(t.qualified))
+                typeRef.apiType = t.qualified
+                if let v = APIs.member(t.qualified, name, translator: self, base: typeRef, node: node) { return v }
+            }
+            if t.external, !inStatic, name.first?.isLowercase == true, t.methods(name).isEmpty,
+               program.globals[name] == nil, program.functions[name] == nil {
+                if let v = APIs.member(t.qualified, name, translator: self, base: LuaExpr("self", TypeName(t.qualified)), node: node) { return v }
+                return LuaExpr("swift.get(0, self, \(Literals.quote(name)))", APIs.builtinMemberType(TypeName(t.qualified), name))
             }
             let ms = t.methods(name)
             if let m = ms.first {
                 if m.isStatic || inStatic { return LuaExpr("function(...) return \(t.lua).\(m.lua)(...) end", TypeName("Function")) }
+                if t.external { return LuaExpr("function(...) return \(t.lua).\(m.lua)(self, ...) end", TypeName("Function")) }
                 return LuaExpr("function(...) return self:\(m.lua)(...) end", TypeName("Function"))
             }
             if t.kind == .enum, inStatic == false, t.cases.contains(where: { $0.name == name }) {
@@ -356,6 +371,14 @@ extension Translator {
             if base.chained && !v.code.hasPrefix("swift.opaque") && v.code.hasPrefix(base.code + ".") {
                 r.code = "swift.opt(\(base.code), \(Literals.quote(String(v.code.dropFirst(base.code.count + 1)))))"
             }
+            return r
+        }
+        // A computed property an extension of the files adds to an iOS or Swift type.
+        if let ext = externalType(for: base), let p = ext.property(name), p.kind == .computed {
+            if p.isStatic { return LuaExpr("\(ext.lua).\(Naming.field(name))", p.type) }
+            var r = LuaExpr(base.chained ? "swift.optApply(\(base.code), function(__r) return swift.extGet(\(ext.lua), \(Literals.quote(Naming.field(name))), __r) end)"
+                                         : "swift.extGet(\(ext.lua), \(Literals.quote(Naming.field(name))), \(base.code))", p.type)
+            r.chained = base.chained
             return r
         }
         // An unknown type's `shared`/`default`/`standard`/`current` is a value of that type (18.7.5).

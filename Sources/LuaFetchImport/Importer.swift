@@ -63,6 +63,7 @@ public enum Importer {
         let typeLines = t.out
         t.out = []
         for type in program.typeOrder { t.typeMembers(type) }
+        for type in program.externalOrder { t.externalMembers(type) }
         t.topLevel()
         let memberLines = t.out
         t.out = []

@@ -32,10 +32,21 @@ final class TypeDecl {
     var nested: [String: TypeDecl] = [:]
     weak var outer: TypeDecl?
 
-    init(name: String, qualified: String, kind: Kind, file: ParsedFile, line: Int) {
+    init(name: String, qualified: String, kind: Kind, file: ParsedFile, line: Int, external: Bool = false) {
         self.name = name; self.qualified = qualified; self.kind = kind; self.file = file; self.line = line
-        lua = "T." + qualified.split(separator: ".").map { Naming.field(String($0)) }.joined(separator: ".")
+        self.external = external
+        lua = external ? "T.__ext_" + qualified.split(separator: ".").map { Naming.field(String($0)) }.joined(separator: "_")
+                       : "T." + qualified.split(separator: ".").map { Naming.field(String($0)) }.joined(separator: ".")
     }
+
+    /// Whether an external type has members the translation writes (methods, computed properties).
+    var hasTranslatedMembers: Bool {
+        !methods.isEmpty || properties.values.contains { $0.kind == .computed }
+    }
+
+    /// The members extensions add to a type the files do not define (`extension UIApplication`,
+    /// `extension String`): called with the value as `self`, never as a field of the value.
+    let external: Bool
 
     var isValue: Bool { kind == .struct || kind == .enum }
 
@@ -257,6 +268,10 @@ final class Program {
     var globals: [String: PropertyInfo] = [:]
     var globalOrder: [(ParsedFile, VariableDeclSyntax)] = []
     var extensionsOfUnknown: [(ParsedFile, ExtensionDeclSyntax)] = []
+    /// The methods and computed properties of those extensions, one external type per extended
+    /// type (kept apart from `types`: the name still means the iOS or Swift type).
+    var externals: [String: TypeDecl] = [:]
+    var externalOrder: [TypeDecl] = []
     let build = ReleaseBuild()
 
     /// The active clause's items of an `#if`, in place of the `#if`.
@@ -374,7 +389,17 @@ final class Program {
                 for m in members(x.memberBlock) { collectDecl(m, file: file, outer: t) }
             } else {
                 extensionsOfUnknown.append((file, x))
+                let ext: TypeDecl
+                if let e = externals[name] { ext = e } else {
+                    ext = TypeDecl(name: name, qualified: name, kind: .struct, file: file, line: file.line(Syntax(x)), external: true)
+                    externals[name] = ext
+                    externalOrder.append(ext)
+                }
+                ext.parts.append((file, x.memberBlock))
             }
+        }
+        for t in externalOrder {
+            for (file, block) in t.parts { readMembers(t, block, file) }
         }
         for t in typeOrder {
             for (file, block) in t.parts { readMembers(t, block, file) }
@@ -386,7 +411,7 @@ final class Program {
         for t in typeOrder {
             t.protocols = t.inherited.compactMap { types[$0] }.filter { $0.kind == .protocol && $0 !== t }
         }
-        for t in typeOrder { nameOverloads(t) }
+        for t in typeOrder + externalOrder { nameOverloads(t) }
         for (name, list) in functions where list.count > 1 {
             functions[name] = Self.disambiguate(list)
         }

@@ -251,6 +251,31 @@ function S.conform(C, ...)
   end
 end
 
+--- `value.name` of a computed property an extension of the files adds to a type they do not
+--- define (the value is `self` of its getter).
+function S.extGet(E, name, recv)
+  local g = typeInfo[E].getters[name]
+  if g then return g(recv) end
+  return nil
+end
+
+--- Swift's own value types learn the methods and computed properties the app's extensions add
+--- to them, for receivers whose type the translation could not tell (`swift.get`, `swift.call`).
+local builtinKinds
+function S.extendBuiltins(E, typeName)
+  local kinds = builtinKinds[typeName]
+  if not kinds then return end
+  local info = typeInfo[E]
+  local names = {}
+  for k, v in pairs(E) do if type(v) == "function" then names[#names + 1] = k end end
+  sort(names)
+  for _, kind in ipairs(kinds) do
+    local members, methods = kind[1], kind[2]
+    for _, k in ipairs(names) do methods[k] = rawget(E, k) end
+    for k, g in pairs(info.getters) do members[k] = g end
+  end
+end
+
 --- Called once every file's types are defined: protocol extensions' methods reach the types
 --- that conform (a type's own method wins).
 function S.finish(...)
@@ -1029,6 +1054,19 @@ rangeMethods.contains = function(r, v) return S.inRange(v, r) end
 rangeMethods.map = function(r, f) local out = {}; for v in S.iter(r) do out[#out + 1] = f(v) end; return S.array(out) end
 rangeMethods.forEach = function(r, f) for v in S.iter(r) do f(v) end end
 rangeMethods.reversed = function(r) local out = {}; for v = r.upper - 1, r.lower, -1 do out[#out + 1] = v end; return S.array(out) end
+
+builtinKinds = {
+  String = { { stringMembers, stringMethods } }, Substring = { { stringMembers, stringMethods } },
+  StringProtocol = { { stringMembers, stringMethods } }, URL = { { stringMembers, stringMethods } },
+  Int = { { numberMembers, numberMethods } }, Double = { { numberMembers, numberMethods } },
+  Float = { { numberMembers, numberMethods } }, CGFloat = { { numberMembers, numberMethods } },
+  TimeInterval = { { numberMembers, numberMethods } }, Date = { { numberMembers, numberMethods } },
+  Int64 = { { numberMembers, numberMethods } }, UInt = { { numberMembers, numberMethods } },
+  BinaryInteger = { { numberMembers, numberMethods } }, FloatingPoint = { { numberMembers, numberMethods } },
+  Array = { { arrayMembers, arrayMethods } }, Dictionary = { { dictMembers, dictMethods } }, Set = { { setMembers, setMethods } },
+  Collection = { { arrayMembers, arrayMethods }, { setMembers, setMethods } },
+  Sequence = { { arrayMembers, arrayMethods }, { setMembers, setMethods } },
+}
 
 local function builtinTables(v)
   local t = type(v)

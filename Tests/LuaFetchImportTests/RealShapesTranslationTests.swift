@@ -300,6 +300,41 @@ import LuaFetchCore
             """) == ["2 2 42.0 true"])
     }
 
+    @Test func extensionsOfIOSAndSwiftTypesAreCalledWithTheValueAsSelf() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print("  hi ".trimmed.prefixed(">"), [1, 2, 3].total(), ["  a "].map { $0.trimmed })
+            UIApplication.logState()
+            var id = application.beginTask(named: "Work")
+            print("begun", id != .invalid, application.isActive)
+            application.endTaskIfValid(&id)
+            application.endTaskIfValid(&id)
+            print("ended", id == .invalid)
+            """, others: """
+            extension UIApplication {
+                func beginTask(named name: String) -> UIBackgroundTaskIdentifier {
+                    beginBackgroundTask(withName: name) { print("expired") }
+                }
+                func endTaskIfValid(_ id: inout UIBackgroundTaskIdentifier) {
+                    guard id != .invalid else { return }
+                    endBackgroundTask(id)
+                    id = .invalid
+                }
+                var isActive: Bool { applicationState == .active }
+                static func logState() { print("state", shared.applicationState) }
+            }
+            extension String {
+                var trimmed: String { trimmingCharacters(in: .whitespaces) }
+                func prefixed(_ p: String) -> String { p + self }
+            }
+            extension Array where Element == Int {
+                func total() -> Int { reduce(0, +) }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")\n\(r.scenario)")
+        #expect(r.codes.isEmpty, "\(r.codes) \(r.world?.violations.map(\.message) ?? [])")
+        #expect(r.printed == [">hi 6 [\"a\"]", "state inactive", "begun true false", "ended true"], "\(r.printed)")
+    }
+
     @Test func tryBangIsNotAFailurePathForExplore() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
             let a = try! Vault.open()
