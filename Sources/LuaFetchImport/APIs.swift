@@ -163,6 +163,11 @@ enum APIs {
         case ("TaskGroup", "isEmpty"), ("ThrowingTaskGroup", "isEmpty"), ("TaskGroup", "isCancelled"), ("ThrowingTaskGroup", "isCancelled"):
             return LuaExpr("\(recv):\(name)()", TypeName("Bool"))
         case ("Calendar", "current"), ("Calendar", "autoupdatingCurrent"): return LuaExpr("swift.calendar", TypeName("Calendar"))
+        case ("Int", "max"), ("Int64", "max"): return LuaExpr("math.maxinteger", TypeName("Int"))
+        case ("Int", "min"), ("Int64", "min"): return LuaExpr("math.mininteger", TypeName("Int"))
+        case ("Double", "infinity"), ("TimeInterval", "infinity"): return LuaExpr("math.huge", TypeName("Double"))
+        case ("Double", "greatestFiniteMagnitude"), ("TimeInterval", "greatestFiniteMagnitude"): return LuaExpr("1.7976931348623157e308", TypeName("Double"))
+        case ("Double", "pi"), ("CGFloat", "pi"): return LuaExpr("math.pi", TypeName("Double"))
         case ("Date", "distantFuture"): return LuaExpr("math.huge", TypeName("Date"))
         case ("Date", "distantPast"): return LuaExpr("-math.huge", TypeName("Date"))
         case ("Date", "now"): return LuaExpr("swift.now()", TypeName("Date"))
@@ -410,6 +415,9 @@ enum APIs {
         // FileManager: the app-group container (SPEC 12.1).
         case ("Notification", "Name"), ("NSNotification", "Name"):
             return LuaExpr(c.code(c.args.first), TypeName("Notification.Name"))
+        // `Result.success(x)`, `Result<T, E>.failure(e)`, `Optional.some(x)`: the enum's cases.
+        case ("Result", "success"), ("Result", "failure"), ("Optional", "some"):
+            return LuaExpr("swift.case(\((["\"\(name)\""] + c.args.map { c.code($0) }).joined(separator: ", ")))", TypeName("Result"))
         // Random values, from the run's seeded generator (the same run draws the same values).
         case ("Double", "random"), ("Float", "random"), ("CGFloat", "random"), ("TimeInterval", "random"):
             guard let (lo, hi, _) = rangeBounds(c.arg("in"), c) else { return nil }
@@ -570,6 +578,9 @@ enum APIs {
             if let u = c.arg("uniqueKeysWithValues") { return LuaExpr("swift.dictFromPairs(\(c.code(u)))", TypeName("Dictionary")) }
             return LuaExpr("swift.dict({})", TypeName("Dictionary"))
         case "UUID": return LuaExpr("swift.uuid()", TypeName("UUID"))
+        case "Result":
+            guard let body = c.arg("catching") ?? c.trailing else { return nil }
+            return LuaExpr("swift.resultOf(\(c.code(body)))", TypeName("Result"))
         case "UserDefaults":
             // Suites share the app's one store (docs/IMPORT.md); a suite is optional in Swift.
             return LuaExpr("swift.userDefaults", TypeName("UserDefaults", optional: c.arg("suiteName") != nil))

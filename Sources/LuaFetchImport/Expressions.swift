@@ -364,7 +364,7 @@ extension Translator {
             if name.first?.isUppercase == true { return typeReference("\(typeName).\(name)", node: Syntax(m)) }
         }
         // A known API: mapped values (`UIApplication.shared`, `DispatchQueue.main`, `Date.distantFuture`).
-        if let api = base.apiType ?? base.type?.name, let v = APIs.member(api, name, translator: self, base: base, node: Syntax(m)) {
+        if let api = base.apiType ?? base.type?.name, let v = APIs.member(api.hasPrefix("?") ? String(api.dropFirst()) : api, name, translator: self, base: base, node: Syntax(m)) {
             counts.map("\(api.hasPrefix("?") ? String(api.dropFirst()) : api).\(name)")
             var r = v
             r.chained = base.chained && !v.code.hasPrefix("swift.opaque")

@@ -507,6 +507,14 @@ end
 local function isSwiftError(e) return getmetatable(e) == SwiftError end
 S.isSwiftError = isSwiftError
 
+--- `Result { try f() }`: `.success(value)` or `.failure(error)`.
+function S.resultOf(f)
+  local r = pack(pcall(f))
+  if r[1] then return S.case("success", r[2]) end
+  if isSwiftError(r[2]) then return S.case("failure", r[2].value) end
+  error(r[2], 0)
+end
+
 --- `try? f()`: nil when it throws.
 function S.tryOpt(f)
   local r = pack(pcall(f))
@@ -1125,6 +1133,12 @@ end
 --- `recv.name(args)`; `labelled`: the name with its first argument label (`remove_at`), tried first.
 function S.call(site, recv, name, labelled, ...)
   if recv == nil then error("attempt to call '" .. name .. "' on nil (an Optional used without '?' or '!')", 2) end
+  -- A Result's `get()`: the success's value, or the failure's error thrown.
+  local case = caseOf(recv)
+  if name == "get" and (case == "success" or case == "failure") and select("#", ...) == 0 then
+    if case == "failure" then S.throw(recv[1]) end
+    return recv[1]
+  end
   local _, methods = builtinTables(recv)
   if methods then
     local m = (labelled and methods[labelled]) or methods[name]

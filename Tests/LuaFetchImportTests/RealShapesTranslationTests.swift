@@ -335,6 +335,20 @@ import LuaFetchCore
         #expect(r.printed == [">hi 6 [\"a\"]", "state inactive", "begun true false", "ended true"], "\(r.printed)")
     }
 
+    @Test func resultsAndNumericLimits() throws {
+        #expect(try printed("""
+            let ok: Result<Int, Error> = Result.success(3)
+            let bad = Result<Int, Error> { try risky() }
+            let value = try? ok.get()
+            let lost = try? bad.get()
+            if case .failure = bad { print("failed") }
+            print(value ?? -1, lost ?? -1, 5 < Int.max, Double.infinity > 1e300)
+            """, others: """
+            enum Oops: Error { case no }
+            func risky() throws -> Int { throw Oops.no }
+            """) == ["failed", "3 -1 true true"])
+    }
+
     @Test func tryBangIsNotAFailurePathForExplore() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
             let a = try! Vault.open()
