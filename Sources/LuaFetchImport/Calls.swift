@@ -293,9 +293,11 @@ extension Translator {
         }
         // A built-in value or an unknown receiver: at run time (a stub when opaque).
         let labelled = args.first?.label.map { "\(name)_\($0)" }
+        reduceInto = name == "reduce" && args.first?.label == "into"
+        defer { reduceInto = false }
         if let tn = base.type, APIs.builtinValueTypes.contains(tn.name) {
             let argCodes = args.map { a -> String in
-                if let cl = a.closure { return closure(cl).code }
+                if let cl = a.closure { return elementClosure(name, cl, label: a.label) }
                 return expr(a.syntax).code
             }
             let fn = base.chained ? "optCall" : "call"
@@ -404,7 +406,8 @@ extension Translator {
                     i += 1
                     continue
                 }
-                var code = a.closure.map { closure($0).code } ?? expr(a.syntax, expect: p.type, optionalUse: p.type?.optional ?? false).code
+                var code = a.closure.map { closure($0, paramTypes: p.closureParams).code }
+                    ?? expr(a.syntax, expect: p.type, optionalUse: p.type?.optional ?? false).code
                 if a.closure == nil, let t = p.type, !p.inout_, ["Array", "Dictionary", "Set"].contains(t.name) || program.type(named: t.name)?.kind == .struct,
                    a.syntax.is(DeclReferenceExprSyntax.self) || a.syntax.is(MemberAccessExprSyntax.self) {
                     code = "swift.copy(\(code))"
@@ -433,13 +436,17 @@ extension Translator {
         for (i, a) in args.enumerated() {
             if let cl = a.closure {
                 closures.append(StubClosure.describe(cl, label: a.label, index: i + 1, translator: self))
-                codes.append(closure(cl).code)
+                codes.append(dynamic.map { elementClosure($0.0, cl, label: a.label) } ?? closure(cl).code)
             } else {
                 let e = expr(a.syntax)
                 codes.append(e.code)
                 // A function passed along (a completion handler) is a closure of the stub too.
                 if e.type?.isFunction == true || e.type?.name == "Function" || looksLikeCompletion(a) {
-                    closures.append(StubClosure(index: i + 1, label: a.label, params: 1, kinds: [], failure: StubClosure.isFailureLabel(a.label)))
+                    // What it takes, when its type says (`(Result<T, Error>) -> Void`).
+                    let params = e.type?.functionParams ?? []
+                    let kinds: [String?] = params.map { StubClosure.kind(ofType: $0) }
+                    closures.append(StubClosure(index: i + 1, label: a.label, params: max(1, params.count), kinds: kinds,
+                                                failure: StubClosure.isFailureLabel(a.label)))
                 }
             }
         }
@@ -453,6 +460,26 @@ extension Translator {
         }
         r.stubName = name
         return r
+    }
+
+    /// Collection methods that call their closure with one element at a time.
+    static let elementwise: Set<String> = ["map", "compactMap", "flatMap", "filter", "forEach", "contains", "first", "last", "allSatisfy",
+                                           "firstIndex", "lastIndex", "removeAll", "drop", "prefix", "mapValues", "compactMapValues"]
+
+    /// A closure given to a collection method: with two or more parameters where the method
+    /// passes one element (`dict.forEach { key, value in }`, `zip(a, b).map { $0 + $1 }`), the
+    /// tuple is spread over them (`swift.spread`).
+    func elementClosure(_ method: String, _ cl: ClosureExprSyntax, label: String? = nil) -> String {
+        if method == "reduce" && label == nil && reduceInto { return closure(cl, inoutParams: [0]).code }
+        let code = closure(cl).code
+        guard Self.elementwise.contains(method) else { return code }
+        let params: Int
+        switch cl.signature?.parameterClause {
+        case .simpleInput(let list)?: params = list.count
+        case .parameterClause(let clause)?: params = clause.parameters.count
+        case nil: params = Self.anonymousParameters(cl.statements)
+        }
+        return params >= 2 ? "swift.spread(\(code))" : code
     }
 
     /// An argument that names a completion handler (`completion: completionHandler`).
@@ -471,6 +498,15 @@ struct StubClosure {
     let params: Int
     let kinds: [String?]
     let failure: Bool
+
+    /// The kind of a parameter from its type alone: an error, a success flag or a Result.
+    static func kind(ofType t: TypeName?) -> String? {
+        guard let n = t?.name else { return nil }
+        if ["Error", "NSError", "URLError"].contains(n) { return "error" }
+        if n == "Result" { return "result" }
+        if n == "Bool" { return "flag" }
+        return nil
+    }
 
     static func isFailureLabel(_ label: String?) -> Bool {
         guard let l = label?.lowercased() else { return false }

@@ -626,7 +626,7 @@ extension Translator {
 
     /// A closure: `function(params) ... end` (a single expression returns its value). Capture
     /// lists keep strong references (18.7.9).
-    func closure(_ c: ClosureExprSyntax, paramTypes: [TypeName?] = []) -> LuaExpr {
+    func closure(_ c: ClosureExprSyntax, paramTypes: [TypeName?] = [], inoutParams: Set<Int> = []) -> LuaExpr {
         if let capture = c.signature?.capture, capture.items.contains(where: { $0.specifier?.specifier.text == "weak" || $0.specifier?.specifier.text == "unowned" }) {
             weakCaptures += 1
         }
@@ -650,6 +650,10 @@ extension Translator {
         valueBranch = false
         defer { valueBranch = savedValueBranch }
         let lua = names.map { declare($0.0, type: $0.1) }
+        // `reduce(into:)`'s accumulator is inout: a box (`swift.inoutBox`), read and written as `.v`.
+        for i in inoutParams where i < names.count {
+            for j in scopes.indices.reversed() where scopes[j][names[i].0] != nil { scopes[j][names[i].0]!.inoutBox = true; break }
+        }
         let items = program.items(c.statements)
         let body: [String]
         if items.count == 1, case .expr(let only) = items[0].item, !isStatementExpression(only) {

@@ -172,6 +172,8 @@ struct TypeName: Equatable {
     /// Element type of arrays (`[T]`) and value type of dictionaries.
     var element: String?
     var isFunction = false
+    /// A function type's parameter types (`(Result<Data, Error>) -> Void`: Result).
+    var functionParams: [TypeName?] = []
 
     init(_ name: String, optional: Bool = false, element: String? = nil) {
         self.name = name; self.optional = optional; self.element = element
@@ -195,8 +197,9 @@ struct TypeName: Equatable {
             name = "Array"; element = TypeName(a.element)?.name
         } else if let d = t.as(DictionaryTypeSyntax.self) {
             name = "Dictionary"; element = TypeName(d.value)?.name
-        } else if t.is(FunctionTypeSyntax.self) {
+        } else if let f = t.as(FunctionTypeSyntax.self) {
             name = "Function"; isFunction = true
+            functionParams = f.parameters.map { TypeName($0.type) }
         } else if let i = t.as(IdentifierTypeSyntax.self) {
             name = i.name.text
             if name == "Optional", let arg = i.genericArgumentClause?.arguments.first {

@@ -100,6 +100,8 @@ final class Translator {
     var needsIOS26 = false
     /// SwiftUI: scene phase handlers and background tasks found in `body`, by type.
     var weakCaptures = 0
+    /// The call translated now is `reduce(into:)` (its closure's first parameter is inout).
+    var reduceInto = false
     /// A `try` whose call is translated next (the call reads and clears it).
     var pendingTry = false
     /// `&x` arguments of the call being translated: the box, its first value, and the store

@@ -486,6 +486,18 @@ function S.inoutBox(v)
   return setmetatable({ v = v }, InoutBox)
 end
 
+--- A closure of several parameters given one tuple (a pair of `zip`, a dictionary's key and
+--- value): the tuple's parts are its arguments.
+function S.spread(f)
+  return function(...)
+    if select("#", ...) == 1 then
+      local t = ...
+      if type(t) == "table" and getmetatable(t) == ArrayMeta then return f(unpack(t, 1, #t)) end
+    end
+    return f(...)
+  end
+end
+
 --- `a ?? b` with `b` given as a function (evaluated only when needed).
 function S.coalesce(a, bf)
   if a == nil then return bf() end
@@ -912,6 +924,13 @@ end
 arrayMethods.filter = function(a, f) local r = {}; for _, v in S.iter(a) do if f(v) then r[#r + 1] = v end end; return S.array(r) end
 arrayMethods.forEach = function(a, f) for _, v in S.iter(a) do f(v) end end
 arrayMethods.reduce = function(a, init, f) local acc = init; for _, v in S.iter(a) do acc = f(acc, v) end; return acc end
+--- `reduce(into: initial) { acc, x in ... }`: the closure's accumulator is an inout box.
+local function reduceInto(c, init, f)
+  local box = S.inoutBox(copy(init))
+  for _, v in S.iter(c) do f(box, v) end
+  return box.v
+end
+arrayMethods["reduce_into"] = reduceInto
 arrayMethods.sorted = function(a, f)
   local r = {}
   for i = 1, #a do r[i] = a[i] end
@@ -928,6 +947,8 @@ arrayMethods.joined = function(a, sep)
 end
 arrayMethods["joined_separator"] = arrayMethods.joined
 arrayMethods.min = function(a) local m; for i = 1, #a do if m == nil or S.lt(a[i], m) then m = a[i] end end; return m end
+arrayMethods["min_by"] = function(a, f) local m; for i = 1, #a do if m == nil or f(a[i], m) then m = a[i] end end; return m end
+arrayMethods["max_by"] = function(a, f) local m; for i = 1, #a do if m == nil or f(m, a[i]) then m = a[i] end end; return m end
 arrayMethods.max = function(a) local m; for i = 1, #a do if m == nil or S.gt(a[i], m) then m = a[i] end end; return m end
 arrayMethods.prefix = function(a, n) local r = {}; for i = 1, math.min(n, #a) do r[i] = a[i] end; return S.array(r) end
 arrayMethods.suffix = function(a, n) local r = {}; for i = math.max(1, #a - n + 1), #a do r[#r + 1] = a[i] end; return S.array(r) end
@@ -962,6 +983,9 @@ end
 dictMethods.forEach = function(d, f) for k, v in pairs(d) do f(setmetatable({ k, v, key = k, value = v }, ArrayMeta)) end end
 dictMethods.contains = function(d, f) for k, v in pairs(d) do if f(setmetatable({ k, v, key = k, value = v }, ArrayMeta)) then return true end end return false end
 dictMethods.merge = function(d, other) for k, v in pairs(other) do rawset(d, k, v) end end
+dictMethods["reduce_into"] = reduceInto
+dictMethods.reduce = arrayMethods.reduce
+dictMethods.compactMapValues = function(d, f) local r = S.dict(); for k, v in pairs(d) do local x = f(v); if x ~= nil then r[k] = x end end; return r end
 dictMethods.map = function(d, f) local r = {}; for k, v in pairs(d) do r[#r + 1] = f(setmetatable({ k, v, key = k, value = v }, ArrayMeta)) end; return S.array(r) end
 
 setMembers.count = count
@@ -980,6 +1004,8 @@ setMethods.intersection = function(s, o) local r = S.set(); for _, v in S.iter(o
 setMethods.forEach = function(s, f) for k in pairs(s) do f(k) end end
 setMethods.map = function(s, f) local r = {}; for k in pairs(s) do r[#r + 1] = f(k) end; return S.array(r) end
 setMethods.filter = function(s, f) local r = S.set(); for k in pairs(s) do if f(k) then rawset(r, k, true) end end; return r end
+setMethods["reduce_into"] = reduceInto
+setMethods.reduce = arrayMethods.reduce
 setMethods.sorted = function(s, f) local r = {}; for k in pairs(s) do r[#r + 1] = k end; sort(r, f or function(x, y) return S.lt(x, y) end); return S.array(r) end
 
 stringMembers.count = count
@@ -1075,6 +1101,11 @@ builtinKinds = {
   Collection = { { arrayMembers, arrayMethods }, { setMembers, setMethods } },
   Sequence = { { arrayMembers, arrayMethods }, { setMembers, setMethods } },
 }
+
+-- A range answers the array methods it lacks as the array of its values (`(1...3).reduce`).
+for k, f in pairs(arrayMethods) do
+  if rangeMethods[k] == nil then rangeMethods[k] = function(r, ...) return f(S.toArray(r), ...) end end
+end
 
 local function builtinTables(v)
   local t = type(v)

@@ -349,6 +349,38 @@ import LuaFetchCore
             """) == ["failed", "3 -1 true true"])
     }
 
+    @Test func reduceIntoAndTuplesSpreadOverClosureParameters() throws {
+        #expect(try printed("""
+            let words = ["a", "b", "a"]
+            let counts = words.reduce(into: [String: Int]()) { acc, w in acc[w, default: 0] += 1 }
+            let squares = (1...3).reduce(into: 0) { $0 += $1 * $1 }
+            var seen: [String] = []
+            counts.forEach { key, value in seen.append("\\(key)=\\(value)") }
+            print(counts["a"] ?? 0, squares, seen.sorted(), zip([1, 2], ["x", "y"]).map { "\\($0)\\($1)" })
+            print([3, 9, 4].max(by: { $0 < $1 }) ?? 0)
+            """) == ["2 14 [\"a=2\", \"b=1\"] [\"1x\", \"2y\"]", "9"])
+    }
+
+    @Test func aCompletionPassedOnToAStubGetsTheValueItsTypeSays() throws {
+        // `done` is typed `(Result<Int, Error>) -> Void` by the function it came from: the stub
+        // calls it with `.success(...)`, so the switch takes a case.
+        #expect(try printed("""
+            load { result in
+                switch result {
+                case .success: print("loaded")
+                case .failure: print("failed")
+                }
+            }
+            """, members: """
+            func load(_ completion: @escaping (Result<Int, Error>) -> Void) {
+                fetch({ done in Backend.shared.pull(completion: done) }, completion: completion)
+            }
+            func fetch(_ op: (@escaping (Result<Int, Error>) -> Void) -> Void, completion: @escaping (Result<Int, Error>) -> Void) {
+                op(completion)
+            }
+            """) == ["loaded"])
+    }
+
     @Test func tryBangIsNotAFailurePathForExplore() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
             let a = try! Vault.open()

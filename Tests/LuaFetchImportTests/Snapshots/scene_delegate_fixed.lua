@@ -164,7 +164,7 @@ stubs {
   ["DocumentContainer.init"] = { },  -- DraftStore.swift:8
   ["DocumentContainer.saveChanges"] = { },  -- DraftStore.swift:34
   ["ThumbnailCache.removeAll"] = { },  -- SceneDelegate.swift:13
-  ["error.localizedDescription"] = { },  -- SceneDelegate.swift:33
+  ["Error.localizedDescription"] = { },  -- SceneDelegate.swift:33
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
@@ -174,7 +174,7 @@ swift.sites {
   { "DocumentContainer.init", "DraftStore.swift:8" },
   { "DocumentContainer.saveChanges", "DraftStore.swift:34", fails = true, closures = { [1] = { index = 1, params = 1, kinds = { "error" } } } },
   { "ThumbnailCache.removeAll", "SceneDelegate.swift:13" },
-  { "error.localizedDescription", "SceneDelegate.swift:33" },
+  { "Error.localizedDescription", "SceneDelegate.swift:33" },
 }
 
 -- The world: the fake servers, what the person and the system do (edit freely).
