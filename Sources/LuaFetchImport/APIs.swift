@@ -127,6 +127,7 @@ enum APIs {
         case ("UIScene", _), ("UIWindowScene", _):
             if let n = sceneNotificationName(name) { return LuaExpr(Literals.quote(n), TypeName("Notification.Name")) }
             return nil
+        case ("UIBackgroundTaskIdentifier", "rawValue"): return LuaExpr(recv, TypeName("Int"))
         case ("UIBackgroundTaskIdentifier", "invalid"): return LuaExpr("UIBackgroundTaskInvalid", TypeName("UIBackgroundTaskIdentifier"))
         case ("UIApplication.State", _), ("ScenePhase", _): return LuaExpr("swift.case(\(Literals.quote(name)))", TypeName(type))
         case ("BGTaskScheduler", "shared"): return LuaExpr("BGTaskScheduler", TypeName("BGTaskScheduler"))
@@ -578,6 +579,9 @@ enum APIs {
             if let u = c.arg("uniqueKeysWithValues") { return LuaExpr("swift.dictFromPairs(\(c.code(u)))", TypeName("Dictionary")) }
             return LuaExpr("swift.dict({})", TypeName("Dictionary"))
         case "UUID": return LuaExpr("swift.uuid()", TypeName("UUID"))
+        case "UIBackgroundTaskIdentifier":
+            // The identifiers are numbers; `.invalid` is 0.
+            return LuaExpr(c.code(c.arg("rawValue") ?? c.args.first), TypeName("UIBackgroundTaskIdentifier"))
         case "Result":
             guard let body = c.arg("catching") ?? c.trailing else { return nil }
             return LuaExpr("swift.resultOf(\(c.code(body)))", TypeName("Result"))
