@@ -57,7 +57,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LuaFetchCoreTests", dependencies: ["LuaFetchCore"]),
-        .testTarget(name: "LuaFetchImportTests", dependencies: ["LuaFetchImport", "LuaFetchScripting", "LuaFetchCore"], exclude: ["Fixtures", "Snapshots"]),
+        .testTarget(name: "LuaFetchImportTests", dependencies: ["LuaFetchImport", "LuaFetchScripting", "LuaFetchCore"], exclude: ["Fixtures", "Snapshots", "RealShapes"]),
         .testTarget(name: "LuaFetchScriptingTests", dependencies: ["LuaFetchScripting", "LuaFetchCore"]),
         .testTarget(name: "luafetchCLITests", dependencies: ["luafetch"], exclude: ["Snapshots", "Robustness", "pty_repl.py"]),
     ],

@@ -114,6 +114,10 @@ extension ActionSpec {
         ActionSpec("system", "launchTask", .identifier, inject: "launchTask", weight: 5, draw: { _ in .identifier("*") }, check: { w, a in
             guard case .identifier(let id) = a, !w.hasPendingBGRequest(id) else { return nil }
             return "system.launchTask(\"\(id)\"): no request with that identifier is pending (submit one with BGTaskScheduler.submit first)"
+        }, useful: { w, a in
+            // iOS never runs two tasks of one identifier at once: explore does not launch a second.
+            if case .identifier(let id) = a { return w.hasLaunchableBGRequest(id) }
+            return true
         }) { w, a in
             if case .identifier(let id) = a { w.systemLaunchTask(id) }
         },

@@ -83,6 +83,8 @@ struct RunningBGTask {
     var progressAt: Millis = 0
     /// Where its handlers run (`register`'s queue; nil: the scheduler's serial queue).
     var queue: DispatchTarget?
+    /// When it launched.
+    var launchedAt: Millis = 0
 }
 
 final class BGScheduler: Subsystem, GrantBehaviour {
@@ -278,6 +280,13 @@ extension World {
     public func hasPendingBGRequest(_ identifier: String) -> Bool {
         identifier == "*" ? !bgTasks.pending.isEmpty : bgTasks.pending.contains { $0.request.identifier == identifier }
     }
+    /// Whether `system.launchTask(identifier)` would launch a request whose identifier has no
+    /// task running: iOS never runs two tasks of one identifier at once, so explore does not
+    /// inject a launch that only the debugger command could make.
+    public func hasLaunchableBGRequest(_ identifier: String) -> Bool {
+        guard let r = bgTasks.pending.first(where: { identifier == "*" || $0.request.identifier == identifier }) else { return false }
+        return !bgTasks.running.contains { $0.identifier == r.request.identifier }
+    }
     public func hasRunningBGTask(_ identifier: String, continued: Bool = false) -> Bool {
         runningBGTask(identifier, continued: continued) != nil
     }
@@ -444,7 +453,7 @@ extension World {
             : schedule(Event(.bgTasks, BGScheduler.Kind.expire, pid: 0, a: key.serial), at: max(now, end - budgets.expirationWarning))
         let queue = bgRegistration(request.identifier).flatMap { bgTasks.handlerQueues[$0] }
         bgTasks.running.append(RunningBGTask(key: key, identifier: request.identifier, kind: request.kind, object: object, pid: pid,
-                                             end: end, expiration: warning, progressAt: now, queue: queue))
+                                             end: end, expiration: warning, progressAt: now, queue: queue, launchedAt: now))
         if request.kind == .continued, let limit = budgets.continuedNoProgress {
             schedule(Event(.bgTasks, BGScheduler.Kind.noProgress, a: key.serial), at: now + limit)
         }
@@ -505,8 +514,11 @@ extension World {
             bgTasks.running[i].end = end
             moveGrantDeadline(t.key, to: end)
         }
-        guard t.launchReturned else {
-            // Nothing reaches the task before its launch handler returns (SPEC 13).
+        // Nothing of the launch's instant reaches the task before its launch handler returns
+        // (SPEC 13). A later expiry goes to the handlers' queue at once: a serial queue (the
+        // scheduler's, an app's) or the main thread runs it after the launch handler anyway; a
+        // global (concurrent) queue runs it beside a launch handler that is still running.
+        guard t.launchReturned || (t.queue == .global && now > t.launchedAt) else {
             bgTasks.running[i].expiryWaiting = true
             log("bgtask", .task, "\(t.identifier) expires\(early ? " early" : ""): its expiration handler is called when the launch handler returns (the task ends \(Time.stamp(bgTasks.running[i].end)))")
             return

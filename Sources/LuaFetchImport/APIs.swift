@@ -18,16 +18,28 @@ enum APIs {
         "NotificationCenter", "Notification", "NSNotification", "UserDefaults", "Date", "URLSession", "URLSessionConfiguration",
         "URLSessionTask", "URLSessionDataTask", "URLSessionDownloadTask", "URLSessionUploadTask", "URL", "URLRequest",
         "FileManager", "ProcessInfo", "Continuation", "Publisher", "Logger", "UIScene", "UIWindowScene", "ScenePhase",
-        "UIApplication.State", "RunLoop", "Bundle", "UIDevice",
+        "UIApplication.State", "RunLoop", "Bundle", "UIDevice", "Calendar",
+        "NSPersistentContainer", "NSPersistentCloudKitContainer",
+        "TaskGroup", "ThrowingTaskGroup", "DiscardingTaskGroup", "ThrowingDiscardingTaskGroup",
+        "DispatchSource", "DispatchSourceTimer", "Progress",
     ]
 
     /// Value types the runtime answers for by their Lua values (strings, numbers, collections).
     static let builtinValueTypes: Set<String> = [
         "String", "Substring", "Int", "Int64", "Int32", "UInt", "Double", "Float", "CGFloat", "TimeInterval", "Bool", "Array", "Dictionary",
-        "Set", "Range", "Character", "Data",
+        "Set", "Range", "Character", "Data", "URL",
     ]
 
     static func builtinMemberType(_ t: TypeName, _ name: String) -> TypeName? {
+        if t.name == "URL" {
+            switch name {
+            case "path", "absoluteString", "lastPathComponent", "pathExtension", "relativePath": return TypeName("String")
+            case "host", "scheme": return TypeName("String", optional: true)
+            case "deletingLastPathComponent", "deletingPathExtension": return TypeName("URL")
+            case "isFileURL": return TypeName("Bool")
+            default: break
+            }
+        }
         switch name {
         case "count", "startIndex", "endIndex": return TypeName("Int")
         case "isEmpty": return TypeName("Bool")
@@ -39,6 +51,10 @@ enum APIs {
     }
 
     static func builtinCallType(_ t: TypeName, _ name: String) -> TypeName? {
+        if t.name == "URL", ["appendingPathComponent", "appending", "appendingPathExtension", "deletingLastPathComponent",
+                             "deletingPathExtension"].contains(name) {
+            return TypeName("URL")
+        }
         switch name {
         case "contains", "hasPrefix", "hasSuffix", "isEmpty", "allSatisfy": return TypeName("Bool")
         case "map", "filter", "compactMap", "sorted", "reversed", "prefix", "suffix", "dropFirst", "dropLast", "split", "components": return TypeName("Array", element: name == "filter" || name == "sorted" ? t.element : nil)
@@ -101,6 +117,8 @@ enum APIs {
         let recv = base.code
         switch (type, name) {
         case ("UIApplication", "shared"): return LuaExpr("swift.app", TypeName("UIApplication"))
+        case ("UUID", "uuidString"): return LuaExpr("swift.s(\(recv))", TypeName("String"))
+        case ("UIApplication", "delegate"): return LuaExpr("swift.appDelegate()", TypeName("UIApplicationDelegate", optional: true))
         case ("UIApplication", "backgroundTimeRemaining"): return LuaExpr("\(recv).backgroundTimeRemaining", TypeName("Double"))
         case ("UIApplication", "applicationState"): return LuaExpr("swift.appState()", TypeName("UIApplication.State"))
         case ("UIApplication", "backgroundFetchIntervalMinimum"): return LuaExpr("UIApplicationBackgroundFetchIntervalMinimum", TypeName("Double"))
@@ -109,9 +127,14 @@ enum APIs {
         case ("UIScene", _), ("UIWindowScene", _):
             if let n = sceneNotificationName(name) { return LuaExpr(Literals.quote(n), TypeName("Notification.Name")) }
             return nil
+        case ("UIBackgroundTaskIdentifier", "rawValue"): return LuaExpr(recv, TypeName("Int"))
         case ("UIBackgroundTaskIdentifier", "invalid"): return LuaExpr("UIBackgroundTaskInvalid", TypeName("UIBackgroundTaskIdentifier"))
         case ("UIApplication.State", _), ("ScenePhase", _): return LuaExpr("swift.case(\(Literals.quote(name)))", TypeName(type))
         case ("BGTaskScheduler", "shared"): return LuaExpr("BGTaskScheduler", TypeName("BGTaskScheduler"))
+        case ("BGContinuedProcessingTask", "progress"): return LuaExpr("swift.taskProgress(\(recv))", TypeName("Progress"))
+        case ("Progress", "completedUnitCount"), ("Progress", "totalUnitCount"): return LuaExpr("\(recv).\(name)", TypeName("Int"))
+        case ("Progress", "fractionCompleted"): return LuaExpr("\(recv).fractionCompleted", TypeName("Double"))
+        case ("Progress", "isFinished"), ("Progress", "isCancelled"): return LuaExpr("\(recv).\(name)", TypeName("Bool"))
         case ("BGTask", let f), ("BGAppRefreshTask", let f), ("BGProcessingTask", let f), ("BGContinuedProcessingTask", let f):
             if ["identifier", "expirationHandler"].contains(f) { return LuaExpr("\(recv).\(f)") }
             return nil
@@ -122,6 +145,15 @@ enum APIs {
             return nil
         case ("DispatchQueue", "main"): return LuaExpr("\"main\"", TypeName("DispatchQueue"))
         case ("OperationQueue", "main"): return LuaExpr("swift.operationQueue(true)", TypeName("OperationQueue"))
+        case ("OperationQueue", "operations"): return LuaExpr("\(recv).operations", TypeName("Array", element: "Operation"))
+        case ("OperationQueue", "operationCount"): return LuaExpr("\(recv).operationCount", TypeName("Int"))
+        case ("OperationQueue", "maxConcurrentOperationCount"), ("OperationQueue", "isSuspended"), ("OperationQueue", "name"),
+             ("OperationQueue", "qualityOfService"), ("OperationQueue", "underlyingQueue"):
+            return LuaExpr("\(recv).\(name)")
+        case ("Operation", let f), ("BlockOperation", let f):
+            if ["isCancelled", "isFinished", "isExecuting", "isReady"].contains(f) { return LuaExpr("\(recv).\(f)", TypeName("Bool")) }
+            if ["completionBlock", "name", "queuePriority", "qualityOfService"].contains(f) { return LuaExpr("\(recv).\(f)") }
+            return nil
         case ("OperationQueue", "current"): return LuaExpr("swift.operationQueue(true)", TypeName("OperationQueue"))
         case ("RunLoop", "main"), ("RunLoop", "current"): return LuaExpr("\"main\"", TypeName("RunLoop"))
         case ("NotificationCenter", "default"): return LuaExpr("swift.notificationCenter", TypeName("NotificationCenter"))
@@ -129,16 +161,45 @@ enum APIs {
         case ("Date", "timeIntervalSince1970"): return LuaExpr("(\(recv) + 1379462400)", TypeName("Double"))
         case ("Date", "timeIntervalSinceNow"): return LuaExpr("(\(recv) - now())", TypeName("Double"))
         case ("Date", "timeIntervalSinceReferenceDate"): return LuaExpr("(\(recv) + 401155200)", TypeName("Double"))
+        case ("TaskGroup", "isEmpty"), ("ThrowingTaskGroup", "isEmpty"), ("TaskGroup", "isCancelled"), ("ThrowingTaskGroup", "isCancelled"):
+            return LuaExpr("\(recv):\(name)()", TypeName("Bool"))
+        case ("Calendar", "current"), ("Calendar", "autoupdatingCurrent"): return LuaExpr("swift.calendar", TypeName("Calendar"))
+        case ("Int", "max"), ("Int64", "max"): return LuaExpr("math.maxinteger", TypeName("Int"))
+        case ("Int", "min"), ("Int64", "min"): return LuaExpr("math.mininteger", TypeName("Int"))
+        case ("Double", "infinity"), ("TimeInterval", "infinity"): return LuaExpr("math.huge", TypeName("Double"))
+        case ("Double", "greatestFiniteMagnitude"), ("TimeInterval", "greatestFiniteMagnitude"): return LuaExpr("1.7976931348623157e308", TypeName("Double"))
+        case ("Double", "pi"), ("CGFloat", "pi"): return LuaExpr("math.pi", TypeName("Double"))
         case ("Date", "distantFuture"): return LuaExpr("math.huge", TypeName("Date"))
         case ("Date", "distantPast"): return LuaExpr("-math.huge", TypeName("Date"))
-        case ("Date", "now"): return LuaExpr("now()", TypeName("Date"))
+        case ("Date", "now"): return LuaExpr("swift.now()", TypeName("Date"))
         case ("DispatchTime", "distantFuture"): return LuaExpr("math.huge", TypeName("DispatchTime"))
         case ("Thread", "isMainThread"): return LuaExpr("swift.isMainThread()", TypeName("Bool"))
-        case ("Task", "isCancelled"): return LuaExpr("swift.isCancelled()", TypeName("Bool"))
+        case ("Task", "isCancelled"):
+            // `Task.isCancelled` (the running task's) or `t.isCancelled` (a handle's).
+            if base.apiType != nil || base.code.hasPrefix("swift.opaque(") { return LuaExpr("swift.isCancelled()", TypeName("Bool")) }
+            return LuaExpr("swift.taskCancelled(\(recv))", TypeName("Bool"))
+        case ("Task", "value"): return LuaExpr("swift.taskValue(\(recv))")
+        case ("Task", "result"): return LuaExpr("swift.taskResult(\(recv))", TypeName("Result"))
         case ("URLSession", "shared"): return LuaExpr("swift.sharedSession", TypeName("URLSession"))
         case ("FileManager", "default"): return LuaExpr("swift.opaque(\"FileManager\")", TypeName("FileManager"))
         case ("ProcessInfo", "processInfo"): return LuaExpr("swift.opaque(\"ProcessInfo\")", TypeName("ProcessInfo"))
-        case ("ProcessInfo", "systemUptime"): return LuaExpr("now()", TypeName("Double"))
+        case ("ProcessInfo", "systemUptime"): return LuaExpr("swift.now()", TypeName("Double"))
+        case ("ProcessInfo", "isLowPowerModeEnabled"): return LuaExpr("device.lowPowerMode", TypeName("Bool"))
+        case ("UIApplication", "backgroundRefreshStatus"):
+            return LuaExpr("swift.case(device.backgroundRefresh and \"available\" or \"denied\")", TypeName("UIBackgroundRefreshStatus"))
+        case ("UIApplication", "isProtectedDataAvailable"): return LuaExpr("true", TypeName("Bool"))
+        case ("URLSessionTask", _), ("URLSessionDataTask", _), ("URLSessionDownloadTask", _), ("URLSessionUploadTask", _):
+            let fields: [String: TypeName?] = ["taskIdentifier": TypeName("Int"), "originalRequest": TypeName("URLRequest", optional: true),
+                                               "currentRequest": TypeName("URLRequest", optional: true), "state": nil, "response": nil,
+                                               "taskDescription": TypeName("String", optional: true), "error": nil,
+                                               "countOfBytesReceived": TypeName("Int"), "countOfBytesSent": TypeName("Int"),
+                                               "countOfBytesExpectedToReceive": TypeName("Int")]
+            guard let type = fields[name] else { return nil }
+            return LuaExpr("\(recv).\(name)", type)
+        case ("URLRequest", "url"): return LuaExpr("\(recv).url", TypeName("URL", optional: true))
+        case ("URLRequest", "httpMethod"): return LuaExpr("\(recv).httpMethod", TypeName("String", optional: true))
+        case ("URLSessionConfiguration", "identifier"): return LuaExpr("\(recv).identifier", TypeName("String", optional: true))
+        case ("URLSession", "configuration"): return LuaExpr("\(recv).configuration", TypeName("URLSessionConfiguration"))
         case ("Notification", "name"), ("NSNotification", "name"): return LuaExpr("\(recv).name", TypeName("Notification.Name"))
         case ("Notification", "userInfo"): return LuaExpr("\(recv).userInfo", TypeName("Dictionary", optional: true))
         case ("Notification.Name", _), ("NSNotification.Name", _):
@@ -173,7 +234,7 @@ enum APIs {
                 let code = c.code(q, expect: TypeName("DispatchQueue"))
                 return code == "nil" ? "" : ", \(code)"
             } ?? ""
-            if let idText = literal(id) { t.registered.append((idText, t.location(c.node))) }
+            if let idText = t.constantString(id.syntax) { t.registered.append((idText, t.location(c.node))) } else { t.registersComputedIdentifier = true }
             return LuaExpr("BGTaskScheduler.register(\(c.code(id)), \(handler)\(queue))", TypeName("Bool"))
         case ("BGTaskScheduler", "submit"):
             return LuaExpr("swift.bgSubmit(\(c.code(c.args.first)))")
@@ -222,6 +283,31 @@ enum APIs {
         case ("DispatchSemaphore", "signal"): return LuaExpr("\(recv):signal()")
         case ("DispatchWorkItem", "cancel"), ("DispatchWorkItem", "perform"): return LuaExpr("\(recv).\(name)()")
         case ("DispatchWorkItem", "notify"): return LuaExpr("swift.qAsync(\(c.code("queue", expect: TypeName("DispatchQueue"))), \(c.code(c.arg("execute") ?? c.trailing)))")
+        // Task groups (the runtime's)
+        case ("TaskGroup", let m), ("ThrowingTaskGroup", let m), ("DiscardingTaskGroup", let m), ("ThrowingDiscardingTaskGroup", let m):
+            switch m {
+            case "addTask", "addTaskUnlessCancelled":
+                return LuaExpr("\(recv):\(m)(\(c.code(c.arg("operation") ?? c.trailing ?? c.args.last)))", TypeName("Bool"))
+            case "next", "nextResult", "waitForAll", "cancelAll": return LuaExpr("\(recv):\(m)()")
+            default: return nil
+            }
+        // Core Data: loading the stores of a container is synchronous (the default for SQLite
+        // stores) and, in the app's own container, does not fail: the closure runs at once with no
+        // error. Everything else of Core Data is a stub.
+        case ("NSPersistentContainer", "loadPersistentStores"), ("NSPersistentCloudKitContainer", "loadPersistentStores"):
+            return LuaExpr("(\(c.code(c.arg("completionHandler") ?? c.trailing ?? c.args.first)))(swift.opaque(\"NSPersistentStoreDescription\"), nil)")
+        // OperationQueue and Operation (the runtime's, SPEC 18.3)
+        case ("OperationQueue", "addOperation"), ("OperationQueue", "addBarrierBlock"):
+            return LuaExpr("\(recv):addOperation(\(c.code(c.arg("block") ?? c.trailing ?? c.args.first)))")
+        case ("OperationQueue", "addOperations"): return LuaExpr("\(recv):addOperations(\(c.code(c.args.first)))")
+        case ("OperationQueue", "cancelAllOperations"): return LuaExpr("\(recv):cancelAllOperations()")
+        case ("OperationQueue", "waitUntilAllOperationsAreFinished"): return LuaExpr("nil")
+        case ("Operation", "cancel"), ("BlockOperation", "cancel"), ("Operation", "start"), ("BlockOperation", "start"):
+            return LuaExpr("\(recv):\(name)()")
+        case ("Operation", "addDependency"), ("BlockOperation", "addDependency"), ("Operation", "removeDependency"),
+             ("BlockOperation", "removeDependency"), ("Operation", "waitUntilFinished"), ("BlockOperation", "waitUntilFinished"):
+            return LuaExpr("nil")
+        case ("BlockOperation", "addExecutionBlock"): return LuaExpr("\(recv):addExecutionBlock(\(c.code(c.trailing ?? c.args.first)))")
         // Locks and threads
         case ("NSLock", "lock"), ("NSRecursiveLock", "lock"): return LuaExpr("\(recv):lock()")
         case ("NSLock", "unlock"), ("NSRecursiveLock", "unlock"): return LuaExpr("\(recv):unlock()")
@@ -244,11 +330,12 @@ enum APIs {
         case ("Timer", "fire"): return nil
         // Swift concurrency
         case ("Task", "sleep"):
-            if let ns = c.arg("nanoseconds") { return LuaExpr("swift.sleep(\(c.code(ns)) / 1e9)") }
-            if let s = c.arg("for") { return LuaExpr("swift.sleep(\(duration(s, c)))") }
-            if let s = c.arg("seconds") { return LuaExpr("swift.sleep(\(c.code(s)))") }
-            if let first = c.args.first { return LuaExpr("swift.sleep(\(c.code(first)) / 1e9)") }
-            return LuaExpr("swift.sleep(0)")
+            if let ns = c.arg("nanoseconds") { return LuaExpr("swift.taskSleep(\(c.code(ns)) / 1e9)") }
+            if let s = c.arg("for") { return LuaExpr("swift.taskSleep(\(duration(s, c)))") }
+            if let s = c.arg("seconds") { return LuaExpr("swift.taskSleep(\(c.code(s)))") }
+            if let s = c.arg("until") { return LuaExpr("swift.taskSleep(math.max(0, \(c.code(s)) - now()))") }
+            if let first = c.args.first { return LuaExpr("swift.taskSleep(\(c.code(first)) / 1e9)") }
+            return LuaExpr("swift.taskSleep(0)")
         case ("Task", "detached"):
             return LuaExpr("swift.task(\(c.code(c.trailing ?? c.args.last)), false)", TypeName("Task"))
         case ("Task", "checkCancellation"): return LuaExpr("swift.checkCancellation()")
@@ -275,7 +362,21 @@ enum APIs {
         case ("NotificationCenter", "publisher"):
             return LuaExpr("swift.publisher(\(c.code(c.arg("for") ?? c.args.first)))", TypeName("Publisher"))
         case ("NotificationCenter", "notifications"):
-            return nil
+            return LuaExpr("swift.notificationSequence(\(c.code(c.arg("named") ?? c.args.first)))", TypeName("NotificationSequence"))
+        // Timer.publish and dispatch timer sources
+        case ("Timer", "publish"):
+            return LuaExpr("swift.timerPublisher(\(c.code(c.arg("every") ?? c.args.first)))", TypeName("Publisher"))
+        case ("DispatchSource", "makeTimerSource"):
+            return LuaExpr("swift.dispatchTimer(\(c.arg("queue").map { c.code($0, expect: TypeName("DispatchQueue")) } ?? "\"global\""))", TypeName("DispatchSourceTimer"))
+        case ("DispatchSourceTimer", "schedule"):
+            let delay = deadline(c.arg("deadline") ?? c.arg("wallDeadline") ?? c.args.first, c)
+            let repeating = c.arg("repeating").map { duration($0, c) } ?? "nil"
+            return LuaExpr("\(recv):schedule(\(delay), \(repeating))")
+        case ("DispatchSourceTimer", "setEventHandler"), ("DispatchSourceTimer", "setCancelHandler"):
+            return LuaExpr("\(recv):\(name)(\(c.code(c.arg("handler") ?? c.trailing ?? c.args.first)))")
+        case ("DispatchSourceTimer", "resume"), ("DispatchSourceTimer", "activate"), ("DispatchSourceTimer", "suspend"),
+             ("DispatchSourceTimer", "cancel"):
+            return LuaExpr("\(recv):\(name)()")
         case ("Publisher", _):
             let argCodes = c.args.map { a in c.code(a, types: [TypeName("Notification")]) }
             return LuaExpr("swift.call(0, \(([recv, Literals.quote(name), "nil"] + argCodes).joined(separator: ", ")))", TypeName("Publisher"))
@@ -315,6 +416,34 @@ enum APIs {
         // FileManager: the app-group container (SPEC 12.1).
         case ("Notification", "Name"), ("NSNotification", "Name"):
             return LuaExpr(c.code(c.args.first), TypeName("Notification.Name"))
+        // `Result.success(x)`, `Result<T, E>.failure(e)`, `Optional.some(x)`: the enum's cases.
+        case ("Result", "success"), ("Result", "failure"), ("Optional", "some"):
+            return LuaExpr("swift.case(\((["\"\(name)\""] + c.args.map { c.code($0) }).joined(separator: ", ")))", TypeName("Result"))
+        // Random values, from the run's seeded generator (the same run draws the same values).
+        case ("Double", "random"), ("Float", "random"), ("CGFloat", "random"), ("TimeInterval", "random"):
+            guard let (lo, hi, _) = rangeBounds(c.arg("in"), c) else { return nil }
+            return LuaExpr("(\(lo) + math.random() * ((\(hi)) - (\(lo))))", TypeName("Double"))
+        case ("Int", "random"), ("UInt", "random"), ("Int64", "random"), ("UInt32", "random"):
+            guard let (lo, hi, closed) = rangeBounds(c.arg("in"), c) else { return nil }
+            return LuaExpr("math.random(\(lo), \(closed ? hi : "(\(hi)) - 1"))", TypeName("Int"))
+        case ("Bool", "random"): return LuaExpr("(math.random(2) == 1)", TypeName("Bool"))
+        // Calendar arithmetic on virtual time (0 is midnight of the first day).
+        case ("Calendar", "date"):
+            if let unit = c.arg("byAdding"), let value = c.arg("value"), let to = c.arg("to") {
+                return LuaExpr("swift.dateAdding(\(Literals.quote(unitName(unit))), \(c.code(value)), \(c.code(to)))", TypeName("Date", optional: true))
+            }
+            if let h = c.arg("bySettingHour"), let of = c.arg("of") {
+                return LuaExpr("swift.dateSetting(\(c.code(of)), \(c.code(h)), \(c.code("minute")), \(c.code("second")))", TypeName("Date", optional: true))
+            }
+            return nil
+        case ("Calendar", "startOfDay"): return LuaExpr("swift.startOfDay(\(c.code(c.args.first)))", TypeName("Date"))
+        case ("Calendar", "isDateInToday"): return LuaExpr("swift.sameDay(\(c.code(c.args.first)), now())", TypeName("Bool"))
+        case ("Calendar", "isDate"):
+            guard let other = c.arg("inSameDayAs") else { return nil }
+            return LuaExpr("swift.sameDay(\(c.code(c.args.first)), \(c.code(other)))", TypeName("Bool"))
+        case ("Calendar", "component"):
+            guard let unit = c.args.first, let from = c.arg("from") else { return nil }
+            return LuaExpr("swift.dateComponent(\(Literals.quote(unitName(unit))), \(c.code(from)))", TypeName("Int"))
         case ("Date", "addingTimeInterval"), ("Date", "advanced"): return LuaExpr("(\(recv) + \(c.code(c.args.first)))", TypeName("Date"))
         case ("Date", "timeIntervalSince"): return LuaExpr("(\(recv) - \(c.code(c.args.first)))", TypeName("Double"))
         case ("Date", "distance"): return LuaExpr("(\(c.code(c.args.first)) - \(recv))", TypeName("Double"))
@@ -328,6 +457,19 @@ enum APIs {
             return nil
         default: return nil
         }
+    }
+
+    /// The bounds of a range literal argument (`0...1`, `1..<10`): lower, upper, closed.
+    static func rangeBounds(_ a: CallArg?, _ c: CallContext) -> (String, String, Bool)? {
+        guard let a, let infix = a.syntax.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self),
+              op.operator.text == "..." || op.operator.text == "..<" else { return nil }
+        return (c.t.expr(infix.leftOperand).code, c.t.expr(infix.rightOperand).code, op.operator.text == "...")
+    }
+
+    /// A calendar unit as written (`.minute`, `Calendar.Component.hour`): its name.
+    static func unitName(_ a: CallArg) -> String {
+        let text = a.syntax.trimmedDescription
+        return String(text.split(separator: ".").last ?? Substring(text))
     }
 
     /// A block given to `dispatch.main`/`dispatch.global`: a work item runs through `perform`.
@@ -430,19 +572,36 @@ enum APIs {
             return LuaExpr("swift.double(\(c.code(c.args.first)))", TypeName("Double"))
         case "Bool": return LuaExpr("swift.bool(\(c.code(c.args.first)))", TypeName("Bool"))
         case "Array", "ContiguousArray":
+            if let r = c.arg("repeating"), let n = c.arg("count") { return LuaExpr("swift.repeating(\(c.code(r)), \(c.code(n)))", TypeName("Array")) }
             return LuaExpr(c.args.isEmpty ? "swift.array({})" : "swift.toArray(\(c.code(c.args.first)))", TypeName("Array"))
         case "Set": return LuaExpr(c.args.isEmpty ? "swift.set()" : "swift.set(\(c.code(c.args.first)))", TypeName("Set"))
         case "Dictionary":
             if let u = c.arg("uniqueKeysWithValues") { return LuaExpr("swift.dictFromPairs(\(c.code(u)))", TypeName("Dictionary")) }
             return LuaExpr("swift.dict({})", TypeName("Dictionary"))
         case "UUID": return LuaExpr("swift.uuid()", TypeName("UUID"))
+        case "UIBackgroundTaskIdentifier":
+            // The identifiers are numbers; `.invalid` is 0.
+            return LuaExpr(c.code(c.arg("rawValue") ?? c.args.first), TypeName("UIBackgroundTaskIdentifier"))
+        case "Result":
+            guard let body = c.arg("catching") ?? c.trailing else { return nil }
+            return LuaExpr("swift.resultOf(\(c.code(body)))", TypeName("Result"))
+        case "UserDefaults":
+            // Suites share the app's one store (docs/IMPORT.md); a suite is optional in Swift.
+            return LuaExpr("swift.userDefaults", TypeName("UserDefaults", optional: c.arg("suiteName") != nil))
+        case "NSTemporaryDirectory": return LuaExpr("\"/tmp/\"", TypeName("String"))
+        case "autoreleasepool": return LuaExpr("(\(c.code(c.arg("invoking") ?? c.trailing ?? c.args.first)))()")
+        case "withExtendedLifetime":
+            guard let body = c.trailing ?? c.args.last, let value = c.args.first else { return nil }
+            return LuaExpr("(\(c.code(body)))(\(c.code(value)))")
+        case "dispatchPrecondition", "objc_sync_enter", "objc_sync_exit", "os_signpost": return LuaExpr("nil")
+        case "NSHomeDirectory": return LuaExpr("\"/var/mobile\"", TypeName("String"))
         case "Date":
-            if let x = c.arg("timeIntervalSinceNow") { return LuaExpr("now() + \(t.wrap(c.code(x)))", TypeName("Date")) }
+            if let x = c.arg("timeIntervalSinceNow") { return LuaExpr("swift.now() + \(t.wrap(c.code(x)))", TypeName("Date")) }
             if let x = c.arg("timeIntervalSince1970") { return LuaExpr("\(t.wrap(c.code(x))) - 1379462400", TypeName("Date")) }
             if let x = c.arg("timeIntervalSinceReferenceDate") { return LuaExpr("\(t.wrap(c.code(x))) - 401155200", TypeName("Date")) }
             if let x = c.arg("timeInterval"), let since = c.arg("since") { return LuaExpr("\(t.wrap(c.code(since))) + \(t.wrap(c.code(x)))", TypeName("Date")) }
-            return LuaExpr("now()", TypeName("Date"))
-        case "CFAbsoluteTimeGetCurrent", "CACurrentMediaTime": return LuaExpr("now()", TypeName("Double"))
+            return LuaExpr("swift.now()", TypeName("Date"))
+        case "CFAbsoluteTimeGetCurrent", "CACurrentMediaTime": return LuaExpr("swift.now()", TypeName("Double"))
         case "URL":
             if let s = c.arg("string") { return LuaExpr(c.code(s), TypeName("URL", optional: true)) }
             if let p = c.arg("fileURLWithPath") { return LuaExpr(c.code(p), TypeName("URL")) }
@@ -456,9 +615,11 @@ enum APIs {
             return LuaExpr("swift.urlSession(\(c.code(config)), \(delegate.map { c.code($0) } ?? "nil"), \(methods))", TypeName("URLSession"))
         case "BGAppRefreshTaskRequest", "BGProcessingTaskRequest":
             let id = c.arg("identifier") ?? c.args.first
-            if let id, let text = literal(id) { t.submitted.append((text, t.location(c.node))) }
+            if let id, let text = t.constantString(id.syntax) { t.submitted.append((text, t.location(c.node))) }
             t.usedModes[name == "BGAppRefreshTaskRequest" ? "fetch" : "processing"] = t.location(c.node)
             return LuaExpr("\(name)(\(c.code(id)))", TypeName(name))
+        case "Progress":
+            return LuaExpr("swift.progress(nil, \(c.arg("totalUnitCount").map { c.code($0) } ?? "0"))", TypeName("Progress"))
         case "BGContinuedProcessingTaskRequest":
             t.needsIOS26 = true
             return LuaExpr("BGContinuedProcessingTaskRequest(\(c.code(c.arg("identifier") ?? c.args.first)), { title = \(c.code("title")), subtitle = \(c.code("subtitle")) })",
@@ -484,8 +645,13 @@ enum APIs {
             return LuaExpr("swift.task(\(c.code(body)), \(main))", TypeName("Task"))
         case "withCheckedContinuation", "withCheckedThrowingContinuation", "withUnsafeContinuation", "withUnsafeThrowingContinuation":
             return LuaExpr("swift.continuation(\(c.code(c.arg("body") ?? c.trailing ?? c.args.last, types: [TypeName("Continuation")])))")
-        case "withTaskGroup", "withThrowingTaskGroup", "withDiscardingTaskGroup":
-            return nil
+        case "withTaskGroup", "withThrowingTaskGroup", "withDiscardingTaskGroup", "withThrowingDiscardingTaskGroup":
+            let throwing = name.contains("Throwing")
+            let body = c.arg("body") ?? c.trailing ?? c.args.last
+            return LuaExpr("swift.taskGroup(\(c.code(body, types: [TypeName(throwing ? "ThrowingTaskGroup" : "TaskGroup")])), \(throwing))")
+        case "withTaskCancellationHandler":
+            let operation = c.arg("operation") ?? c.args.first { $0.label == nil && ($0.closure != nil || $0.closureLike) }
+            return LuaExpr("swift.withCancellationHandler(\(c.code(operation)), \(c.code(c.arg("onCancel") ?? c.args.last)))")
         case "Notification":
             return nil
         default:

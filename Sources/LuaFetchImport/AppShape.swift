@@ -221,7 +221,7 @@ extension Translator {
             for s in submitted where !permits(s.id) {
                 warnings.append((s.where, "the identifier \"\(s.id)\" is submitted but Info.plist's BGTaskSchedulerPermittedIdentifiers does not list it"))
             }
-            for p in permitted where !registered.contains(where: { $0.id == p }) && !p.hasSuffix(".*") {
+            for p in permitted where !registered.contains(where: { $0.id == p }) && !p.hasSuffix(".*") && !registersComputedIdentifier {
                 warnings.append((plist!.path, "Info.plist permits \"\(p)\" but no code registers it"))
             }
             for (mode, loc) in usedModes.sorted(by: { $0.key < $1.key }) where !modes.contains(mode) {

@@ -10,6 +10,8 @@ import SwiftSyntax
 struct CallArg {
     let label: String?
     let syntax: ExprSyntax
+    /// A closure already translated into a local (the API table treats it as a closure argument).
+    var closureLike = false
     var closure: ClosureExprSyntax? { syntax.as(ClosureExprSyntax.self) }
 }
 
@@ -23,6 +25,20 @@ extension Translator {
     }
 
     func call(_ c: FunctionCallExprSyntax, expect: TypeName?, optionalUse: Bool, awaited: Bool) -> LuaExpr {
+        // `f(&x)`: x goes in a box, and the box's value is written back after the call.
+        let savedBoxes = inoutBoxes
+        inoutBoxes = []
+        var r = plainCall(c, expect: expect, optionalUse: optionalUse, awaited: awaited)
+        let boxes = inoutBoxes
+        inoutBoxes = savedBoxes
+        guard !boxes.isEmpty else { return r }
+        let make = boxes.map { "local \($0.box) = swift.inoutBox(\($0.initial))" }.joined(separator: " ")
+        let back = boxes.map(\.store).joined(separator: " ")
+        r.code = "(function() \(make) local __res = table.pack(\(r.code)) \(back) return table.unpack(__res, 1, __res.n) end)()"
+        return r
+    }
+
+    private func plainCall(_ c: FunctionCallExprSyntax, expect: TypeName?, optionalUse: Bool, awaited: Bool) -> LuaExpr {
         let args = callArgs(c)
         let tried = pendingTry
         pendingTry = false
@@ -46,8 +62,33 @@ extension Translator {
             return nameCall(name, args: args, call: c, expect: expect, optionalUse: optionalUse, awaited: awaited, tried: tried)
         }
         if callee.is(SuperExprSyntax.self) { return LuaExpr("nil") }
+        // `[T]()`, `[K: V]()`, `[T](repeating:count:)`: a collection type's initializer.
+        if let a = callee.as(ArrayExprSyntax.self), a.elements.count == 1, let el = a.elements.first {
+            let element = typeNameOfTypeExpr(el.expression)
+            if let r = args.first(where: { $0.label == "repeating" }), let n = args.first(where: { $0.label == "count" }) {
+                return LuaExpr("swift.repeating(\(expr(r.syntax).code), \(expr(n.syntax).code))", TypeName("Array", element: element))
+            }
+            if let first = args.first { return LuaExpr("swift.toArray(\(expr(first.syntax).code))", TypeName("Array", element: element)) }
+            return LuaExpr("swift.array({})", TypeName("Array", element: element))
+        }
+        if let d = callee.as(DictionaryExprSyntax.self), case .elements(let list) = d.content, list.count == 1 {
+            let value = list.first.flatMap { typeNameOfTypeExpr($0.value) }
+            return LuaExpr("swift.dict({})", TypeName("Dictionary", element: value))
+        }
         let f = expr(callee)
         return LuaExpr("\(wrap(f.code))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))")
+    }
+
+    /// The type an expression names when it is written as a type inside `[T]()` (`String`,
+    /// `[String: Any]`, `Foo.Bar`): its name, or nil when it names none.
+    func typeNameOfTypeExpr(_ e: ExprSyntax) -> String? {
+        if let d = e.as(DeclReferenceExprSyntax.self) { return d.baseName.text }
+        if e.is(ArrayExprSyntax.self) { return "Array" }
+        if e.is(DictionaryExprSyntax.self) { return "Dictionary" }
+        if let t = e.as(TypeExprSyntax.self) { return TypeName(t.type)?.name }
+        if let m = e.as(MemberAccessExprSyntax.self) { return m.trimmedDescription }
+        if let g = e.as(GenericSpecializationExprSyntax.self) { return typeNameOfTypeExpr(g.expression) }
+        return nil
     }
 
     // MARK: - foo(args)
@@ -65,7 +106,24 @@ extension Translator {
                 let codeArgs = ordered(m, args)
                 let r = m.returnType
                 if m.isStatic || inStatic { return LuaExpr("\(t.lua).\(m.lua)(\(codeArgs))", r) }
+                if t.external { return LuaExpr("\(t.lua).\(m.lua)(self\(codeArgs.isEmpty ? "" : ", " + codeArgs))", r) }
                 return LuaExpr("self:\(m.lua)(\(codeArgs))", r)
+            }
+            // In an extension of an iOS or Swift type, `name(args)` is the type's own method.
+            if t.external, !inStatic {
+                var selfValue = LuaExpr("self", TypeName(t.qualified))
+                if APIs.knownTypes.contains(t.qualified) { selfValue.apiType = nil }
+                let ctx = CallContext(t: self, args: args, node: Syntax(c), base: selfValue, awaited: awaited, tried: tried, expect: expect)
+                if let v = APIs.call(t.qualified, name, ctx) {
+                    counts.map("\(t.qualified).\(name)")
+                    return v
+                }
+                if APIs.builtinValueTypes.contains(t.qualified) || ["Collection", "Sequence", "Array", "Dictionary", "Set", "String", "StringProtocol"].contains(t.qualified) {
+                    let labelled = args.first?.label.map { "\(name)_\($0)" }
+                    let argCodes = args.map { a -> String in a.closure.map { closure($0).code } ?? expr(a.syntax).code }
+                    return LuaExpr("swift.call(0, \((["self", Literals.quote(name), labelled.map(Literals.quote) ?? "nil"] + argCodes).joined(separator: ", ")))",
+                                   APIs.builtinCallType(TypeName(t.qualified), name))
+                }
             }
             // A property holding a closure.
             if let p = t.property(name) {
@@ -84,6 +142,15 @@ extension Translator {
         if let mapped = APIs.globalCall(name, ctx) {
             counts.map(name)
             return mapped
+        }
+        // A method inherited from a base class the files do not define (`cancel()` in an
+        // `Operation` subclass): the instance answers at run time, else the stub `Type.name`.
+        if let t = currentType, !inStatic, ["Operation", "BlockOperation"].contains(t.inheritedOpaqueBase ?? ""), name.first?.isLowercase == true {
+            let labelled = args.first?.label.map { "\(name)_\($0)" }
+            var r = stubCall("\(t.name).\(name)", recv: "self", args: args, node: Syntax(c), optionalUse: optionalUse, awaited: awaited,
+                             tried: tried, dynamic: (name, labelled))
+            r.stubName = "\(t.name).\(name)"
+            return r
         }
         // A stub: an unknown function, or an unknown type's initializer.
         let isType = name.first?.isUppercase == true
@@ -183,6 +250,24 @@ extension Translator {
                 return v
             }
         }
+        // A method an extension of the files adds to an iOS or Swift type.
+        if let ext = externalType(for: base), let f = pick(ext.methods(name), args) {
+            let argsCode = ordered(f, args)
+            let isTypeName = base.apiType != nil && base.code.hasPrefix("swift.opaque(")
+            if f.isStatic || isTypeName { return LuaExpr("\(ext.lua).\(f.lua)(\(argsCode))", f.returnType) }
+            let tail = argsCode.isEmpty ? "" : ", " + argsCode
+            if base.chained {
+                return LuaExpr("swift.optApply(\(base.code), function(__r) return \(ext.lua).\(f.lua)(__r\(tail)) end)", f.returnType.map { var r = $0; r.optional = true; return r })
+            }
+            return LuaExpr("\(ext.lua).\(f.lua)(\(base.code)\(tail))", f.returnType)
+        }
+        // A value typed by a protocol of the files that an iOS type adopts (`let scheduler:
+        // TaskScheduling = BGTaskScheduler.shared`): the API's mapping when the value is not a
+        // translated instance, the protocol's method otherwise (decided at run time).
+        if let tn = base.type, let proto = program.type(named: tn.name, from: currentType), proto.kind == .protocol, !base.chained,
+           let v = protocolAPICall(proto, name: name, base: base, args: args, call: c, expect: expect, awaited: awaited, tried: tried) {
+            return v
+        }
         // An instance of a translated type.
         if let tn = base.type, let t = program.type(named: tn.name, from: currentType) {
             if let f = pick(t.methods(name), args) {
@@ -195,12 +280,24 @@ extension Translator {
                 let fnCode = base.chained ? "swift.opt(\(base.code), \(Literals.quote(Naming.field(name))))" : "\(wrapBase(base.code)).\(Naming.field(name))"
                 return LuaExpr("swift.callOpt(\(([fnCode] + args.map { expr($0.syntax).code }).joined(separator: ", ")))")
             }
+            // A method of an iOS base class (`cancel()` of an `Operation` subclass).
+            if let api = t.inheritedOpaqueBase, APIs.knownTypes.contains(api) {
+                let receiver = base.chained ? { var r = LuaExpr("__r", TypeName(api)); r.apiType = api; return r }() : LuaExpr(base.code, TypeName(api))
+                let ctx = CallContext(t: self, args: args, node: Syntax(c), base: receiver, awaited: awaited, tried: tried, expect: expect)
+                if var v = APIs.call(api, name, ctx) {
+                    counts.map("\(api).\(name)")
+                    if base.chained { v.code = "swift.optApply(\(base.code), function(__r) return \(v.code) end)"; v.chained = true }
+                    return v
+                }
+            }
         }
         // A built-in value or an unknown receiver: at run time (a stub when opaque).
         let labelled = args.first?.label.map { "\(name)_\($0)" }
+        reduceInto = name == "reduce" && args.first?.label == "into"
+        defer { reduceInto = false }
         if let tn = base.type, APIs.builtinValueTypes.contains(tn.name) {
             let argCodes = args.map { a -> String in
-                if let cl = a.closure { return closure(cl).code }
+                if let cl = a.closure { return elementClosure(name, cl, label: a.label) }
                 return expr(a.syntax).code
             }
             let fn = base.chained ? "optCall" : "call"
@@ -214,6 +311,55 @@ extension Translator {
                          dynamic: apiReceiver ? nil : (name, labelled), chained: base.chained)
         r.stubName = stubName
         return r
+    }
+
+    /// The external type (extensions of a type the files do not define) of a receiver.
+    func externalType(for base: LuaExpr) -> TypeDecl? {
+        var name = base.apiType ?? base.type?.name ?? ""
+        if name.hasPrefix("?") { name.removeFirst() }
+        guard !name.isEmpty, let ext = program.externals[name], ext.hasTranslatedMembers else { return nil }
+        return ext
+    }
+
+    /// A call on a protocol-typed value whose protocol an iOS type adopts: both translations,
+    /// the arguments evaluated once (see memberCall).
+    func protocolAPICall(_ proto: TypeDecl, name: String, base: LuaExpr, args: [CallArg], call c: FunctionCallExprSyntax,
+                         expect: TypeName?, awaited: Bool, tried: Bool) -> LuaExpr? {
+        let apis = program.adopters(of: proto.name).filter { APIs.knownTypes.contains($0) }
+        guard let api = apis.first else { return nil }
+        let requirement = pick(proto.methods(name), args)
+        pushScope()
+        defer { popScope() }
+        var temps: [String] = [], values: [String] = [], tempArgs: [CallArg] = []
+        for a in args {
+            let tmp = temp("a")
+            let param = a.closure != nil
+                ? (requirement?.params.first { $0.label == (a.label ?? "_") } ?? requirement?.params.last { $0.isClosure })
+                : requirement?.params.first { $0.label == (a.label ?? "_") }
+            if let cl = a.closure {
+                values.append(closure(cl, paramTypes: param?.closureParams ?? []).code)
+                bind(tmp, lua: tmp, type: TypeName("Function"), stub: nil)
+            } else {
+                let e = expr(a.syntax, expect: param?.type)
+                values.append(e.code)
+                bind(tmp, lua: tmp, type: e.type ?? param?.type, stub: e.stubName)
+                if let text = constantString(a.syntax) { setLocalConstant(tmp, text) }
+            }
+            temps.append(tmp)
+            var arg = CallArg(label: a.label, syntax: ExprSyntax(DeclReferenceExprSyntax(baseName: .identifier(tmp))))
+            arg.closureLike = a.closure != nil
+            tempArgs.append(arg)
+        }
+        var receiver = LuaExpr("__r", TypeName(api))
+        receiver.apiType = api
+        let ctx = CallContext(t: self, args: tempArgs, node: Syntax(c), base: receiver, awaited: awaited, tried: tried, expect: expect)
+        guard let mapped = APIs.call(api, name, ctx) else { return nil }
+        counts.map("\(api).\(name)")
+        let labelled = args.first?.label.map { "\(name)_\($0)" }
+        let own = requirement.map { "__r:\($0.lua)(\(temps.joined(separator: ", ")))" }
+            ?? "swift.call(0, \(([ "__r", Literals.quote(name), labelled.map(Literals.quote) ?? "nil"] + temps).joined(separator: ", ")))"
+        let code = "(function(\((["__r"] + temps).joined(separator: ", "))) if swift.isTranslated(__r) then return \(own) end return \(mapped.code) end)(\(([base.code] + values).joined(separator: ", ")))"
+        return LuaExpr(code, mapped.type ?? requirement?.returnType)
     }
 
     // MARK: - Overloads and arguments
@@ -253,7 +399,15 @@ extension Translator {
             }
             if i < args.count && ((args[i].label ?? "_") == p.label || (args[i].label == nil && args[i].closure != nil && p.isClosure)) {
                 let a = args[i]
-                var code = a.closure.map { closure($0).code } ?? expr(a.syntax, expect: p.type, optionalUse: p.type?.optional ?? false).code
+                if p.inout_, let io = a.syntax.as(InOutExprSyntax.self) {
+                    let box = temp("io")
+                    inoutBoxes.append((box, expr(io.expression).code, store(io.expression, "\(box).v", node: Syntax(io))))
+                    values.append(box)
+                    i += 1
+                    continue
+                }
+                var code = a.closure.map { closure($0, paramTypes: p.closureParams).code }
+                    ?? expr(a.syntax, expect: p.type, optionalUse: p.type?.optional ?? false).code
                 if a.closure == nil, let t = p.type, !p.inout_, ["Array", "Dictionary", "Set"].contains(t.name) || program.type(named: t.name)?.kind == .struct,
                    a.syntax.is(DeclReferenceExprSyntax.self) || a.syntax.is(MemberAccessExprSyntax.self) {
                     code = "swift.copy(\(code))"
@@ -282,13 +436,17 @@ extension Translator {
         for (i, a) in args.enumerated() {
             if let cl = a.closure {
                 closures.append(StubClosure.describe(cl, label: a.label, index: i + 1, translator: self))
-                codes.append(closure(cl).code)
+                codes.append(dynamic.map { elementClosure($0.0, cl, label: a.label) } ?? closure(cl).code)
             } else {
                 let e = expr(a.syntax)
                 codes.append(e.code)
                 // A function passed along (a completion handler) is a closure of the stub too.
                 if e.type?.isFunction == true || e.type?.name == "Function" || looksLikeCompletion(a) {
-                    closures.append(StubClosure(index: i + 1, label: a.label, params: 1, kinds: [], failure: StubClosure.isFailureLabel(a.label)))
+                    // What it takes, when its type says (`(Result<T, Error>) -> Void`).
+                    let params = e.type?.functionParams ?? []
+                    let kinds: [String?] = params.map { StubClosure.kind(ofType: $0) }
+                    closures.append(StubClosure(index: i + 1, label: a.label, params: max(1, params.count), kinds: kinds,
+                                                failure: StubClosure.isFailureLabel(a.label)))
                 }
             }
         }
@@ -302,6 +460,26 @@ extension Translator {
         }
         r.stubName = name
         return r
+    }
+
+    /// Collection methods that call their closure with one element at a time.
+    static let elementwise: Set<String> = ["map", "compactMap", "flatMap", "filter", "forEach", "contains", "first", "last", "allSatisfy",
+                                           "firstIndex", "lastIndex", "removeAll", "drop", "prefix", "mapValues", "compactMapValues"]
+
+    /// A closure given to a collection method: with two or more parameters where the method
+    /// passes one element (`dict.forEach { key, value in }`, `zip(a, b).map { $0 + $1 }`), the
+    /// tuple is spread over them (`swift.spread`).
+    func elementClosure(_ method: String, _ cl: ClosureExprSyntax, label: String? = nil) -> String {
+        if method == "reduce" && label == nil && reduceInto { return closure(cl, inoutParams: [0]).code }
+        let code = closure(cl).code
+        guard Self.elementwise.contains(method) else { return code }
+        let params: Int
+        switch cl.signature?.parameterClause {
+        case .simpleInput(let list)?: params = list.count
+        case .parameterClause(let clause)?: params = clause.parameters.count
+        case nil: params = Self.anonymousParameters(cl.statements)
+        }
+        return params >= 2 ? "swift.spread(\(code))" : code
     }
 
     /// An argument that names a completion handler (`completion: completionHandler`).
@@ -320,6 +498,15 @@ struct StubClosure {
     let params: Int
     let kinds: [String?]
     let failure: Bool
+
+    /// The kind of a parameter from its type alone: an error, a success flag or a Result.
+    static func kind(ofType t: TypeName?) -> String? {
+        guard let n = t?.name else { return nil }
+        if ["Error", "NSError", "URLError"].contains(n) { return "error" }
+        if n == "Result" { return "result" }
+        if n == "Bool" { return "flag" }
+        return nil
+    }
 
     static func isFailureLabel(_ label: String?) -> Bool {
         guard let l = label?.lowercased() else { return false }
@@ -368,7 +555,7 @@ final class CallContext {
     /// The argument with this label (`nil`: the first unlabelled one).
     func arg(_ label: String?) -> CallArg? { args.first { $0.label == label } }
     /// The last closure argument (a trailing closure).
-    var trailing: CallArg? { args.last { $0.closure != nil } }
+    var trailing: CallArg? { args.last { $0.closure != nil || $0.closureLike } }
 
     /// Translates an argument; a closure gets the parameter types the API gives it.
     func code(_ a: CallArg?, types: [TypeName?] = [], expect: TypeName? = nil) -> String {

@@ -37,6 +37,11 @@ extension Translator {
             }
         }
         for t in program.typeOrder { make(t) }
+        // Extensions of types the files do not define: a table of their methods and properties.
+        for t in program.externalOrder where t.hasTranslatedMembers {
+            setFile(t.file)
+            emit("\(t.lua) = swift.type(\(Literals.quote(t.qualified)), \"extension\")", t.line)
+        }
         for t in program.typeOrder {
             let protocols = t.inherited.compactMap { program.type(named: $0, from: t) }.filter { $0.kind == .protocol }
             if !protocols.isEmpty {
@@ -52,6 +57,32 @@ extension Translator {
             fileNames.append(f.source.shown)
             return fileNames.count - 1
         }()
+    }
+
+    /// The methods and computed properties extensions add to a type the files do not define;
+    /// Swift's own value types (String, Array, ...) also learn them for receivers whose type
+    /// the translation cannot tell (`swift.extendBuiltins`).
+    func externalMembers(_ t: TypeDecl) {
+        guard t.hasTranslatedMembers else { return }
+        currentType = t
+        onMainActor = false
+        defer { currentType = nil }
+        for (f, block) in t.parts {
+            setFile(f)
+            for decl in program.members(block) {
+                if let v = decl.as(VariableDeclSyntax.self) {
+                    for b in v.bindings {
+                        guard let id = b.pattern.as(IdentifierPatternSyntax.self), let p = t.properties[id.identifier.text],
+                              p.kind == .computed else { continue }
+                        property(p, t)
+                    }
+                } else if decl.is(FunctionDeclSyntax.self) {
+                    member(decl, t)
+                }
+            }
+        }
+        setFile(t.file)
+        emit("swift.extendBuiltins(\(t.lua), \(Literals.quote(t.qualified)))", t.line)
     }
 
     /// Everything a type declares, part by part (the type itself, then its extensions).
@@ -118,8 +149,20 @@ extension Translator {
             return
         default: break
         }
+        // A property wrapper of the files: its storage `_name` holds the wrapper.
+        if let w = wrapperType(p) {
+            emit("self.\(Naming.field("_" + p.name)) = \(wrapperInstance(p, w).code)", at: p.binding)
+            return
+        }
         guard p.kind == .stored || p.kind == .observed else { return }
-        guard let initial = p.binding.initializer?.value else { return }
+        guard let initial = p.binding.initializer?.value else {
+            // A property wrapper of a library (`@Injected var api: Client`) always holds a value:
+            // a stub of the declared type.
+            if let w = p.wrapper, Self.libraryWrapper(w), let type = p.type?.name {
+                emit("self.\(field) = swift.opaque(\(Literals.quote(type)))", at: p.binding)
+            }
+            return
+        }
         let value = expr(initial, expect: p.type, optionalUse: p.type?.optional ?? false)
         if p.type?.optional == true, let stub = value.stubName { stubs.markOptional(stub) }
         if p.kind == .observed {
@@ -127,6 +170,33 @@ extension Translator {
         } else {
             emit("self.\(field) = \(value.code)", at: p.binding)
         }
+    }
+
+    /// The wrapper type of the files a property is declared with (`@UserDefault(...) var x`).
+    func wrapperType(_ p: PropertyInfo) -> TypeDecl? {
+        guard let w = p.wrapper, let t = program.type(named: w, from: currentType), t.property("wrappedValue") != nil else { return nil }
+        return t
+    }
+
+    /// An uppercase attribute of a property that names a wrapper the files do not define (not
+    /// one of the attributes luafetch knows that are no wrappers).
+    static func libraryWrapper(_ name: String) -> Bool {
+        guard name.first?.isUppercase == true else { return false }
+        return !["MainActor", "IBOutlet", "IBInspectable", "GKInspectable", "NSManaged", "NSCopying", "Sendable", "Published", "State",
+                 "StateObject", "ObservedObject", "Binding", "FocusState", "GestureState", "Namespace"].contains(name)
+    }
+
+    /// `Wrapper(args..., wrappedValue: initial)` for a wrapped property.
+    private func wrapperInstance(_ p: PropertyInfo, _ w: TypeDecl) -> LuaExpr {
+        var args: [CallArg] = []
+        if let attr = p.decl.attributes.compactMap({ $0.as(AttributeSyntax.self) }).first(where: { $0.attributeName.trimmedDescription == p.wrapper }),
+           case .argumentList(let list)? = attr.arguments {
+            args = list.map { CallArg(label: $0.label?.text, syntax: $0.expression) }
+        }
+        if let initial = p.binding.initializer?.value {
+            args.insert(CallArg(label: "wrappedValue", syntax: initial), at: 0)
+        }
+        return construct(w, args: args)
     }
 
     private func member(_ decl: DeclSyntax, _ t: TypeDecl) {
@@ -139,14 +209,46 @@ extension Translator {
             let isStatic = f.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
             let base = f.name.text.trimmingCharacters("`")
             guard let info = t.methods[base]?.first(where: { $0.node.id == DeclSyntax(f).id }) else { return }
+            // A protocol's requirement has no body: the adopting types' own methods answer.
+            if t.kind == .protocol && f.body == nil { return }
             function(info, owner: t, isStatic: isStatic, body: f.body, node: Syntax(f))
         } else if let i = decl.as(InitializerDeclSyntax.self) {
             guard let info = t.inits.first(where: { $0.node.id == DeclSyntax(i).id }) else { return }
             function(info, owner: t, isStatic: false, body: i.body, node: Syntax(i))
-        } else if decl.is(DeinitializerDeclSyntax.self) || decl.is(SubscriptDeclSyntax.self) {
-            if decl.is(SubscriptDeclSyntax.self) { emit("-- " + unsupportedCall("subscript declaration", decl), at: decl) }
+        } else if let sd = decl.as(SubscriptDeclSyntax.self) {
+            subscriptDecl(sd, t)
+        } else if decl.is(DeinitializerDeclSyntax.self) {
+            return
         } else if decl.is(TypeAliasDeclSyntax.self) || decl.is(AssociatedTypeDeclSyntax.self) || decl.is(EnumCaseDeclSyntax.self) {
             return
+        }
+    }
+
+    /// `subscript(key: K) -> V { get set }`: methods `subscript` and `setSubscript` that
+    /// `swift.index` and `swift.setIndex` call for instances (a static subscript is left out).
+    private func subscriptDecl(_ sd: SubscriptDeclSyntax, _ t: TypeDecl) {
+        if sd.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }) {
+            emit("-- " + unsupportedCall("static subscript", sd), at: sd)
+            return
+        }
+        let params = sd.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
+        guard let acc = sd.accessorBlock else { return }
+        currentType = t
+        switch acc.accessors {
+        case .getter(let items):
+            let fn = accessorFunction(items, params: ["self"] + params, node: Syntax(acc), implicitReturn: true)
+            emit("\(t.lua).subscript = " + fn, at: sd)
+        case .accessors(let list):
+            for a in list {
+                switch a.accessorSpecifier.text {
+                case "get":
+                    emit("\(t.lua).subscript = " + accessorFunction(a.body?.statements, params: ["self"] + params, node: Syntax(a), implicitReturn: true), at: a)
+                case "set":
+                    let value = a.parameters?.name.text ?? "newValue"
+                    emit("\(t.lua).setSubscript = " + accessorFunction(a.body?.statements, params: ["self"] + params + [value], node: Syntax(a)), at: a)
+                default: continue
+                }
+            }
         }
     }
 
@@ -156,6 +258,18 @@ extension Translator {
         let q = Literals.quote(field)
         inStatic = p.isStatic
         defer { inStatic = false }
+        if let w = wrapperType(p) {
+            // `x` reads and writes the wrapper's `wrappedValue`.
+            let storage = Literals.quote(Naming.field("_" + p.name))
+            let s = Naming.field("_" + p.name)
+            if p.isStatic {
+                emit("swift.static(\(t.lua), \(storage), function() return \(wrapperInstance(p, w).code) end)", at: p.binding)
+                emit("swift.staticComputed(\(t.lua), \(q), function() return \(t.lua).\(s).wrappedValue end, function(v) \(t.lua).\(s).wrappedValue = v end)", at: p.binding)
+            } else {
+                emit("swift.computed(\(t.lua), \(q), function(self) return self.\(s).wrappedValue end, function(self, v) self.\(s).wrappedValue = v end)", at: p.binding)
+            }
+            return
+        }
         if p.isStatic {
             switch p.kind {
             case .stored, .lazy, .observed:
@@ -273,6 +387,7 @@ extension Translator {
         if info.isAsync || info.params.contains(where: \.isClosure) { _ = 0 }
         emit(name, at: node)
         indent += 1
+        for line in markInout(info.params, params) { emit(line, at: node) }
         if isStatic, let owner, let body, body.statements.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) || $0.tokenKind == .keyword(.Self) }) {
             emit("local self = \(owner.lua)", at: node)
         }
@@ -359,28 +474,31 @@ extension Translator {
             for call in finder.found.reversed() {
                 let m = call.calledExpression.as(MemberAccessExprSyntax.self)!
                 let args = callArgs(call)
+                // A modifier names the line of its own `.name`, not the first line of the chain.
                 guard let closureArg = args.last(where: { $0.closure != nil }), let cl = closureArg.closure else { continue }
                 switch m.declName.baseName.text {
                 case "onChange":
                     guard args.first?.label == "of", args.first?.syntax.trimmedDescription.contains("scenePhase") == true else { continue }
                     let fn = closure(cl).code
                     let arity = StubClosure.describe(cl, label: nil, index: 0, translator: self).params
-                    emit("swift.onScenePhase(\(fn), \(arity))", at: call)
+                    emit("swift.onScenePhase(\(fn), \(arity))", at: m.declName)
                 case "onReceive":
                     guard let pub = args.first else { continue }
                     let p = expr(pub.syntax)
-                    emit("swift.call(0, \(p.code), \"sink\", nil, \(closure(cl, paramTypes: [TypeName("Notification")]).code))", at: call)
+                    emit("swift.call(0, \(p.code), \"sink\", nil, \(closure(cl, paramTypes: [TypeName("Notification")]).code))", at: m.declName)
                 case "backgroundTask":
                     guard let kind = args.first, kind.syntax.trimmedDescription.contains("appRefresh") else {
-                        emit(unsupportedCall(".backgroundTask(\(args.first?.syntax.trimmedDescription ?? ""))", call), at: call)
+                        emit(unsupportedCall(".backgroundTask(\(args.first?.syntax.trimmedDescription ?? ""))", m.declName), at: m.declName)
                         continue
                     }
                     let id = expr(kind.syntax).code
-                    if let lit = kind.syntax.as(FunctionCallExprSyntax.self)?.arguments.first.flatMap({ APIs.literal(CallArg(label: nil, syntax: $0.expression)) }) {
-                        registered.append((lit, location(call)))
+                    if let lit = kind.syntax.as(FunctionCallExprSyntax.self)?.arguments.first.flatMap({ constantString($0.expression) }) {
+                        registered.append((lit, location(m.declName)))
+                    } else {
+                        registersComputedIdentifier = true
                     }
-                    usedModes["fetch"] = location(call)
-                    emit("swift.swiftUIBackgroundTask(\(id), \(closure(cl).code))", at: call)
+                    usedModes["fetch"] = location(m.declName)
+                    emit("swift.swiftUIBackgroundTask(\(id), \(closure(cl).code))", at: m.declName)
                 default: continue
                 }
             }

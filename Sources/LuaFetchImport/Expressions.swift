@@ -95,7 +95,8 @@ extension Translator {
         }
         if let t = e.as(TryExprSyntax.self) {
             let mark = t.questionOrExclamationMark?.text
-            pendingTry = true
+            // `try!` says the call cannot throw: explore does not draw a throw for it.
+            pendingTry = mark != "!"
             var inner = expr(t.expression, expect: expect, optionalUse: optionalUse || mark == "?", statement: statement, awaited: awaited)
             pendingTry = false
             if mark == "?" {
@@ -162,8 +163,13 @@ extension Translator {
             return r
         }
         if let k = e.as(KeyPathExprSyntax.self) {
-            let last = k.components.last.map { $0.component.trimmedDescription.trimmingCharacters(".") } ?? ""
-            return LuaExpr(Literals.quote(last), TypeName("KeyPath"))
+            // `\.a.b` (or `\Root.a.b`): a function reading the path, as Swift lets a key path
+            // stand for a function (`map(\.name)`, `sorted(by: \.date)` with a comparator).
+            let names = k.components.map { $0.component.trimmedDescription.trimmingCharacters(".") }
+                .filter { !$0.isEmpty && $0 != "self" && !$0.contains("[") && !$0.contains("?") && !$0.contains("!") }
+            guard !names.isEmpty else { return LuaExpr("function(__v) return __v end", TypeName("KeyPath")) }
+            let body = names.reduce("__v") { "swift.get(0, \($0), \(Literals.quote($1)))" }
+            return LuaExpr("function(__v) return \(body) end", TypeName("KeyPath"))
         }
         if let mx = e.as(MacroExpansionExprSyntax.self) { return macro(mx) }
         if let i = e.as(IfExprSyntax.self) { return valueOf { ifStmt(i) } }
@@ -252,7 +258,7 @@ extension Translator {
         let searched = outerOnly ? Array(scopes.dropLast()) : scopes
         for s in searched.reversed() {
             if let v = s[name] {
-                var r = LuaExpr(v.lua, v.type)
+                var r = LuaExpr(v.inoutBox ? "\(v.lua).v" : v.lua, v.type)
                 r.stubName = v.stubName
                 return r
             }
@@ -260,16 +266,38 @@ extension Translator {
         if let t = currentType {
             if let p = t.property(name) {
                 if p.isStatic { return LuaExpr("\(staticOwner(p, t)).\(Naming.field(name))", p.type) }
+                if !inStatic && t.external { return LuaExpr("swift.extGet(\(t.lua), \(Literals.quote(Naming.field(name))), self)", p.type) }
                 if !inStatic { return LuaExpr("self.\(Naming.field(name))", p.type) }
+            }
+            // In an extension of an iOS or Swift type, a bare name is the type's own member
+            // (in a static method, a static: `shared`).
+            if t.external, inStatic, name.first?.isLowercase == true, t.methods(name).isEmpty,
+               program.globals[name] == nil, program.functions[name] == nil {
+                var typeRef = LuaExpr("swift.opaque(\(Literals.quote(t.qualified)))", TypeName(t.qualified))
+                typeRef.apiType = t.qualified
+                if let v = APIs.member(t.qualified, name, translator: self, base: typeRef, node: node) { return v }
+            }
+            if t.external, !inStatic, name.first?.isLowercase == true, t.methods(name).isEmpty,
+               program.globals[name] == nil, program.functions[name] == nil {
+                if let v = APIs.member(t.qualified, name, translator: self, base: LuaExpr("self", TypeName(t.qualified)), node: node) { return v }
+                return LuaExpr("swift.get(0, self, \(Literals.quote(name)))", APIs.builtinMemberType(TypeName(t.qualified), name))
             }
             let ms = t.methods(name)
             if let m = ms.first {
                 if m.isStatic || inStatic { return LuaExpr("function(...) return \(t.lua).\(m.lua)(...) end", TypeName("Function")) }
+                if t.external { return LuaExpr("function(...) return \(t.lua).\(m.lua)(self, ...) end", TypeName("Function")) }
                 return LuaExpr("function(...) return self:\(m.lua)(...) end", TypeName("Function"))
             }
             if t.kind == .enum, inStatic == false, t.cases.contains(where: { $0.name == name }) {
                 return LuaExpr("\(t.lua).\(Naming.field(name))", TypeName(t.qualified))
             }
+        }
+        // A member inherited from a base class the files do not define (`isCancelled` in an
+        // `Operation` subclass): read from the instance at run time.
+        if let t = currentType, !inStatic, let base = t.inheritedOpaqueBase, base == "Operation" || base == "BlockOperation",
+           name.first?.isLowercase == true,
+           Self.operationMembers.contains(name) || (program.globals[name] == nil && program.functions[name] == nil && !["max", "min"].contains(name)) {
+            return LuaExpr("self.\(Naming.field(name))", Self.operationMembers.contains(name) ? TypeName("Bool") : nil)
         }
         if name == "max" || name == "min" { return LuaExpr("math.\(name)", TypeName("Function")) }
         if let g = program.globals[name] {
@@ -280,6 +308,9 @@ extension Translator {
         }
         return typeReference(name, node: node)
     }
+
+    /// Operation's state flags, read from the instance in a subclass.
+    static let operationMembers: Set<String> = ["isCancelled", "isFinished", "isExecuting", "isReady", "isAsynchronous", "isConcurrent"]
 
     /// Where a static property lives: the type that declares it.
     func staticOwner(_ p: PropertyInfo, _ t: TypeDecl) -> String {
@@ -333,13 +364,21 @@ extension Translator {
             if name.first?.isUppercase == true { return typeReference("\(typeName).\(name)", node: Syntax(m)) }
         }
         // A known API: mapped values (`UIApplication.shared`, `DispatchQueue.main`, `Date.distantFuture`).
-        if let api = base.apiType ?? base.type?.name, let v = APIs.member(api, name, translator: self, base: base, node: Syntax(m)) {
+        if let api = base.apiType ?? base.type?.name, let v = APIs.member(api.hasPrefix("?") ? String(api.dropFirst()) : api, name, translator: self, base: base, node: Syntax(m)) {
             counts.map("\(api.hasPrefix("?") ? String(api.dropFirst()) : api).\(name)")
             var r = v
             r.chained = base.chained && !v.code.hasPrefix("swift.opaque")
             if base.chained && !v.code.hasPrefix("swift.opaque") && v.code.hasPrefix(base.code + ".") {
                 r.code = "swift.opt(\(base.code), \(Literals.quote(String(v.code.dropFirst(base.code.count + 1)))))"
             }
+            return r
+        }
+        // A computed property an extension of the files adds to an iOS or Swift type.
+        if let ext = externalType(for: base), let p = ext.property(name), p.kind == .computed {
+            if p.isStatic { return LuaExpr("\(ext.lua).\(Naming.field(name))", p.type) }
+            var r = LuaExpr(base.chained ? "swift.optApply(\(base.code), function(__r) return swift.extGet(\(ext.lua), \(Literals.quote(Naming.field(name))), __r) end)"
+                                         : "swift.extGet(\(ext.lua), \(Literals.quote(Naming.field(name))), \(base.code))", p.type)
+            r.chained = base.chained
             return r
         }
         // An unknown type's `shared`/`default`/`standard`/`current` is a value of that type (18.7.5).
@@ -418,6 +457,11 @@ extension Translator {
             if t.property(name)?.isStatic == true { return LuaExpr("\(t.lua).\(Naming.field(name))", t.property(name)?.type) }
         }
         if let v = implicitConstant(name) { return LuaExpr(v) }
+        // `.now`, `.distantPast`, `.distantFuture`: Date's (unless an enum of the app has such a case).
+        let dates = ["now": "swift.now()", "distantPast": "-math.huge", "distantFuture": "math.huge"]
+        if let v = dates[name], !program.typeOrder.contains(where: { $0.cases.contains { $0.name == name } }) {
+            return LuaExpr(v, TypeName("Date"))
+        }
         if let v = extensionStatics[name] { return LuaExpr(v) }
         if let e = expect, let v = APIs.member(e.name, name, translator: self, base: LuaExpr(""), node: node) { return v }
         return LuaExpr("swift.case(\(Literals.quote(name)))")
@@ -429,6 +473,55 @@ extension Translator {
         case "invalid": return "UIBackgroundTaskInvalid"
         default: return nil
         }
+    }
+
+    // MARK: - Constants
+
+    /// The text of a string the code names as a constant (a literal, a property, static or global
+    /// initialized with a literal, an enum case's raw value: `Self.refreshID`, `TaskID.sync.rawValue`),
+    /// for what import can tell before any run (18.6); nil when it is computed.
+    func constantString(_ e: ExprSyntax, depth: Int = 0) -> String? {
+        guard depth < 8 else { return nil }
+        if let s = e.as(StringLiteralExprSyntax.self) { return Literals.plainString(s) }
+        func fromProperty(_ p: PropertyInfo?) -> String? {
+            guard let p, p.kind == .stored, let v = p.binding.initializer?.value else { return nil }
+            return constantString(v, depth: depth + 1)
+        }
+        if let d = e.as(DeclReferenceExprSyntax.self) {
+            let name = d.baseName.text
+            if let v = local(name) { return v.constant }
+            if let t = currentType, let s = fromProperty(t.property(name)) { return s }
+            return fromProperty(program.globals[name])
+        }
+        if let m = e.as(MemberAccessExprSyntax.self) {
+            let name = m.declName.baseName.text
+            guard let base = m.base else { return nil }
+            if name == "rawValue" {
+                // `TaskID.sync.rawValue`, `.sync.rawValue` is not Swift; `Type.case.rawValue`.
+                if let inner = base.as(MemberAccessExprSyntax.self), let tb = inner.base,
+                   let t = typeNamed(tb), let c = t.cases.first(where: { $0.name == inner.declName.baseName.text }), let raw = c.raw,
+                   raw.hasPrefix("\"") {
+                    return String(raw.dropFirst().dropLast())
+                }
+                return nil
+            }
+            if let t = typeNamed(base) { return fromProperty(t.property(name)) }
+            if base.as(DeclReferenceExprSyntax.self)?.baseName.text == "self", let t = currentType { return fromProperty(t.property(name)) }
+            return nil
+        }
+        return nil
+    }
+
+    /// The translated type an expression names (`Foo`, `Self`, `Outer.Inner`).
+    private func typeNamed(_ e: ExprSyntax) -> TypeDecl? {
+        if let d = e.as(DeclReferenceExprSyntax.self) {
+            let n = d.baseName.text
+            if n == "Self" { return currentType }
+            if local(n) != nil { return nil }
+            return program.type(named: n, from: currentType)
+        }
+        if let m = e.as(MemberAccessExprSyntax.self), let b = m.base, let outer = typeNamed(b) { return outer.nested[m.declName.baseName.text] }
+        return nil
     }
 
     // MARK: - Operators
@@ -533,7 +626,7 @@ extension Translator {
 
     /// A closure: `function(params) ... end` (a single expression returns its value). Capture
     /// lists keep strong references (18.7.9).
-    func closure(_ c: ClosureExprSyntax, paramTypes: [TypeName?] = []) -> LuaExpr {
+    func closure(_ c: ClosureExprSyntax, paramTypes: [TypeName?] = [], inoutParams: Set<Int> = []) -> LuaExpr {
         if let capture = c.signature?.capture, capture.items.contains(where: { $0.specifier?.specifier.text == "weak" || $0.specifier?.specifier.text == "unowned" }) {
             weakCaptures += 1
         }
@@ -557,6 +650,10 @@ extension Translator {
         valueBranch = false
         defer { valueBranch = savedValueBranch }
         let lua = names.map { declare($0.0, type: $0.1) }
+        // `reduce(into:)`'s accumulator is inout: a box (`swift.inoutBox`), read and written as `.v`.
+        for i in inoutParams where i < names.count {
+            for j in scopes.indices.reversed() where scopes[j][names[i].0] != nil { scopes[j][names[i].0]!.inoutBox = true; break }
+        }
         let items = program.items(c.statements)
         let body: [String]
         if items.count == 1, case .expr(let only) = items[0].item, !isStatementExpression(only) {
@@ -572,7 +669,53 @@ extension Translator {
         popScope()
         let header = "function(\(lua.map { $0 == "_" ? "_" : $0 }.joined(separator: ", ")))"
         if body.isEmpty { return LuaExpr(header + " end", TypeName("Function")) }
-        return LuaExpr(header + "\n" + body.joined(separator: "\n") + "\n" + pad + "end" + endMarker(c), TypeName("Function"))
+        let fn = header + "\n" + body.joined(separator: "\n") + "\n" + pad + "end" + endMarker(c)
+        // A closure that awaits, handed to code that calls it outside a task (a stub, an
+        // observer): its body runs as a task of its own (`swift.asyncClosure`).
+        if Self.awaits(c), !Self.taskMakers.contains(closureConsumer(c) ?? "") {
+            let main = onMainActor || c.signature?.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" }) == true
+            return LuaExpr("swift.asyncClosure(" + fn + ", \(main))", TypeName("Function"))
+        }
+        return LuaExpr(fn, TypeName("Function"))
+    }
+
+    /// Calls that run the closure they are given as a task already.
+    static let taskMakers: Set<String> = ["Task", "detached", "addTask", "addTaskUnlessCancelled", "withTaskGroup", "withThrowingTaskGroup",
+                                          "withDiscardingTaskGroup", "withThrowingDiscardingTaskGroup", "backgroundTask", "task",
+                                          "withTaskCancellationHandler", "run"]
+
+    /// The name of the call a closure is an argument of (`Task`, `addTask`, `sink`).
+    func closureConsumer(_ c: ClosureExprSyntax) -> String? {
+        var node: Syntax? = c.parent
+        for _ in 0..<3 {
+            guard let n = node else { return nil }
+            if let call = n.as(FunctionCallExprSyntax.self) {
+                let callee = call.calledExpression
+                if let d = callee.as(DeclReferenceExprSyntax.self) { return d.baseName.text }
+                if let m = callee.as(MemberAccessExprSyntax.self) { return m.declName.baseName.text }
+                if let g = callee.as(GenericSpecializationExprSyntax.self) { return g.expression.trimmedDescription }
+                return nil
+            }
+            node = n.parent
+        }
+        return nil
+    }
+
+    /// Whether a closure awaits in its own body (not in closures inside it), or is declared async.
+    static func awaits(_ c: ClosureExprSyntax) -> Bool {
+        if c.signature?.effectSpecifiers?.asyncSpecifier != nil { return true }
+        final class Finder: SyntaxVisitor {
+            var found = false
+            override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind { found = true; return .skipChildren }
+            override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+                if node.awaitKeyword != nil { found = true }
+                return .visitChildren
+            }
+            override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+        }
+        let f = Finder(viewMode: .sourceAccurate)
+        f.walk(c.statements)
+        return f.found
     }
 
     /// An expression that is a statement of its own (no value to return from a closure).
@@ -604,7 +747,9 @@ extension Translator {
         pushScope()
         control.append(.function)
         let names = params.map { declare($0.name, type: $0.type) }
+        let boxes = markInout(params, names)
         let lines = nested {
+            for line in boxes { emit(line, file.line(node)) }
             for (p, n) in zip(params, names) {
                 if let d = p.defaultValue { emit("if \(n) == nil then \(n) = \(expr(d, expect: p.type).code) end", file.line(node)) }
             }

@@ -63,6 +63,7 @@ public enum Importer {
         let typeLines = t.out
         t.out = []
         for type in program.typeOrder { t.typeMembers(type) }
+        for type in program.externalOrder { t.externalMembers(type) }
         t.topLevel()
         let memberLines = t.out
         t.out = []
@@ -111,7 +112,7 @@ public enum Importer {
         lines += Translator.finish(typeLines, files: t.fileNames)
         lines += Translator.finish(memberLines, files: t.fileNames)
         if !program.typeOrder.isEmpty {
-            let conforming = program.typeOrder.filter { t in t.inherited.contains { program.type(named: $0, from: t)?.kind == .protocol } }
+            let conforming = program.typeOrder.filter { t in t.kind != .protocol && !t.allProtocols().isEmpty }
             if !conforming.isEmpty { lines.append("swift.finish(\(conforming.map(\.lua).joined(separator: ", ")))") }
         }
         lines.append("")

@@ -126,6 +126,7 @@ extension Translator {
         case "Int", "Double", "Float", "CGFloat", "TimeInterval", "Int64", "UInt": return "type(\(s)) == \"number\""
         case "Bool": return "type(\(s)) == \"boolean\""
         case "NSError", "Error", "AnyObject", "Any", "NSObject": return "\(s) ~= nil"
+        case "CancellationError": return "swift.caseOf(\(s)) == \"CancellationError\""
         default: return "false"
         }
     }

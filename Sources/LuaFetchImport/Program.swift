@@ -32,10 +32,21 @@ final class TypeDecl {
     var nested: [String: TypeDecl] = [:]
     weak var outer: TypeDecl?
 
-    init(name: String, qualified: String, kind: Kind, file: ParsedFile, line: Int) {
+    init(name: String, qualified: String, kind: Kind, file: ParsedFile, line: Int, external: Bool = false) {
         self.name = name; self.qualified = qualified; self.kind = kind; self.file = file; self.line = line
-        lua = "T." + qualified.split(separator: ".").map { Naming.field(String($0)) }.joined(separator: ".")
+        self.external = external
+        lua = external ? "T.__ext_" + qualified.split(separator: ".").map { Naming.field(String($0)) }.joined(separator: "_")
+                       : "T." + qualified.split(separator: ".").map { Naming.field(String($0)) }.joined(separator: ".")
     }
+
+    /// Whether an external type has members the translation writes (methods, computed properties).
+    var hasTranslatedMembers: Bool {
+        !methods.isEmpty || properties.values.contains { $0.kind == .computed }
+    }
+
+    /// The members extensions add to a type the files do not define (`extension UIApplication`,
+    /// `extension String`): called with the value as `self`, never as a field of the value.
+    let external: Bool
 
     var isValue: Bool { kind == .struct || kind == .enum }
 
@@ -46,6 +57,7 @@ final class TypeDecl {
             if let p = c.properties[name] { return p }
             t = c.superclass
         }
+        for p in allProtocols() { if let x = p.properties[name] { return x } }
         return nil
     }
 
@@ -57,7 +69,37 @@ final class TypeDecl {
             out += c.methods[base] ?? []
             t = c.superclass
         }
+        // Then the protocols it adopts (their extensions' methods reach it: `swift.finish`).
+        for p in allProtocols() { out += p.methods[base] ?? [] }
         return out
+    }
+
+    /// Protocols of the files this type adopts, directly, through its superclasses or through
+    /// other protocols, nearest first.
+    var protocols: [TypeDecl] = []
+    func allProtocols() -> [TypeDecl] {
+        var out: [TypeDecl] = []
+        var queue: [TypeDecl] = []
+        var t: TypeDecl? = self
+        while let c = t { queue += c.protocols; t = c.superclass }
+        while !queue.isEmpty {
+            let p = queue.removeFirst()
+            guard !out.contains(where: { $0 === p }), p !== self else { continue }
+            out.append(p)
+            queue += p.protocols
+        }
+        return out
+    }
+
+    /// The base class the files do not define that this class inherits from, directly or through
+    /// its translated superclasses (`Operation`, `NSObject`, `UIResponder`).
+    var inheritedOpaqueBase: String? {
+        var t: TypeDecl? = self
+        while let c = t {
+            if let b = c.opaqueBase { return b }
+            t = c.superclass
+        }
+        return nil
     }
 
     func conforms(to name: String) -> Bool {
@@ -116,6 +158,8 @@ struct FuncInfo {
         let isClosure: Bool
         let inout_: Bool
         let variadic: Bool
+        /// For a closure parameter, the types its closure takes (`(BGTask) -> Void`: BGTask).
+        var closureParams: [TypeName?] = []
     }
 
     var selector: String { "\(base)(\(labels.map { "\($0):" }.joined()))" }
@@ -128,6 +172,8 @@ struct TypeName: Equatable {
     /// Element type of arrays (`[T]`) and value type of dictionaries.
     var element: String?
     var isFunction = false
+    /// A function type's parameter types (`(Result<Data, Error>) -> Void`: Result).
+    var functionParams: [TypeName?] = []
 
     init(_ name: String, optional: Bool = false, element: String? = nil) {
         self.name = name; self.optional = optional; self.element = element
@@ -151,8 +197,9 @@ struct TypeName: Equatable {
             name = "Array"; element = TypeName(a.element)?.name
         } else if let d = t.as(DictionaryTypeSyntax.self) {
             name = "Dictionary"; element = TypeName(d.value)?.name
-        } else if t.is(FunctionTypeSyntax.self) {
+        } else if let f = t.as(FunctionTypeSyntax.self) {
             name = "Function"; isFunction = true
+            functionParams = f.parameters.map { TypeName($0.type) }
         } else if let i = t.as(IdentifierTypeSyntax.self) {
             name = i.name.text
             if name == "Optional", let arg = i.genericArgumentClause?.arguments.first {
@@ -224,6 +271,10 @@ final class Program {
     var globals: [String: PropertyInfo] = [:]
     var globalOrder: [(ParsedFile, VariableDeclSyntax)] = []
     var extensionsOfUnknown: [(ParsedFile, ExtensionDeclSyntax)] = []
+    /// The methods and computed properties of those extensions, one external type per extended
+    /// type (kept apart from `types`: the name still means the iOS or Swift type).
+    var externals: [String: TypeDecl] = [:]
+    var externalOrder: [TypeDecl] = []
     let build = ReleaseBuild()
 
     /// The active clause's items of an `#if`, in place of the `#if`.
@@ -341,7 +392,17 @@ final class Program {
                 for m in members(x.memberBlock) { collectDecl(m, file: file, outer: t) }
             } else {
                 extensionsOfUnknown.append((file, x))
+                let ext: TypeDecl
+                if let e = externals[name] { ext = e } else {
+                    ext = TypeDecl(name: name, qualified: name, kind: .struct, file: file, line: file.line(Syntax(x)), external: true)
+                    externals[name] = ext
+                    externalOrder.append(ext)
+                }
+                ext.parts.append((file, x.memberBlock))
             }
+        }
+        for t in externalOrder {
+            for (file, block) in t.parts { readMembers(t, block, file) }
         }
         for t in typeOrder {
             for (file, block) in t.parts { readMembers(t, block, file) }
@@ -350,10 +411,26 @@ final class Program {
                 else if let first = t.inherited.first, first.first?.isUppercase == true, !isProtocolName(first) { t.opaqueBase = first }
             }
         }
-        for t in typeOrder { nameOverloads(t) }
+        for t in typeOrder {
+            t.protocols = t.inherited.compactMap { types[$0] }.filter { $0.kind == .protocol && $0 !== t }
+        }
+        for t in typeOrder + externalOrder { nameOverloads(t) }
         for (name, list) in functions where list.count > 1 {
             functions[name] = Self.disambiguate(list)
         }
+    }
+
+    /// Types the files do not define but extend to adopt `proto` (`extension BGTaskScheduler:
+    /// TaskScheduling {}`), in the order met.
+    func adopters(of proto: String) -> [String] {
+        var out: [String] = []
+        for (_, x) in extensionsOfUnknown {
+            let adopted = x.inheritanceClause?.inheritedTypes.map { TypeName($0.type)?.name ?? $0.type.trimmedDescription } ?? []
+            guard adopted.contains(proto) else { continue }
+            let name = TypeName(x.extendedType)?.name ?? x.extendedType.trimmedDescription
+            if !out.contains(name) { out.append(name) }
+        }
+        return out
     }
 
     /// Names Swift's protocols commonly adopted first in an inheritance list.
@@ -458,8 +535,19 @@ final class Program {
         var isClosure = type?.isFunction ?? false
         if let a = p.type.as(AttributedTypeSyntax.self), a.baseType.is(FunctionTypeSyntax.self) { isClosure = true }
         if p.type.trimmedDescription.contains("->") { isClosure = true }
+        var closureParams: [TypeName?] = []
+        var t: TypeSyntax = p.type
+        while true {
+            if let a = t.as(AttributedTypeSyntax.self) { t = a.baseType; continue }
+            if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType; continue }
+            if let tu = t.as(TupleTypeSyntax.self), tu.elements.count == 1, let only = tu.elements.first { t = only.type; continue }
+            break
+        }
+        if let f = t.as(FunctionTypeSyntax.self) { closureParams = f.parameters.map { TypeName($0.type) } }
+        var inout_ = p.type.trimmedDescription.hasPrefix("inout")
+        if let a = p.type.as(AttributedTypeSyntax.self), a.specifiers.contains(where: { $0.trimmedDescription == "inout" }) { inout_ = true }
         return FuncInfo.Param(label: label, name: name, type: type, defaultValue: p.defaultValue?.value, isClosure: isClosure,
-                              inout_: p.type.trimmedDescription.hasPrefix("inout"), variadic: p.ellipsis != nil)
+                              inout_: inout_, variadic: p.ellipsis != nil, closureParams: closureParams)
     }
 
     /// Overloads get their first argument label (18.7.4); if that still clashes, every label.
@@ -507,6 +595,12 @@ final class Program {
         if e.is(BooleanLiteralExprSyntax.self) { return TypeName("Bool") }
         if e.is(ArrayExprSyntax.self) { return TypeName("Array") }
         if e.is(DictionaryExprSyntax.self) { return TypeName("Dictionary") }
+        // `a ?? b`: a's type (b is its fallback).
+        if let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text == "??" {
+            return inferLiteral(infix.leftOperand).map { var t = $0; t.optional = false; return t }
+        }
+        if let call = e.as(FunctionCallExprSyntax.self), call.calledExpression.is(ArrayExprSyntax.self) { return TypeName("Array") }
+        if let call = e.as(FunctionCallExprSyntax.self), call.calledExpression.is(DictionaryExprSyntax.self) { return TypeName("Dictionary") }
         if let call = e.as(FunctionCallExprSyntax.self) {
             var callee = call.calledExpression.trimmedDescription
             if let lt = callee.firstIndex(of: "<") { callee = String(callee[..<lt]) }

@@ -80,14 +80,18 @@ extension Translator {
     }
 
     func localVariable(_ v: VariableDeclSyntax) {
+        // `async let x = f()`: awaited where it is declared (the child task runs to its end
+        // before the next statement: simpler than Swift's concurrent child, same results).
+        let asyncLet = v.modifiers.contains { $0.name.tokenKind == .keyword(.async) }
         for b in v.bindings {
             let declared = TypeName(b.typeAnnotation?.type)
             if let id = b.pattern.as(IdentifierPatternSyntax.self) {
                 if let initial = b.initializer?.value {
-                    var e = expr(initial, expect: declared, optionalUse: declared?.optional ?? false)
+                    var e = expr(initial, expect: declared, optionalUse: declared?.optional ?? false, awaited: asyncLet)
                     if declared?.optional == true, let stub = e.stubName { stubs.markOptional(stub) }
                     e.code = valueCopy(e, initial)
                     let name = declare(id.identifier.text, type: declared ?? e.type, stub: e.stubName)
+                    if v.bindingSpecifier.tokenKind == .keyword(.let), let text = constantString(initial) { setLocalConstant(id.identifier.text, text) }
                     emit("local \(name) = \(e.code)", at: b)
                 } else {
                     let name = declare(id.identifier.text, type: declared)
@@ -95,7 +99,7 @@ extension Translator {
                 }
             } else if let tuple = b.pattern.as(TuplePatternSyntax.self) {
                 let t = temp("t")
-                let e = b.initializer.map { expr($0.value) } ?? LuaExpr("{}")
+                let e = b.initializer.map { expr($0.value, awaited: asyncLet) } ?? LuaExpr("{}")
                 emit("local \(t) = \(e.code)", at: b)
                 var names: [String] = [], values: [String] = []
                 for (i, el) in tuple.elements.enumerated() {
@@ -628,7 +632,12 @@ extension Translator {
             op = b.operator.text
         } else { return nil }
         let lhs = infix.leftOperand
+        // The target is read for its type only: what reading it recorded is taken back.
+        let checkpoint = stubs.checkpoint()
+        let savedCounts = counts
         let targetType = expr(lhs, lvalue: true).type
+        stubs.rollback(to: checkpoint)
+        counts = savedCounts
         var rhs = expr(infix.rightOperand, expect: targetType, optionalUse: targetType?.optional ?? false)
         if targetType?.optional == true, let stub = rhs.stubName { stubs.markOptional(stub) }
         if op == "=" {
@@ -666,10 +675,14 @@ extension Translator {
         if let m = target.as(MemberAccessExprSyntax.self), let base = m.base {
             let name = m.declName.baseName.text
             let b = expr(base)
-            if b.typeRef != nil || b.type.flatMap({ program.type(named: $0.name, from: currentType) }) != nil || b.code == "self" {
-                return "\(b.code).\(Naming.field(name)) = \(value)"
+            let direct = b.typeRef != nil || b.type.flatMap({ program.type(named: $0.name, from: currentType) }) != nil || b.code == "self" || isAPIValue(b)
+            // `a?.b = v`: nothing happens when `a` is nil (the value is not even computed).
+            if b.chained {
+                let o = temp("o")
+                let set = direct ? "\(o).\(Naming.field(name)) = \(value)" : "swift.setMember(\(o), \(Literals.quote(name)), \(value))"
+                return "do local \(o) = \(b.code) if \(o) ~= nil then \(set) end end"
             }
-            if isAPIValue(b) { return "\(b.code).\(Naming.field(name)) = \(value)" }
+            if direct { return "\(b.code).\(Naming.field(name)) = \(value)" }
             return "swift.setMember(\(b.code), \(Literals.quote(name)), \(value))"
         }
         if let t = target.as(TupleExprSyntax.self) {

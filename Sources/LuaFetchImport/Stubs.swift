@@ -25,12 +25,37 @@ final class StubBook {
     func site(_ name: String, where location: String, optional: Bool, node: Syntax, closures: [StubClosure] = [],
               awaited: Bool = false, tried: Bool = false) -> Int {
         sites.append(Site(name: name, location: location, optional: optional, closures: closures, awaited: awaited, tried: tried))
-        if let i = nameIndex[name] { names[i].calls += 1 } else {
+        if let i = nameIndex[name] {
+            names[i].calls += 1
+            undo.append(.calls(i, previousLast: lastSite[name]))
+        } else {
             nameIndex[name] = names.count
             names.append((name, location, 1))
+            undo.append(.name(name))
         }
         lastSite[name] = sites.count
         return sites.count
+    }
+
+    // Sites made while translating code that is not emitted (the target of an assignment, read
+    // only for its type) are taken back.
+    private enum Undo { case name(String), calls(Int, previousLast: Int?) }
+    private var undo: [Undo] = []
+    struct Checkpoint { let sites: Int; let undo: Int }
+    func checkpoint() -> Checkpoint { Checkpoint(sites: sites.count, undo: undo.count) }
+    func rollback(to c: Checkpoint) {
+        while undo.count > c.undo {
+            switch undo.removeLast() {
+            case .name(let n):
+                names.removeLast()
+                nameIndex[n] = nil
+                lastSite[n] = nil
+            case .calls(let i, let previous):
+                names[i].calls -= 1
+                lastSite[names[i].name] = previous
+            }
+        }
+        sites.removeLast(sites.count - c.sites)
     }
 
     /// The result of the most recent site of `name` is used as an optional (`if let`, `?.`, `??`,

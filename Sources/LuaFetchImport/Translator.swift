@@ -30,6 +30,10 @@ struct LocalVar {
     var stubName: String?
     /// Declared optional (`var x: T?`): results assigned to it count as used as optionals.
     var optional = false
+    /// A `let` initialized with a string literal: its text (identifiers registered or submitted).
+    var constant: String?
+    /// An `inout` parameter: a box whose `v` is the caller's variable.
+    var inoutBox = false
 }
 
 /// Where `return`, `break` and `continue` go.
@@ -82,6 +86,8 @@ final class Translator {
     /// Background modes and identifiers the code uses (18.6).
     var usedModes: [String: String] = [:]
     var registered: [(id: String, where: String)] = []
+    /// A `register` whose identifier import cannot compute (a parameter): it may register any.
+    var registersComputedIdentifier = false
     var submitted: [(id: String, where: String)] = []
     /// A value of a known API (a request, a task): its fields are set directly.
     func isAPIValue(_ e: LuaExpr) -> Bool {
@@ -94,8 +100,13 @@ final class Translator {
     var needsIOS26 = false
     /// SwiftUI: scene phase handlers and background tasks found in `body`, by type.
     var weakCaptures = 0
+    /// The call translated now is `reduce(into:)` (its closure's first parameter is inout).
+    var reduceInto = false
     /// A `try` whose call is translated next (the call reads and clears it).
     var pendingTry = false
+    /// `&x` arguments of the call being translated: the box, its first value, and the store
+    /// that writes the box's value back after the call.
+    var inoutBoxes: [(box: String, initial: String, store: String)] = []
     /// `for (a, b) in ...`: the line that binds the tuple's names in the loop body.
     var tupleBind: String?
     /// Inside an `if` or `switch` used as a value: a branch's expression is returned.
@@ -205,6 +216,26 @@ final class Translator {
     func local(_ name: String) -> LocalVar? {
         for s in scopes.reversed() { if let v = s[name] { return v } }
         return nil
+    }
+
+    /// Marks parameters declared `inout`: they hold a box (`swift.inoutBox`), read and written as `p.v`.
+    func markInout(_ params: [FuncInfo.Param], _ names: [String]) -> [String] {
+        var lines: [String] = []
+        for (p, n) in zip(params, names) where p.inout_ {
+            for i in scopes.indices.reversed() where scopes[i][p.name] != nil {
+                scopes[i][p.name]!.inoutBox = true
+                break
+            }
+            lines.append("\(n) = swift.inoutBox(\(n))")
+        }
+        return lines
+    }
+
+    func setLocalConstant(_ name: String, _ text: String) {
+        for i in scopes.indices.reversed() where scopes[i][name] != nil {
+            scopes[i][name]!.constant = text
+            return
+        }
     }
 
     func setLocalType(_ name: String, _ type: TypeName?, stub: String?) {

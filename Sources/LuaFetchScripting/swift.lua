@@ -179,6 +179,8 @@ TypeMeta.__index = function(C, k)
 end
 TypeMeta.__newindex = function(C, k, v)
   local info = typeInfo[C]
+  local ss = type(v) ~= "function" and lookup(info, "staticSetters", k)
+  if ss then return ss(v) end
   if type(v) == "function" or not lookup(info, "statics", k) then
     -- methods and nested types are the type's own; anything else set on it is a static
     if type(v) == "function" or (type(v) == "table" and typeInfo[v]) then return rawset(C, k, v) end
@@ -194,7 +196,7 @@ TypeMeta.__tostring = function(C) return typeInfo[C].name end
 function S.type(name, kind, super)
   local C = {}
   typeInfo[C] = { name = name, kind = kind, super = super, getters = {}, setters = {}, observers = {},
-                  statics = {}, staticGetters = {}, fields = false, type = C, conforms = {} }
+                  statics = {}, staticGetters = {}, staticSetters = {}, fields = false, type = C, conforms = {} }
   typeInfo[C].type = C
   return setmetatable(C, TypeMeta)
 end
@@ -235,7 +237,10 @@ function S.observed(C, name, willSet, didSet)
   typeInfo[C].observers[name] = { willSet = willSet, didSet = didSet }
 end
 function S.static(C, name, init) typeInfo[C].statics[name] = init or function() return nil end end
-function S.staticComputed(C, name, getter) typeInfo[C].staticGetters[name] = getter end
+function S.staticComputed(C, name, getter, setter)
+  typeInfo[C].staticGetters[name] = getter
+  if setter then typeInfo[C].staticSetters[name] = setter end
+end
 function S.fields(C, fn) typeInfo[C].fields = fn end
 --- A struct's memberwise initializer takes its stored properties in this order.
 function S.memberwise(C, names) rawset(C, "__memberwise", names) end
@@ -246,18 +251,58 @@ function S.conform(C, ...)
   end
 end
 
+--- `value.name` of a computed property an extension of the files adds to a type they do not
+--- define (the value is `self` of its getter).
+function S.extGet(E, name, recv)
+  local g = typeInfo[E].getters[name]
+  if g then return g(recv) end
+  return nil
+end
+
+--- Swift's own value types learn the methods and computed properties the app's extensions add
+--- to them, for receivers whose type the translation could not tell (`swift.get`, `swift.call`).
+local builtinKinds
+function S.extendBuiltins(E, typeName)
+  local kinds = builtinKinds[typeName]
+  if not kinds then return end
+  local info = typeInfo[E]
+  local names = {}
+  for k, v in pairs(E) do if type(v) == "function" then names[#names + 1] = k end end
+  sort(names)
+  for _, kind in ipairs(kinds) do
+    local members, methods = kind[1], kind[2]
+    for _, k in ipairs(names) do methods[k] = rawget(E, k) end
+    for k, g in pairs(info.getters) do members[k] = g end
+  end
+end
+
 --- Called once every file's types are defined: protocol extensions' methods reach the types
 --- that conform (a type's own method wins).
 function S.finish(...)
   for i = 1, select("#", ...) do
     local C = select(i, ...)
     local info = typeInfo[C]
-    for _, p in ipairs(info.conforms) do
-      for k, v in pairs(p) do
-        if type(v) == "function" and rawget(C, k) == nil then rawset(C, k, v) end
+    -- The protocols it adopts and the ones they inherit, nearest first; a method the type or a
+    -- superclass has wins over a protocol extension's.
+    local seen, order, queue = {}, {}, {}
+    for _, p in ipairs(info.conforms) do queue[#queue + 1] = p end
+    while #queue > 0 do
+      local p = remove(queue, 1)
+      if not seen[p] and typeInfo[p] then
+        seen[p] = true
+        order[#order + 1] = p
+        for _, q in ipairs(typeInfo[p].conforms) do queue[#queue + 1] = q end
+      end
+    end
+    for _, p in ipairs(order) do
+      local names = {}
+      for k, v in pairs(p) do if type(v) == "function" then names[#names + 1] = k end end
+      sort(names)
+      for _, k in ipairs(names) do
+        if findInType(C, k) == nil then rawset(C, k, rawget(p, k)) end
       end
       local pi = typeInfo[p]
-      for k, g in pairs(pi.getters) do if not info.getters[k] then info.getters[k] = g end end
+      for k, g in pairs(pi.getters) do if not lookup(info, "getters", k) then info.getters[k] = g end end
     end
   end
 end
@@ -288,6 +333,14 @@ function S.new(C, initName, ...)
     end
   end
   return o
+end
+
+--- Whether a value is an instance of a translated type (not an iOS object of the scenario API).
+function S.isTranslated(v)
+  local mt = getmetatable(v)
+  if type(mt) ~= "table" then return false end
+  for _, info in pairs(typeInfo) do if info.meta == mt then return true end end
+  return false
 end
 
 --- The type of a value, if it is an instance of a translated type.
@@ -328,6 +381,7 @@ end
 -- Value semantics: structs, arrays, dictionaries and sets are copied on assignment and when
 -- passed (18.7.8); classes, closures and everything else are shared.
 local ArrayMeta, DictMeta, SetMeta = {}, {}, {}
+local GroupMeta = {}   -- task groups (Swift concurrency, below)
 local function copy(v)
   if type(v) ~= "table" then return v end
   local mt = getmetatable(v)
@@ -424,6 +478,26 @@ function S.unwrap(v, what)
   return v
 end
 
+--- An `inout` parameter's box: `f(&x)` passes `{ v = x }` and writes `v` back to `x` after the
+--- call; a function called with a plain value (through a stub's dynamic call) boxes it itself.
+local InoutBox = {}
+function S.inoutBox(v)
+  if type(v) == "table" and getmetatable(v) == InoutBox then return v end
+  return setmetatable({ v = v }, InoutBox)
+end
+
+--- A closure of several parameters given one tuple (a pair of `zip`, a dictionary's key and
+--- value): the tuple's parts are its arguments.
+function S.spread(f)
+  return function(...)
+    if select("#", ...) == 1 then
+      local t = ...
+      if type(t) == "table" and getmetatable(t) == ArrayMeta then return f(unpack(t, 1, #t)) end
+    end
+    return f(...)
+  end
+end
+
 --- `a ?? b` with `b` given as a function (evaluated only when needed).
 function S.coalesce(a, bf)
   if a == nil then return bf() end
@@ -444,6 +518,14 @@ function S.throw(e)
 end
 local function isSwiftError(e) return getmetatable(e) == SwiftError end
 S.isSwiftError = isSwiftError
+
+--- `Result { try f() }`: `.success(value)` or `.failure(error)`.
+function S.resultOf(f)
+  local r = pack(pcall(f))
+  if r[1] then return S.case("success", r[2]) end
+  if isSwiftError(r[2]) then return S.case("failure", r[2].value) end
+  error(r[2], 0)
+end
 
 --- `try? f()`: nil when it throws.
 function S.tryOpt(f)
@@ -733,6 +815,8 @@ end
 --- `for x in c`: arrays in order, dictionaries as (key, value) pairs, sets, ranges, strings.
 function S.iter(c)
   local mt = getmetatable(c)
+  if mt == GroupMeta then return S.groupIter(c) end
+  if mt ~= nil and mt == S.NotificationSequenceMeta then return S.notificationIter(c) end
   if mt == ArrayMeta then
     local i = 0
     return function() i = i + 1; local v = c[i]; if v ~= nil then return i, v end end
@@ -840,6 +924,13 @@ end
 arrayMethods.filter = function(a, f) local r = {}; for _, v in S.iter(a) do if f(v) then r[#r + 1] = v end end; return S.array(r) end
 arrayMethods.forEach = function(a, f) for _, v in S.iter(a) do f(v) end end
 arrayMethods.reduce = function(a, init, f) local acc = init; for _, v in S.iter(a) do acc = f(acc, v) end; return acc end
+--- `reduce(into: initial) { acc, x in ... }`: the closure's accumulator is an inout box.
+local function reduceInto(c, init, f)
+  local box = S.inoutBox(copy(init))
+  for _, v in S.iter(c) do f(box, v) end
+  return box.v
+end
+arrayMethods["reduce_into"] = reduceInto
 arrayMethods.sorted = function(a, f)
   local r = {}
   for i = 1, #a do r[i] = a[i] end
@@ -856,6 +947,8 @@ arrayMethods.joined = function(a, sep)
 end
 arrayMethods["joined_separator"] = arrayMethods.joined
 arrayMethods.min = function(a) local m; for i = 1, #a do if m == nil or S.lt(a[i], m) then m = a[i] end end; return m end
+arrayMethods["min_by"] = function(a, f) local m; for i = 1, #a do if m == nil or f(a[i], m) then m = a[i] end end; return m end
+arrayMethods["max_by"] = function(a, f) local m; for i = 1, #a do if m == nil or f(m, a[i]) then m = a[i] end end; return m end
 arrayMethods.max = function(a) local m; for i = 1, #a do if m == nil or S.gt(a[i], m) then m = a[i] end end; return m end
 arrayMethods.prefix = function(a, n) local r = {}; for i = 1, math.min(n, #a) do r[i] = a[i] end; return S.array(r) end
 arrayMethods.suffix = function(a, n) local r = {}; for i = math.max(1, #a - n + 1), #a do r[#r + 1] = a[i] end; return S.array(r) end
@@ -890,6 +983,9 @@ end
 dictMethods.forEach = function(d, f) for k, v in pairs(d) do f(setmetatable({ k, v, key = k, value = v }, ArrayMeta)) end end
 dictMethods.contains = function(d, f) for k, v in pairs(d) do if f(setmetatable({ k, v, key = k, value = v }, ArrayMeta)) then return true end end return false end
 dictMethods.merge = function(d, other) for k, v in pairs(other) do rawset(d, k, v) end end
+dictMethods["reduce_into"] = reduceInto
+dictMethods.reduce = arrayMethods.reduce
+dictMethods.compactMapValues = function(d, f) local r = S.dict(); for k, v in pairs(d) do local x = f(v); if x ~= nil then r[k] = x end end; return r end
 dictMethods.map = function(d, f) local r = {}; for k, v in pairs(d) do r[#r + 1] = f(setmetatable({ k, v, key = k, value = v }, ArrayMeta)) end; return S.array(r) end
 
 setMembers.count = count
@@ -908,6 +1004,8 @@ setMethods.intersection = function(s, o) local r = S.set(); for _, v in S.iter(o
 setMethods.forEach = function(s, f) for k in pairs(s) do f(k) end end
 setMethods.map = function(s, f) local r = {}; for k in pairs(s) do r[#r + 1] = f(k) end; return S.array(r) end
 setMethods.filter = function(s, f) local r = S.set(); for k in pairs(s) do if f(k) then rawset(r, k, true) end end; return r end
+setMethods["reduce_into"] = reduceInto
+setMethods.reduce = arrayMethods.reduce
 setMethods.sorted = function(s, f) local r = {}; for k in pairs(s) do r[#r + 1] = k end; sort(r, f or function(x, y) return S.lt(x, y) end); return S.array(r) end
 
 stringMembers.count = count
@@ -948,6 +1046,23 @@ stringMethods.suffix = function(s, n) return n <= 0 and "" or s:sub(-n) end
 stringMethods.dropFirst = function(s, n) return s:sub((n or 1) + 1) end
 stringMethods.dropLast = function(s, n) return s:sub(1, #s - (n or 1)) end
 stringMethods.data = function(s) return s end
+-- URLs are their strings: the members Foundation's URL has.
+stringMembers.absoluteString = function(s) return s end
+stringMembers.relativePath = function(s) return (s:gsub("^%a[%w+.-]*://[^/]*", "")) end
+stringMembers.path = stringMembers.relativePath
+stringMembers.lastPathComponent = function(s) return s:match("([^/]*)/*$") or s end
+stringMembers.pathExtension = function(s) return s:match("%.([^./]*)$") or "" end
+stringMembers.host = function(s) return s:match("^%a[%w+.-]*://([^/:?]+)") end
+stringMembers.scheme = function(s) return s:match("^(%a[%w+.-]*)://") end
+stringMembers.isFileURL = function(s) return s:sub(1, 1) == "/" or s:sub(1, 7) == "file://" end
+stringMembers.deletingLastPathComponent = function(s) return (s:gsub("/*[^/]*/*$", "")) end
+stringMembers.deletingPathExtension = function(s) return (s:gsub("%.[^./]*$", "")) end
+stringMethods.appendingPathComponent = function(s, c) return (s:gsub("/*$", "")) .. "/" .. describe(c) end
+stringMethods["appending_path"] = stringMethods.appendingPathComponent
+stringMethods["appending_component"] = stringMethods.appendingPathComponent
+stringMethods.appendingPathExtension = function(s, e) return s .. "." .. describe(e) end
+stringMethods.deletingLastPathComponent = stringMembers.deletingLastPathComponent
+stringMethods.deletingPathExtension = stringMembers.deletingPathExtension
 
 numberMembers.description = function(n) return describe(n) end
 numberMembers.timeIntervalSinceNow = function(d) return d - G.now() end
@@ -973,6 +1088,24 @@ rangeMethods.contains = function(r, v) return S.inRange(v, r) end
 rangeMethods.map = function(r, f) local out = {}; for v in S.iter(r) do out[#out + 1] = f(v) end; return S.array(out) end
 rangeMethods.forEach = function(r, f) for v in S.iter(r) do f(v) end end
 rangeMethods.reversed = function(r) local out = {}; for v = r.upper - 1, r.lower, -1 do out[#out + 1] = v end; return S.array(out) end
+
+builtinKinds = {
+  String = { { stringMembers, stringMethods } }, Substring = { { stringMembers, stringMethods } },
+  StringProtocol = { { stringMembers, stringMethods } }, URL = { { stringMembers, stringMethods } },
+  Int = { { numberMembers, numberMethods } }, Double = { { numberMembers, numberMethods } },
+  Float = { { numberMembers, numberMethods } }, CGFloat = { { numberMembers, numberMethods } },
+  TimeInterval = { { numberMembers, numberMethods } }, Date = { { numberMembers, numberMethods } },
+  Int64 = { { numberMembers, numberMethods } }, UInt = { { numberMembers, numberMethods } },
+  BinaryInteger = { { numberMembers, numberMethods } }, FloatingPoint = { { numberMembers, numberMethods } },
+  Array = { { arrayMembers, arrayMethods } }, Dictionary = { { dictMembers, dictMethods } }, Set = { { setMembers, setMethods } },
+  Collection = { { arrayMembers, arrayMethods }, { setMembers, setMethods } },
+  Sequence = { { arrayMembers, arrayMethods }, { setMembers, setMethods } },
+}
+
+-- A range answers the array methods it lacks as the array of its values (`(1...3).reduce`).
+for k, f in pairs(arrayMethods) do
+  if rangeMethods[k] == nil then rangeMethods[k] = function(r, ...) return f(S.toArray(r), ...) end end
+end
 
 local function builtinTables(v)
   local t = type(v)
@@ -1031,6 +1164,12 @@ end
 --- `recv.name(args)`; `labelled`: the name with its first argument label (`remove_at`), tried first.
 function S.call(site, recv, name, labelled, ...)
   if recv == nil then error("attempt to call '" .. name .. "' on nil (an Optional used without '?' or '!')", 2) end
+  -- A Result's `get()`: the success's value, or the failure's error thrown.
+  local case = caseOf(recv)
+  if name == "get" and (case == "success" or case == "failure") and select("#", ...) == 0 then
+    if case == "failure" then S.throw(recv[1]) end
+    return recv[1]
+  end
   local _, methods = builtinTables(recv)
   if methods then
     local m = (labelled and methods[labelled]) or methods[name]
@@ -1228,8 +1367,17 @@ function S.stubCall(site, recv, ...)
   local fire, closures = runClosures(o, argv, argv.n)
   local lock = holdLock(o)
   if o.info.await and S.inTask() then
-    if o.seconds == nil then S.suspendForever() end
-    S.sleep(o.seconds)
+    if o.info.throws then
+      -- A throwing async call ends when its task is cancelled (its lock released first).
+      local ok, e = pcall(S.taskSleep, o.seconds == nil and 1e9 or o.seconds)
+      if not ok then
+        if lock then lock:unlock() end
+        error(e, 0)
+      end
+    else
+      if o.seconds == nil then S.suspendForever() end
+      S.sleep(o.seconds)
+    end
     if lock then lock:unlock() end
     if closures > 0 then fire() end
     if o.failing and o.info.throws then S.throw(opaque("Error")) end
@@ -1288,7 +1436,14 @@ local function step(task, ...)
     if type(req) == "table" then
       if req.sleep then
         task.waiting = true
-        task:later(req.sleep, function() task.waiting = false; step(task) end)
+        task.cancellable = req.cancellable
+        local gen = (task.wakeGen or 0) + 1
+        task.wakeGen = gen
+        task:later(req.sleep, function()
+          if task.wakeGen ~= gen then return end   -- woken earlier by its cancellation
+          task.waiting = false; task.cancellable = false
+          step(task)
+        end)
       elseif req.hop then
         task.main = req.hop == "main"
         task:later(0, function() step(task) end)
@@ -1359,9 +1514,49 @@ function S.taskValue(t)
   if t.error then error(t.error, 0) end
   return t.value
 end
-function TaskMeta:cancel() self.cancelled = true end
+--- `t.cancel()`: the flag the code checks (`Task.isCancelled`, `checkCancellation`); a task
+--- suspended in `Task.sleep` or in an awaited throwing call (URLSession's and SDKs' async APIs
+--- end at cancellation) resumes at once with a CancellationError, as in Swift.
+function TaskMeta:cancel()
+  if self.cancelled then return end
+  self.cancelled = true
+  for _, h in ipairs(self.cancelHandlers or {}) do h() end
+  if self.waiting and self.cancellable and not self.done then
+    self.wakeGen = (self.wakeGen or 0) + 1
+    self.waiting = false; self.cancellable = false
+    self.wokenByCancel = true
+    self:later(0, function() step(self) end)
+  end
+end
+S.CancellationError = S.case("CancellationError")
+--- Suspends the running task for `seconds`, throwing a CancellationError when the task is (or
+--- gets) cancelled meanwhile: `Task.sleep`, and awaited throwing stubs.
+function S.taskSleep(seconds)
+  if not S.inTask() then
+    if seconds and seconds > 0 then G.work(seconds) end
+    return
+  end
+  if current.cancelled then S.throw(S.CancellationError) end
+  co_yield({ sleep = seconds or 0, cancellable = true })
+  if current.wokenByCancel then
+    current.wokenByCancel = false
+    S.throw(S.CancellationError)
+  end
+end
 TaskMeta.value = nil
 function S.isCancelled() return current ~= nil and current.cancelled or false end
+--- `t.isCancelled` of a handle.
+function S.taskCancelled(t)
+  if type(t) == "table" and getmetatable(t) == TaskMeta then return t.cancelled end
+  return false
+end
+--- `await t.result`: `.success(value)` or `.failure(error)`.
+function S.taskResult(t)
+  local ok, v = pcall(S.taskValue, t)
+  if ok then return S.case("success", v) end
+  if isSwiftError(v) then return S.case("failure", v.value) end
+  error(v, 0)
+end
 
 --- `withCheckedContinuation { c in ... }`: the task waits until `c.resume(...)` is called.
 function S.continuation(body)
@@ -1394,6 +1589,109 @@ function S.continuation(body)
 end
 function S.throwValue(e) return e end
 
+--- A closure that awaits, called where no task runs (by a stub, after its time; by a
+--- notification observer): its body runs as a new task, as the SDK's own `Task` would run it.
+function S.asyncClosure(fn, main)
+  return function(...)
+    if S.inTask() then return fn(...) end
+    local args = pack(...)
+    return S.task(function() return fn(unpack(args, 1, args.n)) end, main)
+  end
+end
+
+--- `withTaskCancellationHandler(operation:onCancel:)`: onCancel runs when the task is cancelled
+--- (at once when it already is) while the operation runs.
+function S.withCancellationHandler(operation, onCancel)
+  if not S.inTask() then return operation() end
+  local me = current
+  if me.cancelled then onCancel() end
+  me.cancelHandlers = me.cancelHandlers or {}
+  local handlers = me.cancelHandlers
+  handlers[#handlers + 1] = onCancel
+  local r = pack(pcall(operation))
+  for i = #handlers, 1, -1 do if handlers[i] == onCancel then remove(handlers, i) break end end
+  if not r[1] then error(r[2], 0) end
+  return unpack(r, 2, r.n)
+end
+
+-- Task groups (`withTaskGroup`, `withThrowingTaskGroup`, `withDiscardingTaskGroup`): each
+-- `addTask` is a child task on a background queue; `for await x in group`, `next()` and
+-- `waitForAll()` wait for the children in the order they finish; the group waits for the rest
+-- when its body returns; a child's thrown error is rethrown where its result is taken.
+GroupMeta.__index = GroupMeta
+GroupMeta.__name = "TaskGroup"
+local function groupWait(g)
+  local me = current
+  g.waiter = function() g.waiter = nil; me:later(0, function() step(me) end) end
+  co_yield({ wait = true })
+end
+function GroupMeta.addTask(g, a, b)
+  local op = type(b) == "function" and b or a
+  if type(op) ~= "function" then return end
+  g.running = g.running + 1
+  local child
+  child = S.task(op, false)
+  g.children[#g.children + 1] = child
+  if g.cancelled then child:cancel() end
+  child.waiters[#child.waiters + 1] = function()
+    g.running = g.running - 1
+    g.results[#g.results + 1] = child
+    if g.waiter then g.waiter() end
+  end
+  return true
+end
+GroupMeta.addTaskUnlessCancelled = function(g, a, b)
+  if g.cancelled or S.isCancelled() then return false end
+  return GroupMeta.addTask(g, a, b)
+end
+function GroupMeta.next(g)
+  while #g.results == 0 do
+    if g.running == 0 or not S.inTask() then return nil end
+    groupWait(g)
+  end
+  local child = remove(g.results, 1)
+  if child.error then error(child.error, 0) end
+  return child.value
+end
+function GroupMeta.nextResult(g)
+  local ok, v = pcall(GroupMeta.next, g)
+  if ok then return v ~= nil and S.case("success", v) or nil end
+  if isSwiftError(v) then return S.case("failure", v.value) end
+  error(v, 0)
+end
+function GroupMeta.waitForAll(g)
+  while g.running > 0 and S.inTask() do groupWait(g) end
+  local first
+  for _, child in ipairs(g.results) do if child.error and not first then first = child.error end end
+  g.results = {}
+  if first and g.throwing then error(first, 0) end
+end
+function GroupMeta.cancelAll(g)
+  g.cancelled = true
+  for _, child in ipairs(g.children) do child:cancel() end
+end
+function GroupMeta.isEmpty(g) return g.running == 0 and #g.results == 0 end
+function GroupMeta.isCancelled(g) return g.cancelled or S.isCancelled() end
+function S.taskGroup(body, throwing)
+  local g = setmetatable({ running = 0, results = {}, children = {}, throwing = throwing, cancelled = false }, GroupMeta)
+  local r = pack(pcall(body, g))
+  -- The group's children finish before it returns (Swift awaits them), also after a throw.
+  while g.running > 0 and S.inTask() do groupWait(g) end
+  if not r[1] then error(r[2], 0) end
+  return unpack(r, 2, r.n)
+end
+--- `for await x in group`.
+local function groupIter(g)
+  local i = 0
+  return function()
+    local v = GroupMeta.next(g)
+    if v == nil and g.running == 0 and #g.results == 0 then return nil end
+    i = i + 1
+    return i, v
+  end
+end
+S.groupIter = groupIter
+
 --- `MainActor.run { body }`: the task hops to the main thread for the body.
 function S.onMain(body)
   if S.inTask() and not current.main then co_yield({ hop = "main" }) end
@@ -1403,8 +1701,91 @@ end
 -- ===========================================================================================
 -- Foundation and UIKit bits the translation maps onto the scenario API.
 -- ===========================================================================================
---- `try BGTaskScheduler.shared.submit(request)`: a refusal is a thrown error.
+--- `Date()`: the virtual time as a Double, as Swift's TimeInterval is.
+function S.now() return G.now() + 0.0 end
+
+-- Calendar arithmetic on virtual time (seconds; 0 is midnight of the first day, SPEC 13).
+S.calendar = setmetatable({}, { __tostring = function() return "Calendar" end })
+local calendarUnits = { nanosecond = 1e-9, second = 1, minute = 60, hour = 3600, day = 86400, weekday = 86400,
+                        weekOfYear = 604800, weekOfMonth = 604800, month = 30 * 86400, year = 365 * 86400 }
+--- `Calendar.current.date(byAdding: .unit, value: n, to: d)`.
+function S.dateAdding(unit, n, d)
+  local u = calendarUnits[unit]
+  if u == nil or type(n) ~= "number" or type(d) ~= "number" then return nil end
+  return d + n * u
+end
+function S.startOfDay(d)
+  if type(d) ~= "number" then return d end
+  return d - d % 86400
+end
+--- `Calendar.current.date(bySettingHour: h, minute: m, second: s, of: d)`.
+function S.dateSetting(d, h, m, sec)
+  if type(d) ~= "number" or type(h) ~= "number" then return nil end
+  return S.startOfDay(d) + h * 3600 + (type(m) == "number" and m or 0) * 60 + (type(sec) == "number" and sec or 0)
+end
+function S.sameDay(a, b)
+  if type(a) ~= "number" or type(b) ~= "number" then return false end
+  return a // 86400 == b // 86400
+end
+--- `Calendar.current.component(.hour, from: d)`.
+function S.dateComponent(unit, d)
+  if type(d) ~= "number" then return 0 end
+  local t = floor(d)
+  if unit == "hour" then return t % 86400 // 3600 end
+  if unit == "minute" then return t % 3600 // 60 end
+  if unit == "second" then return t % 60 end
+  if unit == "day" then return t // 86400 + 1 end
+  if unit == "weekday" then return t // 86400 % 7 + 1 end
+  return 0
+end
+
+--- A `Progress` (`completedUnitCount`, `totalUnitCount`, `fractionCompleted`); a continued
+--- processing task's `task.progress` reports each change to the task (`updateProgress`, SPEC 13).
+local ProgressMeta = {}
+ProgressMeta.__index = function(p, k)
+  local v = rawget(p, "__v")
+  if k == "fractionCompleted" then
+    local total = v.totalUnitCount
+    if type(total) ~= "number" or total <= 0 then return 0.0 end
+    return (v.completedUnitCount or 0) / total
+  end
+  if k == "isFinished" then return (v.totalUnitCount or 0) > 0 and (v.completedUnitCount or 0) >= v.totalUnitCount end
+  return v[k]
+end
+ProgressMeta.__newindex = function(p, k, x)
+  local v = rawget(p, "__v")
+  v[k] = x
+  local task = rawget(p, "__task")
+  if task and (k == "completedUnitCount" or k == "totalUnitCount") and type(v.completedUnitCount) == "number" then
+    task:updateProgress(floor(v.completedUnitCount), floor(type(v.totalUnitCount) == "number" and v.totalUnitCount or 0))
+  end
+end
+function S.progress(task, total)
+  return setmetatable({ __v = { completedUnitCount = 0, totalUnitCount = total or 0, isCancelled = false }, __task = task }, ProgressMeta)
+end
+local progresses = setmetatable({}, { __mode = "k" })
+function S.taskProgress(task)
+  if type(task) ~= "table" then return S.progress(nil, 0) end
+  local p = progresses[task]
+  if not p then p = S.progress(task, 0); progresses[task] = p end
+  return p
+end
+
+--- `try BGTaskScheduler.shared.submit(request)`: a refusal is a thrown error. An
+--- earliestBeginDate the translation could not compute (a stub's value) is left out (as soon as
+--- possible), said on the timeline.
 function S.bgSubmit(request)
+  if type(request) == "table" and not isOpaque(request) then
+    -- `request.strategy = .fail`: the scenario API names the strategy by its string.
+    local ok, strategy = pcall(function() return request.strategy end)
+    if ok and caseOf(strategy) then request.strategy = caseOf(strategy) end
+    local d = rawget(request, "earliestBeginDate")
+    if d == nil then local ok, v = pcall(function() return request.earliestBeginDate end); if ok then d = v end end
+    if d ~= nil and type(d) ~= "number" then
+      prim.info("BGTaskScheduler.submit: earliestBeginDate is not a time the translation could compute (" .. describe(d) .. "); the request is submitted without it")
+      request.earliestBeginDate = nil
+    end
+  end
   local ok, code = G.BGTaskScheduler.submit(request)
   if not ok then S.throw(S.case(code or "unavailable")) end
 end
@@ -1432,14 +1813,21 @@ function S.timer(interval, repeats, block)
   return t
 end
 
--- OperationQueue and Operation, on serial queues (maxConcurrentOperationCount is not modelled:
--- operations run one after another, docs/IMPORT.md).
+-- OperationQueue and Operation: a queue whose maxConcurrentOperationCount is 1 runs its
+-- operations one after another on a serial queue; any other count runs each on a background
+-- thread of its own (dependencies and priorities are not modelled, docs/IMPORT.md).
 S.Operation = S.class("Operation")
-S.fields(S.Operation, function(o) o.isCancelled = false; o.isFinished = false; o.isExecuting = false end)
+S.fields(S.Operation, function(o) o.isCancelled = false; o.isFinished = false; o.isExecuting = false; o.isReady = true end)
 function S.Operation.init(o) end
 function S.Operation.cancel(o) rawset(o, "isCancelled", true) end
-function S.Operation.main(o) local b = rawget(o, "__block"); if b then b() end end
+function S.Operation.main(o)
+  local b = rawget(o, "__block")
+  if b then b() end
+  local more = rawget(o, "__more")
+  if more then for _, f in ipairs(more) do f() end end
+end
 function S.Operation.start(o)
+  if rawget(o, "isFinished") then return end
   if not o.isCancelled then
     rawset(o, "isExecuting", true)
     o:main()
@@ -1450,27 +1838,42 @@ function S.Operation.start(o)
   if type(done) == "function" then done() end
 end
 function S.Operation.addDependency() end
+function S.Operation.removeDependency() end
+function S.Operation.waitUntilFinished() end
 S.BlockOperation = S.class("BlockOperation", S.Operation)
 function S.BlockOperation.init(o, block) rawset(o, "__block", block) end
+function S.BlockOperation.addExecutionBlock(o, block)
+  local more = rawget(o, "__more") or {}
+  more[#more + 1] = block
+  rawset(o, "__more", more)
+end
 function S.blockOperation(block) return S.new(S.BlockOperation, "init", block) end
 
 S.OperationQueue = S.class("OperationQueue")
-S.fields(S.OperationQueue, function(o) o.maxConcurrentOperationCount = -1; o.operations = S.array() end)
+S.fields(S.OperationQueue, function(o) o.maxConcurrentOperationCount = -1; o.operations = S.array(); o.isSuspended = false end)
+S.computed(S.OperationQueue, "operationCount", function(o) return #o.operations end)
 function S.OperationQueue.init(o, main)
   rawset(o, "__main", main)
-  if not main then rawset(o, "__q", G.dispatch.queue("NSOperationQueue")) end
 end
 function S.OperationQueue.addOperation(o, op)
   if type(op) == "function" then op = S.blockOperation(op) end
+  if type(op) ~= "table" or isOpaque(op) then return end
   local ops = o.operations
   ops[#ops + 1] = op
   local run = function()
     op:start()
     for i = #ops, 1, -1 do if rawequal(ops[i], op) then remove(ops, i) end end
   end
-  if rawget(o, "__main") then G.dispatch.main(run) else rawget(o, "__q"):async(run) end
+  if rawget(o, "__main") then return G.dispatch.main(run) end
+  if o.maxConcurrentOperationCount == 1 then
+    local q = rawget(o, "__q")
+    if not q then q = G.dispatch.queue("NSOperationQueue"); rawset(o, "__q", q) end
+    return q:async(run)
+  end
+  return G.dispatch.global(run)
 end
 function S.OperationQueue.addOperations(o, list) for _, op in S.iter(list) do o:addOperation(op) end end
+function S.OperationQueue.addBarrierBlock(o, block) o:addOperation(block) end
 function S.OperationQueue.cancelAllOperations(o) for _, op in S.iter(o.operations) do op:cancel() end end
 function S.OperationQueue.waitUntilAllOperationsAreFinished() end
 S.mainOperationQueue = nil
@@ -1505,6 +1908,59 @@ S.notificationNames = {
   willEnterForegroundNotification = "UIApplicationWillEnterForegroundNotification",
   willTerminateNotification = "UIApplicationWillTerminateNotification",
 }
+
+--- `NotificationCenter.default.notifications(named:)`: `for await n in ...` waits for each one
+--- posted after the loop began (a loop outside a task sees none).
+local NotificationSequence = {}
+NotificationSequence.__index = NotificationSequence
+S.NotificationSequenceMeta = NotificationSequence
+function S.notificationSequence(name) return setmetatable({ name = name }, NotificationSequence) end
+function S.notificationIter(seq)
+  if not S.inTask() or type(seq.name) ~= "string" then return function() return nil end end
+  local me = current
+  local buffer, waiting = {}, false
+  S.observe(seq.name, function(n)
+    buffer[#buffer + 1] = n
+    if waiting then waiting = false; me:later(0, function() step(me) end) end
+  end)
+  local i = 0
+  return function()
+    while #buffer == 0 do
+      waiting = true
+      co_yield({ wait = true })
+    end
+    i = i + 1
+    return i, remove(buffer, 1)
+  end
+end
+
+--- `DispatchSource.makeTimerSource(queue:)`: `schedule(deadline:repeating:)`, `setEventHandler`,
+--- `resume()`/`activate()`, `suspend()`, `cancel()`; the handler runs on the source's queue.
+local DispatchTimer = {}
+DispatchTimer.__index = DispatchTimer
+function S.dispatchTimer(queue) return setmetatable({ queue = queue or "global", delay = 0, gen = 0 }, DispatchTimer) end
+function DispatchTimer.schedule(t, delay, repeating) t.delay = delay or 0; t.repeating = repeating end
+function DispatchTimer.setEventHandler(t, fn) t.handler = fn end
+function DispatchTimer.setCancelHandler(t, fn) t.cancelHandler = fn end
+function DispatchTimer.resume(t)
+  if t.cancelled or t.running then return end
+  t.running = true
+  t.gen = t.gen + 1
+  local gen = t.gen
+  local function fire()
+    if t.cancelled or not t.running or t.gen ~= gen then return end
+    if type(t.handler) == "function" then t.handler() end
+    if type(t.repeating) == "number" and t.repeating > 0 and t.repeating ~= huge then S.qAsyncAfter(t.queue, t.repeating, fire) end
+  end
+  S.qAsyncAfter(t.queue, t.delay or 0, fire)
+end
+DispatchTimer.activate = DispatchTimer.resume
+function DispatchTimer.suspend(t) t.running = false end
+function DispatchTimer.cancel(t)
+  if t.cancelled then return end
+  t.cancelled = true
+  if type(t.cancelHandler) == "function" then S.qAsync(t.queue, t.cancelHandler) end
+end
 
 --- `NotificationCenter.default.addObserver(...)` and `publisher(for:).sink`: `fn(notification)`.
 function S.observe(name, fn)
@@ -1541,6 +1997,8 @@ function S.adaptor(C)
   return P.appDelegate
 end
 function S.adaptorInstance() return P.appDelegate end
+--- `UIApplication.shared.delegate`: this process's app delegate.
+function S.appDelegate() return P.appDelegate end
 
 --- The scene delegate: made when the scene connects, kept for the process.
 function S.connectScene(C)
@@ -1572,7 +2030,7 @@ function S.precondition(ok, message)
   if not ok then error("Fatal error: " .. (message and describe(message) or "precondition failed"), 2) end
 end
 function S.fatal(message) error("Fatal error: " .. (message and describe(message) or ""), 2) end
-function S.checkCancellation() if S.isCancelled() then S.throw(S.case("CancellationError")) end end
+function S.checkCancellation() if S.isCancelled() then S.throw(S.CancellationError) end end
 function S.isMainThread() return true end
 
 -- Numbers and collections from Swift's initializers.
@@ -1596,6 +2054,14 @@ function S.double(v)
 end
 function S.bool(v) if type(v) == "string" then if v == "true" then return true elseif v == "false" then return false end return nil end return v and true or false end
 function S.toArray(v) local r = {}; for _, x in S.iter(v) do r[#r + 1] = x end; return S.array(r) end
+--- `Array(repeating: v, count: n)`: each element a copy of v (value semantics).
+function S.repeating(v, n)
+  local r = {}
+  if type(n) ~= "number" then return S.array(r) end   -- an opaque count: empty
+  if n < 0 then trap("Can't construct Array with count < 0") end
+  for i = 1, floor(n) do r[i] = copy(v) end
+  return S.array(r)
+end
 function S.dictFromPairs(v) local r = S.dict(); for _, p in S.iter(v) do r[p[1]] = p[2] end; return r end
 function S.zip(a, b)
   local r = {}
@@ -1737,7 +2203,11 @@ end
 local Publisher = {}
 Publisher.__index = Publisher
 function S.publisher(name) return setmetatable({ name = name, stages = {} }, Publisher) end
-local function stage(self, f) local p = setmetatable({ name = self.name, stages = { table.unpack(self.stages) } }, Publisher); p.stages[#p.stages + 1] = f; return p end
+--- `Timer.publish(every: s, on: .main, in: .common)`: `.autoconnect().sink` runs every s seconds
+--- on the main thread (until the cancellable is cancelled).
+function S.timerPublisher(interval) return setmetatable({ timer = interval, stages = {} }, Publisher) end
+local function stage(self, f) local p = setmetatable({ name = self.name, timer = self.timer, stages = { table.unpack(self.stages) } }, Publisher); p.stages[#p.stages + 1] = f; return p end
+function Publisher.autoconnect(self) return self end
 function Publisher.receive(self) return self end
 function Publisher.eraseToAnyPublisher(self) return self end
 function Publisher.debounce(self) return self end
@@ -1750,7 +2220,9 @@ function Publisher.filter(self, f) return stage(self, function(v) return f(v), v
 function Publisher.sink(self, a, b)
   local receive = b or a
   if type(receive) ~= "function" then return opaque("AnyCancellable") end
-  S.observe(self.name, function(n)
+  local cancelled = false
+  local function deliver(n)
+    if cancelled then return end
     local v = n
     for _, st in ipairs(self.stages) do
       local keep
@@ -1758,8 +2230,19 @@ function Publisher.sink(self, a, b)
       if not keep then return end
     end
     receive(v)
-  end)
-  return setmetatable({ store = function() end, cancel = function() end }, { __index = function() return function() end end })
+  end
+  if type(self.timer) == "number" and self.timer > 0 then
+    local interval = self.timer
+    local function tick()
+      if cancelled then return end
+      deliver(now())
+      G.after(interval, tick)
+    end
+    G.after(interval, tick)
+  else
+    S.observe(self.name, deliver)
+  end
+  return setmetatable({ store = function() end, cancel = function() cancelled = true end }, { __index = function() return function() end end })
 end
 Publisher.sink_receiveValue = Publisher.sink
 Publisher.sink_receiveCompletion = Publisher.sink
@@ -1790,19 +2273,38 @@ local function httpRequest(req, callback)
 end
 local function response(r) return { statusCode = r and r.status or 0, allHeaderFields = r and r.headers or {} } end
 local function nsError(err) return setmetatable({ code = err, localizedDescription = "The operation couldn't be completed (" .. tostring(err) .. ")", domain = "NSURLErrorDomain" }, { __tostring = function() return "NSURLError(" .. tostring(err) .. ")" end }) end
+-- A URLSessionTask as Swift sees it: `taskIdentifier` (unique in its session; a background
+-- transfer's id, which stays the same across processes), `originalRequest`/`currentRequest`,
+-- `state`, `resume()`, `cancel()`, `taskDescription` (the app's own field).
+local nextTaskIdentifier = 0
+local function taskObject(req, id)
+  if id == nil then nextTaskIdentifier = nextTaskIdentifier + 1; id = nextTaskIdentifier end
+  local url = urlOf(req)
+  local request = (type(req) == "table" and rawget(req, "__request")) and req or { url = url, httpMethod = "GET" }
+  return { taskIdentifier = id, originalRequest = request, currentRequest = request, state = S.case("suspended"),
+           countOfBytesReceived = 0, countOfBytesSent = 0, countOfBytesExpectedToReceive = -1 }
+end
 function S.dataTask(session, req, completion)
-  local task = { state = S.case("suspended") }
+  local task = taskObject(req)
   task.resume = function()
     if task.started then return end
     task.started = true
+    task.state = S.case("running")
     httpRequest(req, function(r, err)
       if task.cancelled then return end
+      task.state = S.case("completed")
+      if r then task.response = response(r) end
       if completion then
         if err then completion(nil, nil, nsError(err)) else completion(r.body, response(r), nil) end
       end
     end)
   end
-  task.cancel = function() task.cancelled = true; if completion then completion(nil, nil, nsError("cancelled")) end end
+  task.cancel = function()
+    if task.cancelled then return end
+    task.cancelled = true
+    task.state = S.case("canceling")
+    if completion then G.after(0, function() completion(nil, nil, nsError("cancelled")) end) end
+  end
   return task
 end
 --- `try await session.data(from:)`: the task waits for the response (a thrown error on failure).
@@ -1822,6 +2324,21 @@ function S.urlData(session, req)
 end
 function S.backgroundConfiguration(id) return { __background = id, identifier = id, isDiscretionary = false, sessionSendsLaunchEvents = true } end
 local sessionDelegates = {}
+--- The Swift task of a background transfer (made again in a new process from the transfer's id).
+local function transferTask(session, raw)
+  local tasks = rawget(session, "__tasks")
+  local id = raw and raw.id
+  local t = id and tasks[id]
+  if t == nil then
+    t = taskObject(nil, id)
+    t.raw = raw
+    t.state = S.case("completed")
+    t.resume = function() end
+    t.cancel = function() if t.raw then t.raw:cancel() end end
+    if id then tasks[id] = t end
+  end
+  return t
+end
 --- `URLSession(configuration:delegate:delegateQueue:)`: a background configuration makes the
 --- scenario's background session, whose calls reach the delegate's methods (`methods` names them).
 function S.urlSession(config, delegate, methods)
@@ -1832,11 +2349,13 @@ function S.urlSession(config, delegate, methods)
   local d = {
     didFinishDownloading = function(task, resp)
       local m = delegate and methods.didFinishDownloading and delegate[methods.didFinishDownloading]
-      if m then m(delegate, session, task, opaque("URL")) end
+      if m then m(delegate, session, transferTask(session, task), "/tmp/CFNetworkDownload.tmp") end
     end,
     didComplete = function(task, err)
+      local t = transferTask(session, task)
+      t.state = S.case("completed")
       local m = delegate and methods.didComplete and delegate[methods.didComplete]
-      if m then m(delegate, session, task, err and nsError(err) or nil) end
+      if m then m(delegate, session, t, err and nsError(err) or nil) end
     end,
     didFinishEvents = function()
       local m = delegate and methods.didFinishEvents and delegate[methods.didFinishEvents]
@@ -1844,30 +2363,53 @@ function S.urlSession(config, delegate, methods)
     end,
   }
   local raw = G.urlSession.background(id, d)
-  session = setmetatable({ __background = id, raw = raw, configuration = config }, { __index = function(_, k) return function() return nil end end })
+  session = setmetatable({ __background = id, raw = raw, configuration = config, __tasks = {} }, { __index = function(_, k) return function() return nil end end })
   sessionDelegates[id] = session
   return session
 end
+-- A background transfer starts when the task is made (its id is the transfer's): `resume()` only
+-- marks it running. A task of a plain session sends its request at `resume()`.
 function S.downloadTask(session, req)
-  local task = {}
-  task.resume = function()
-    if task.raw then return end
-    if rawget(session, "__background") then task.raw = session.raw:download(urlOf(req)) else httpRequest(req, function() end) end
+  if rawget(session, "__background") then
+    local raw = session.raw:download(urlOf(req))
+    local task = transferTask(session, raw)
+    task.originalRequest = (type(req) == "table" and rawget(req, "__request")) and req or { url = urlOf(req), httpMethod = "GET" }
+    task.currentRequest = task.originalRequest
+    task.state = S.case("running")
+    return task
   end
-  task.cancel = function() if task.raw then task.raw:cancel() end end
+  local task = taskObject(req)
+  task.resume = function() if not task.started then task.started = true; httpRequest(req, function() end) end end
+  task.cancel = function() end
   return task
 end
 function S.uploadTask(session, req)
-  local task = {}
-  task.resume = function()
-    if task.raw then return end
-    if rawget(session, "__background") then task.raw = session.raw:upload({ url = urlOf(req), method = (type(req) == "table" and req.httpMethod) or "POST" })
-    else httpRequest(req, function() end) end
+  if rawget(session, "__background") then
+    local raw = session.raw:upload({ url = urlOf(req), method = (type(req) == "table" and req.httpMethod) or "POST" })
+    local task = transferTask(session, raw)
+    task.originalRequest = (type(req) == "table" and rawget(req, "__request")) and req or { url = urlOf(req), httpMethod = "POST" }
+    task.currentRequest = task.originalRequest
+    task.state = S.case("running")
+    return task
   end
-  task.cancel = function() if task.raw then task.raw:cancel() end end
+  local task = taskObject(req)
+  task.resume = function() if not task.started then task.started = true; httpRequest(req, function() end) end end
+  task.cancel = function() end
   return task
 end
-function S.sessionTasks(session, completion) if completion then completion(S.array(), S.array(), S.array()) end end
+function S.sessionTasks(session, completion)
+  local data, uploads, downloads = S.array(), S.array(), S.array()
+  if type(session) == "table" and rawget(session, "__tasks") then
+    local ids = {}
+    for id in pairs(rawget(session, "__tasks")) do ids[#ids + 1] = id end
+    sort(ids)
+    for _, id in ipairs(ids) do
+      local t = session.__tasks[id]
+      if caseOf(t.state) == "running" then downloads[#downloads + 1] = t end
+    end
+  end
+  if completion then completion(data, uploads, downloads) end
+end
 
 --- `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`.
 function S.appGroupURL(id) return "/AppGroup/" .. tostring(id) end

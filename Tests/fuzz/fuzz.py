@@ -254,7 +254,8 @@ def run(cmd, stdin_text, timeout):
 
 
 FIXTURES = os.path.join(ROOT, 'Tests', 'LuaFetchImportTests', 'Fixtures')
-SWIFT_FILES = sorted(os.path.join(d, f) for d, _, fs in os.walk(FIXTURES) for f in fs if f.endswith('.swift'))
+REAL_SHAPES = os.path.join(ROOT, 'Tests', 'LuaFetchImportTests', 'RealShapes')
+SWIFT_FILES = sorted(os.path.join(d, f) for top in (FIXTURES, REAL_SHAPES) for d, _, fs in os.walk(top) for f in fs if f.endswith('.swift'))
 
 SWIFT_STATEMENTS = [
     'let {n} = {e}', 'var {n}: Int? = {e}', '{n2} += 1', 'print("{n}", {e})',
@@ -275,6 +276,16 @@ SWIFT_STATEMENTS = [
     'let g = DispatchGroup(); g.enter(); g.notify(queue: .main) {{ {stmt} }}; g.leave()', 'lock.lock(); defer {{ lock.unlock() }}; {stmt}',
     'Thread.sleep(forTimeInterval: 0.{num})', 'let t = Timer.scheduledTimer(withTimeInterval: {num}, repeats: false) {{ _ in {stmt} }}; _ = t',
     '_ = {e} ?? {e}', 'let {n} = ({e}, {e})', 'if #available(iOS 15, *) {{ {stmt} }}', 'x!.y?.z = {e}', 'fatalError()',
+    # Constructs of the RealShapes corpus (Tests/LuaFetchImportTests/RealShapes).
+    'let {n} = [Int](repeating: {num}, count: 2)', 'var {n} = [String: Int](); {n}["k"] = {num}',
+    'Task {{ let s = await withTaskGroup(of: Int.self) {{ g in g.addTask {{ {num} }}; var t = 0; for await v in g {{ t += v }}; return t }}; print(s) }}',
+    'let {n} = Calendar.current.date(byAdding: .minute, value: {num}, to: Date())', '_ = [1, 2].map(\\.description)',
+    '_ = Timer.publish(every: {num}, on: .main, in: .common).autoconnect().sink {{ _ in {stmt} }}',
+    'Task {{ for await _ in NotificationCenter.default.notifications(named: UIApplication.didBecomeActiveNotification) {{ {stmt} }} }}',
+    'let s = DispatchSource.makeTimerSource(queue: .main); s.schedule(deadline: .now() + {num}, repeating: {num}); s.setEventHandler {{ {stmt} }}; s.resume()',
+    'let t = Task {{ try? await Task.sleep(nanoseconds: {num}) }}; t.cancel()', 'async let {n} = api.fetch({e}); _ = await {n}',
+    'let q = OperationQueue(); q.maxConcurrentOperationCount = {num}; q.addOperation {{ {stmt} }}',
+    '(UIApplication.shared.delegate as? AppDelegate)?.counter += 1', 'swap(&counter, &counter)',
 ]
 SWIFT_EXPRS = ['1', '0', '-1', '2.5', '"s"', 'nil', 'true', 'counter', 'x', 'self.counter', 'Client.shared.value', 'items.count',
                '[1, 2]', '["k": 1]', 'Date()', 'UUID()', 'a ?? b', '(counter + 1) * 2', 'Int.max', '!flag', 'values[0]',

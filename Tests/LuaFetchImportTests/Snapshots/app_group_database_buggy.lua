@@ -21,10 +21,10 @@ function T.AppDelegate:application(application, launchOptions)  --@ AppDelegate.
   do return true end  --@ AppDelegate.swift:14
 end  --@ AppDelegate.swift:15
 function T.AppDelegate:applicationDidBecomeActive(application)  --@ AppDelegate.swift:17
-  self.sessionStartedAt = (now() + 1379462400)  --@ AppDelegate.swift:18
+  self.sessionStartedAt = (swift.now() + 1379462400)  --@ AppDelegate.swift:18
 end  --@ AppDelegate.swift:19
 function T.AppDelegate:applicationDidEnterBackground(application)  --@ AppDelegate.swift:21
-  local duration = ((now() + 1379462400)) - self.sessionStartedAt  --@ AppDelegate.swift:22
+  local duration = ((swift.now() + 1379462400)) - self.sessionStartedAt  --@ AppDelegate.swift:22
   local drafts = T.DraftInbox.shared:takeAll()  --@ AppDelegate.swift:23
   T.JournalDatabase.shared:saveSession(duration, swift.copy(drafts), function(error_)  --@ AppDelegate.swift:24
     do  --@ AppDelegate.swift:25
@@ -46,7 +46,7 @@ swift.fields(T.DraftInbox, function(self)  --@ JournalDatabase.swift:11
 end)  --@ JournalDatabase.swift:11
 swift.static(T.DraftInbox, "shared", function() return swift.new(T.DraftInbox, "init") end)  --@ JournalDatabase.swift:12
 function T.DraftInbox:add(text)  --@ JournalDatabase.swift:15
-  local now_ = (now() + 1379462400)  --@ JournalDatabase.swift:16
+  local now_ = (swift.now() + 1379462400)  --@ JournalDatabase.swift:16
   swift.call(0, self.entries, "append", nil, swift.new(T.JournalEntry, "init", swift.interp("draft-", now_), text, now_))  --@ JournalDatabase.swift:17
 end  --@ JournalDatabase.swift:18
 function T.DraftInbox:takeAll()  --@ JournalDatabase.swift:20
@@ -63,9 +63,9 @@ function T.JournalDatabase:init()  --@ JournalDatabase.swift:35
 end  --@ JournalDatabase.swift:35
 function T.JournalDatabase:open()  --@ JournalDatabase.swift:37
   local container = swift.unwrap(swift.appGroupURL(T.JournalDatabase.appGroup))  --@ JournalDatabase.swift:38
-  local path = swift.get(3, swift.stubCall(2, container, "journal.sqlite"), "path")  --@ JournalDatabase.swift:39
+  local path = swift.get(0, swift.call(0, container, "appendingPathComponent", nil, "journal.sqlite"), "path")  --@ JournalDatabase.swift:39
   local __c1, __r2 = swift.doCatch(function()  --@ JournalDatabase.swift:40
-    self.dbQueue = swift.stubCall(4, nil, path)  --@ JournalDatabase.swift:41
+    self.dbQueue = swift.stubCall(2, nil, path)  --@ JournalDatabase.swift:41
     swift.print("Journal database open")  --@ JournalDatabase.swift:42
   end, function(__e)  --@ JournalDatabase.swift:43
     local error_ = __e  --@ JournalDatabase.swift:43
@@ -77,11 +77,11 @@ end  --@ JournalDatabase.swift:46
 function T.JournalDatabase:saveSession(duration, drafts, completion)  --@ JournalDatabase.swift:49
   swift.qAsync(self.writeQueue, function()  --@ JournalDatabase.swift:50
     local __c3, __r4 = swift.doCatch(function()  --@ JournalDatabase.swift:51
-      swift.optCall(7, self.dbQueue, "write", nil, function(db)  --@ JournalDatabase.swift:52
+      swift.optCall(5, self.dbQueue, "write", nil, function(db)  --@ JournalDatabase.swift:52
         for _, entry in swift.iter(drafts) do  --@ JournalDatabase.swift:53
-          swift.call(5, entry, "insert", nil, db)  --@ JournalDatabase.swift:54
+          swift.call(3, entry, "insert", nil, db)  --@ JournalDatabase.swift:54
         end  --@ JournalDatabase.swift:55
-        swift.call(6, db, "execute", "execute_sql", "UPDATE stats SET lastSessionSeconds = ?", swift.array({ duration }))  --@ JournalDatabase.swift:56
+        swift.call(4, db, "execute", "execute_sql", "UPDATE stats SET lastSessionSeconds = ?", swift.array({ duration }))  --@ JournalDatabase.swift:56
       end)  --@ JournalDatabase.swift:57
       dispatch.main(function()  --@ JournalDatabase.swift:58
         return completion(nil)  --@ JournalDatabase.swift:58
@@ -97,7 +97,7 @@ function T.JournalDatabase:saveSession(duration, drafts, completion)  --@ Journa
   end)  --@ JournalDatabase.swift:62
 end  --@ JournalDatabase.swift:63
 function T.JournalDatabase:interruptWrites()  --@ JournalDatabase.swift:66
-  swift.optCall(8, self.dbQueue, "interrupt", nil)  --@ JournalDatabase.swift:67
+  swift.optCall(6, self.dbQueue, "interrupt", nil)  --@ JournalDatabase.swift:67
 end  --@ JournalDatabase.swift:68
 
 app {
@@ -129,8 +129,6 @@ app {
 -- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.
 stubs {
   ["WidgetCenter.reloadAllTimelines"] = { },  -- AppDelegate.swift:28
-  ["URL.appendingPathComponent"] = { },  -- JournalDatabase.swift:39
-  ["URL.appendingPathComponent.path"] = { },  -- JournalDatabase.swift:39
   ["DatabaseQueue.init"] = { },  -- JournalDatabase.swift:41
   ["JournalEntry.insert"] = { lock = "sharedContainer" },  -- JournalDatabase.swift:54
   ["db.execute"] = { },  -- JournalDatabase.swift:56
@@ -140,8 +138,6 @@ stubs {
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
   { "WidgetCenter.reloadAllTimelines", "AppDelegate.swift:28" },
-  { "URL.appendingPathComponent", "JournalDatabase.swift:39" },
-  { "URL.appendingPathComponent.path", "JournalDatabase.swift:39" },
   { "DatabaseQueue.init", "JournalDatabase.swift:41", opt = true, throws = true, fails = true },
   { "JournalEntry.insert", "JournalDatabase.swift:54", throws = true, fails = true },
   { "db.execute", "JournalDatabase.swift:56", throws = true, fails = true },

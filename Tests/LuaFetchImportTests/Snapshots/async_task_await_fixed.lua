@@ -81,7 +81,7 @@ function T.StepJournal:restore()  --@ StepJournal.swift:16
   self.uploadedUntil = swift.defaultsGet(self.uploadedUntilKey, "double")  --@ StepJournal.swift:17
 end  --@ StepJournal.swift:18
 function T.StepJournal:collectPendingSamples()  --@ StepJournal.swift:20
-  local now_ = (now() + 1379462400)  --@ StepJournal.swift:21
+  local now_ = (swift.now() + 1379462400)  --@ StepJournal.swift:21
   local __c5, __r6 = swift.doCatch(function()  --@ StepJournal.swift:22
     local steps = swift.call(5, self.pedometer, "stepCount", "stepCount_from", self.uploadedUntil, now_)  --@ StepJournal.swift:23
     do return swift.RETURN, swift.array({ swift.new(T.StepSample, "init", self.uploadedUntil, now_, steps) }) end  --@ StepJournal.swift:24

@@ -58,14 +58,14 @@ function T.EpisodeDownloader:downloadLatestEpisode()  --@ EpisodeDownloader.swif
   swift.print("Queued a download of the latest episode")  --@ EpisodeDownloader.swift:27
 end  --@ EpisodeDownloader.swift:28
 function T.EpisodeDownloader:urlSession_downloadTask(session, downloadTask, location)  --@ EpisodeDownloader.swift:32
-  swift.call(3, swift.opaque("EpisodeLibrary"), "importDownloadedFile", "importDownloadedFile_at", location)  --@ EpisodeDownloader.swift:34
-  swift.defaultsSet("episodes.lastDownload", (now() + 1379462400))  --@ EpisodeDownloader.swift:35
+  swift.call(1, swift.opaque("EpisodeLibrary"), "importDownloadedFile", "importDownloadedFile_at", location)  --@ EpisodeDownloader.swift:34
+  swift.defaultsSet("episodes.lastDownload", (swift.now() + 1379462400))  --@ EpisodeDownloader.swift:35
 end  --@ EpisodeDownloader.swift:36
 function T.EpisodeDownloader:urlSession_task(session, task, error_)  --@ EpisodeDownloader.swift:38
   do  --@ EpisodeDownloader.swift:39
     local error__2 = error_  --@ EpisodeDownloader.swift:39
     if error__2 ~= nil then  --@ EpisodeDownloader.swift:39
-      swift.print(swift.interp("Episode download failed: ", swift.get(4, error__2, "localizedDescription")))  --@ EpisodeDownloader.swift:40
+      swift.print(swift.interp("Episode download failed: ", swift.get(2, error__2, "localizedDescription")))  --@ EpisodeDownloader.swift:40
     else  --@ EpisodeDownloader.swift:41
       swift.print("Episode download complete")  --@ EpisodeDownloader.swift:42
     end  --@ EpisodeDownloader.swift:43
@@ -104,15 +104,11 @@ app {
 -- the calling thread. `lock = "sharedContainer"`: it holds the app-group container's lock
 -- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.
 stubs {
-  ["URLSessionConfiguration.sessionSendsLaunchEvents"] = { },  -- EpisodeDownloader.swift:17
-  ["URLSessionConfiguration.isDiscretionary"] = { },  -- EpisodeDownloader.swift:18
   ["EpisodeLibrary.importDownloadedFile"] = { },  -- EpisodeDownloader.swift:34
   ["Error.localizedDescription"] = { },  -- EpisodeDownloader.swift:40
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
-  { "URLSessionConfiguration.sessionSendsLaunchEvents", "EpisodeDownloader.swift:17" },
-  { "URLSessionConfiguration.isDiscretionary", "EpisodeDownloader.swift:18" },
   { "EpisodeLibrary.importDownloadedFile", "EpisodeDownloader.swift:34" },
   { "Error.localizedDescription", "EpisodeDownloader.swift:40" },
 }

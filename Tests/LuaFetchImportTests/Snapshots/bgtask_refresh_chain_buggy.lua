@@ -26,7 +26,7 @@ function T.AppDelegate:applicationDidEnterBackground(application)  --@ AppDelega
 end  --@ AppDelegate.swift:24
 function T.AppDelegate:scheduleAppRefresh()  --@ AppDelegate.swift:26
   local request = BGAppRefreshTaskRequest(T.AppDelegate.refreshTaskIdentifier)  --@ AppDelegate.swift:27
-  request.earliestBeginDate = now() + T.AppDelegate.refreshInterval  --@ AppDelegate.swift:28
+  request.earliestBeginDate = swift.now() + T.AppDelegate.refreshInterval  --@ AppDelegate.swift:28
   local __c1, __r2 = swift.doCatch(function()  --@ AppDelegate.swift:29
     swift.bgSubmit(request)  --@ AppDelegate.swift:30
     swift.print("Scheduled the next feed refresh")  --@ AppDelegate.swift:31
@@ -60,13 +60,13 @@ function T.AppDelegate:handleAppRefresh(task)  --@ AppDelegate.swift:37
 end  --@ AppDelegate.swift:56
 swift.fields(T.FeedRefresher, function(self)  --@ FeedRefresher.swift:4
   self.client = swift.stubCall(2, nil, "https://feeds.example-reader.com")  --@ FeedRefresher.swift:5
-  self.defaults = swift.stubCall(3, nil, "group.com.example.reader")  --@ FeedRefresher.swift:6
+  self.defaults = swift.userDefaults  --@ FeedRefresher.swift:6
   self.isCancelled = false  --@ FeedRefresher.swift:8
 end)  --@ FeedRefresher.swift:4
 function T.FeedRefresher:start(account, completion)  --@ FeedRefresher.swift:10
   self.completion = completion  --@ FeedRefresher.swift:11
   local since = swift.coalesce(swift.optApply(self.defaults, function(__r) return swift.defaultsGet("feed.lastRefresh", "double") end), function() return 0 end)  --@ FeedRefresher.swift:12
-  swift.call(6, self.client, "fetchArticles", "fetchArticles_for", swift.get(4, account, "identifier"), since, function(articles, error_)  --@ FeedRefresher.swift:13
+  swift.call(5, self.client, "fetchArticles", "fetchArticles_for", swift.get(3, account, "identifier"), since, function(articles, error_)  --@ FeedRefresher.swift:13
     do  --@ FeedRefresher.swift:14
       local error__2 = error_  --@ FeedRefresher.swift:14
       if error__2 ~= nil then  --@ FeedRefresher.swift:14
@@ -75,14 +75,14 @@ function T.FeedRefresher:start(account, completion)  --@ FeedRefresher.swift:10
         do return end  --@ FeedRefresher.swift:17
       end  --@ FeedRefresher.swift:18
     end  --@ FeedRefresher.swift:18
-    swift.print(swift.interp("Fetched ", swift.get(5, articles, "count"), " new articles"))  --@ FeedRefresher.swift:19
-    swift.optApply(swift.opt(self, "defaults"), function(__r) return swift.defaultsSet("feed.lastRefresh", (now() + 1379462400)) end)  --@ FeedRefresher.swift:20
+    swift.print(swift.interp("Fetched ", swift.get(4, articles, "count"), " new articles"))  --@ FeedRefresher.swift:19
+    swift.optApply(swift.opt(self, "defaults"), function(__r) return swift.defaultsSet("feed.lastRefresh", (swift.now() + 1379462400)) end)  --@ FeedRefresher.swift:20
     swift.optCall(0, self, "finish", nil, true)  --@ FeedRefresher.swift:21
   end)  --@ FeedRefresher.swift:22
 end  --@ FeedRefresher.swift:23
 function T.FeedRefresher:cancel()  --@ FeedRefresher.swift:25
   self.isCancelled = true  --@ FeedRefresher.swift:26
-  swift.call(7, self.client, "cancelAllRequests", nil)  --@ FeedRefresher.swift:27
+  swift.call(6, self.client, "cancelAllRequests", nil)  --@ FeedRefresher.swift:27
   self:finish(false)  --@ FeedRefresher.swift:28
 end  --@ FeedRefresher.swift:29
 function T.FeedRefresher:finish(success)  --@ FeedRefresher.swift:32
@@ -124,7 +124,6 @@ app {
 stubs {
   ["AccountStore.currentAccount"] = { },  -- AppDelegate.swift:47
   ["FeedClient.init"] = { },  -- FeedRefresher.swift:5
-  ["UserDefaults.init"] = { },  -- FeedRefresher.swift:6
   ["Account.identifier"] = { },  -- FeedRefresher.swift:13
   ["articles.count"] = { },  -- FeedRefresher.swift:19
   ["FeedClient.fetchArticles"] = { },  -- FeedRefresher.swift:13
@@ -134,7 +133,6 @@ stubs {
 swift.sites {
   { "AccountStore.currentAccount", "AppDelegate.swift:47", opt = true },
   { "FeedClient.init", "FeedRefresher.swift:5" },
-  { "UserDefaults.init", "FeedRefresher.swift:6" },
   { "Account.identifier", "FeedRefresher.swift:13" },
   { "articles.count", "FeedRefresher.swift:19" },
   { "FeedClient.fetchArticles", "FeedRefresher.swift:13", fails = true, closures = { [3] = { index = 3, params = 2, kinds = { false, "error" } } } },

@@ -23,7 +23,7 @@ end)  --@ AnalyticsController.swift:11
 swift.static(T.AnalyticsController, "shared", function() return swift.new(T.AnalyticsController, "init") end)  --@ AnalyticsController.swift:12
 swift.static(T.AnalyticsController, "flushInterval", function() return 60 end)  --@ AnalyticsController.swift:13
 swift.lazy(T.AnalyticsController, "suiteDefaults", function(self)  --@ AnalyticsController.swift:16
-  return swift.stubCall(2, nil, "group.com.example.metrics")  --@ AnalyticsController.swift:16
+  return swift.userDefaults  --@ AnalyticsController.swift:16
 end)  --@ AnalyticsController.swift:16
 function T.AnalyticsController:init()  --@ AnalyticsController.swift:21
 end  --@ AnalyticsController.swift:21
@@ -44,7 +44,7 @@ function T.AnalyticsController:start()  --@ AnalyticsController.swift:23
   end), "store", nil, self.cancellables)  --@ AnalyticsController.swift:36
 end  --@ AnalyticsController.swift:38
 function T.AnalyticsController:track(name)  --@ AnalyticsController.swift:40
-  swift.call(0, self.pending, "append", nil, swift.interp(name, "@", (now() + 1379462400)))  --@ AnalyticsController.swift:41
+  swift.call(0, self.pending, "append", nil, swift.interp(name, "@", (swift.now() + 1379462400)))  --@ AnalyticsController.swift:41
 end  --@ AnalyticsController.swift:42
 function T.AnalyticsController:startTimer()  --@ AnalyticsController.swift:44
   swift.optApply(self.flushTimer, function(__r) return swift.invalidate(__r) end)  --@ AnalyticsController.swift:45
@@ -62,14 +62,14 @@ function T.AnalyticsController:flush(trigger)  --@ AnalyticsController.swift:56
   do  --@ AnalyticsController.swift:59
     local __s1 = trigger  --@ AnalyticsController.swift:59
     if swift.caseOf(__s1) == "timer" then  --@ AnalyticsController.swift:60
-      swift.call(3, self.client, "send", "send_events", batch, function(error_)  --@ AnalyticsController.swift:61
+      swift.call(2, self.client, "send", "send_events", batch, function(error_)  --@ AnalyticsController.swift:61
         if error_ ~= nil then  --@ AnalyticsController.swift:62
           swift.optCall(0, swift.opt(self, "pending"), "append", "append_contentsOf", batch)  --@ AnalyticsController.swift:63
         end  --@ AnalyticsController.swift:64
       end)  --@ AnalyticsController.swift:65
     elseif swift.caseOf(__s1) == "background" or swift.caseOf(__s1) == "terminate" then  --@ AnalyticsController.swift:66
       local sent = dispatch.semaphore(0)  --@ AnalyticsController.swift:68
-      swift.call(4, self.client, "send", "send_events", batch, function(error_)  --@ AnalyticsController.swift:69
+      swift.call(3, self.client, "send", "send_events", batch, function(error_)  --@ AnalyticsController.swift:69
         do  --@ AnalyticsController.swift:70
           local error__2 = error_  --@ AnalyticsController.swift:70
           if error__2 ~= nil then  --@ AnalyticsController.swift:70
@@ -120,13 +120,11 @@ app {
 -- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.
 stubs {
   ["TelemetryClient.init"] = { },  -- AnalyticsController.swift:15
-  ["UserDefaults.init"] = { },  -- AnalyticsController.swift:16
   ["TelemetryClient.send"] = { },  -- AnalyticsController.swift:61 (+1 more)
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
   { "TelemetryClient.init", "AnalyticsController.swift:15" },
-  { "UserDefaults.init", "AnalyticsController.swift:16" },
   { "TelemetryClient.send", "AnalyticsController.swift:61", fails = true, closures = { [2] = { index = 2, params = 1, kinds = { "error" } } } },
   { "TelemetryClient.send", "AnalyticsController.swift:69", fails = true, closures = { [2] = { index = 2, params = 1, kinds = { "error" } } } },
 }

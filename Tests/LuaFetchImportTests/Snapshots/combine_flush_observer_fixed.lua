@@ -25,7 +25,7 @@ end)  --@ AnalyticsController.swift:11
 swift.static(T.AnalyticsController, "shared", function() return swift.new(T.AnalyticsController, "init") end)  --@ AnalyticsController.swift:12
 swift.static(T.AnalyticsController, "flushInterval", function() return 60 end)  --@ AnalyticsController.swift:13
 swift.lazy(T.AnalyticsController, "suiteDefaults", function(self)  --@ AnalyticsController.swift:16
-  return swift.stubCall(2, nil, "group.com.example.metrics")  --@ AnalyticsController.swift:16
+  return swift.userDefaults  --@ AnalyticsController.swift:16
 end)  --@ AnalyticsController.swift:16
 function T.AnalyticsController:init()  --@ AnalyticsController.swift:23
 end  --@ AnalyticsController.swift:23
@@ -46,7 +46,7 @@ function T.AnalyticsController:start()  --@ AnalyticsController.swift:25
   end), "store", nil, self.cancellables)  --@ AnalyticsController.swift:38
 end  --@ AnalyticsController.swift:40
 function T.AnalyticsController:track(name)  --@ AnalyticsController.swift:42
-  swift.call(0, self.pending, "append", nil, swift.interp(name, "@", (now() + 1379462400)))  --@ AnalyticsController.swift:43
+  swift.call(0, self.pending, "append", nil, swift.interp(name, "@", (swift.now() + 1379462400)))  --@ AnalyticsController.swift:43
 end  --@ AnalyticsController.swift:44
 function T.AnalyticsController:startTimer()  --@ AnalyticsController.swift:46
   swift.optApply(self.flushTimer, function(__r) return swift.invalidate(__r) end)  --@ AnalyticsController.swift:47
@@ -64,14 +64,14 @@ function T.AnalyticsController:flush(trigger)  --@ AnalyticsController.swift:58
   do  --@ AnalyticsController.swift:61
     local __s1 = trigger  --@ AnalyticsController.swift:61
     if swift.caseOf(__s1) == "timer" then  --@ AnalyticsController.swift:62
-      swift.call(3, self.client, "send", "send_events", batch, function(error_)  --@ AnalyticsController.swift:63
+      swift.call(2, self.client, "send", "send_events", batch, function(error_)  --@ AnalyticsController.swift:63
         if error_ ~= nil then  --@ AnalyticsController.swift:64
           swift.optCall(0, swift.opt(self, "pending"), "append", "append_contentsOf", batch)  --@ AnalyticsController.swift:65
         end  --@ AnalyticsController.swift:66
       end)  --@ AnalyticsController.swift:67
     elseif swift.caseOf(__s1) == "background" then  --@ AnalyticsController.swift:68
       local flushID = self:beginFlushTask()  --@ AnalyticsController.swift:70
-      swift.call(4, self.client, "send", "send_events", batch, function(error_)  --@ AnalyticsController.swift:71
+      swift.call(3, self.client, "send", "send_events", batch, function(error_)  --@ AnalyticsController.swift:71
         do  --@ AnalyticsController.swift:72
           local error__2 = error_  --@ AnalyticsController.swift:72
           if error__2 ~= nil then  --@ AnalyticsController.swift:72
@@ -150,13 +150,11 @@ app {
 -- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.
 stubs {
   ["TelemetryClient.init"] = { },  -- AnalyticsController.swift:15
-  ["UserDefaults.init"] = { },  -- AnalyticsController.swift:16
   ["TelemetryClient.send"] = { },  -- AnalyticsController.swift:63 (+1 more)
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
   { "TelemetryClient.init", "AnalyticsController.swift:15" },
-  { "UserDefaults.init", "AnalyticsController.swift:16" },
   { "TelemetryClient.send", "AnalyticsController.swift:63", fails = true, closures = { [2] = { index = 2, params = 1, kinds = { "error" } } } },
   { "TelemetryClient.send", "AnalyticsController.swift:71", fails = true, closures = { [2] = { index = 2, params = 1, kinds = { "error" } } } },
 }

@@ -60,7 +60,7 @@ function T.BackupCoordinator:runBeforeSuspension()  --@ BackupCoordinator.swift:
   end  --@ BackupCoordinator.swift:20
   self.isCancelled = false  --@ BackupCoordinator.swift:21
   self.backgroundTask = swift.app:beginBackgroundTask("FamilyBackup", function()  --@ BackupCoordinator.swift:22
-    self.isCancelled = true  --@ BackupCoordinator.swift:24
+    do local __o2 = self if __o2 ~= nil then __o2.isCancelled = true end end  --@ BackupCoordinator.swift:24
   end)  --@ BackupCoordinator.swift:25
   local taskID = self.backgroundTask  --@ BackupCoordinator.swift:26
   local group = dispatch.group()  --@ BackupCoordinator.swift:27
@@ -106,7 +106,7 @@ function T.BackupCoordinator:finish(taskID)  --@ BackupCoordinator.swift:67
     swift.print(swift.interp("Backup finished, failed jobs: ", self.failedJobs))  --@ BackupCoordinator.swift:69
     swift.call(0, self.failedJobs, "removeAll", nil)  --@ BackupCoordinator.swift:70
   end)  --@ BackupCoordinator.swift:71
-  swift.defaultsSet("backup.lastRun", (now() + 1379462400))  --@ BackupCoordinator.swift:72
+  swift.defaultsSet("backup.lastRun", (swift.now() + 1379462400))  --@ BackupCoordinator.swift:72
   self:endBackgroundTask(taskID)  --@ BackupCoordinator.swift:73
 end  --@ BackupCoordinator.swift:74
 function T.BackupCoordinator:endBackgroundTask(taskID)  --@ BackupCoordinator.swift:76

@@ -112,7 +112,7 @@ function T.BackupCoordinator:finish(taskID)  --@ BackupCoordinator.swift:68
     swift.print(swift.interp("Backup finished, failed jobs: ", self.failedJobs))  --@ BackupCoordinator.swift:70
     swift.call(0, self.failedJobs, "removeAll", nil)  --@ BackupCoordinator.swift:71
   end)  --@ BackupCoordinator.swift:72
-  swift.defaultsSet("backup.lastRun", (now() + 1379462400))  --@ BackupCoordinator.swift:73
+  swift.defaultsSet("backup.lastRun", (swift.now() + 1379462400))  --@ BackupCoordinator.swift:73
   self:endBackgroundTask(taskID)  --@ BackupCoordinator.swift:74
 end  --@ BackupCoordinator.swift:75
 function T.BackupCoordinator:endBackgroundTask(taskID)  --@ BackupCoordinator.swift:77

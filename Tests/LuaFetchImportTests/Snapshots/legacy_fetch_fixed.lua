@@ -33,13 +33,13 @@ function T.AppDelegate:applicationWillEnterForeground(application)  --@ AppDeleg
     do return end  --@ AppDelegate.swift:18
   end  --@ AppDelegate.swift:18
   self.loader:refresh(token, function(outcome)  --@ AppDelegate.swift:19
-    return swift.print(swift.interp("Foreground refresh: ", swift.get(3, outcome, "rawValue")))  --@ AppDelegate.swift:20
+    return swift.print(swift.interp("Foreground refresh: ", outcome.rawValue))  --@ AppDelegate.swift:20
   end)  --@ AppDelegate.swift:21
 end  --@ AppDelegate.swift:22
 function T.AppDelegate:application_performFetchWithCompletionHandler(application, completionHandler)  --@ AppDelegate.swift:25
   local __ok2 = false  --@ AppDelegate.swift:27
   local token  --@ AppDelegate.swift:27
-  token = swift.call(4, self.keychain, "get", nil, "forecast.authToken")  --@ AppDelegate.swift:27
+  token = swift.call(3, self.keychain, "get", nil, "forecast.authToken")  --@ AppDelegate.swift:27
   if token ~= nil then  --@ AppDelegate.swift:27
     __ok2 = true  --@ AppDelegate.swift:27
   end  --@ AppDelegate.swift:27
@@ -63,14 +63,14 @@ function T.AppDelegate:application_performFetchWithCompletionHandler(application
 end  --@ AppDelegate.swift:42
 swift.enum(T.RefreshOutcome, { { "updated", "updated" }, { "unchanged", "unchanged" }, { "failed", "failed" } })  --@ ForecastLoader.swift:3
 swift.fields(T.ForecastLoader, function(self)  --@ ForecastLoader.swift:10
-  self.client = swift.stubCall(5, nil, "https://api.example-weather.com", 20)  --@ ForecastLoader.swift:11
-  self.defaults = swift.stubCall(6, nil, "group.com.example.weather")  --@ ForecastLoader.swift:12
+  self.client = swift.stubCall(4, nil, "https://api.example-weather.com", 20)  --@ ForecastLoader.swift:11
+  self.defaults = swift.userDefaults  --@ ForecastLoader.swift:12
 end)  --@ ForecastLoader.swift:10
 swift.computed(T.ForecastLoader, "city", function(self)  --@ ForecastLoader.swift:15
   do return swift.coalesce(swift.optApply(self.defaults, function(__r) return swift.defaultsGet("forecast.city", "string") end), function() return "Lisbon" end) end  --@ ForecastLoader.swift:16
 end)  --@ ForecastLoader.swift:17
 function T.ForecastLoader:refresh(token, completion)  --@ ForecastLoader.swift:19
-  swift.call(9, self.client, "forecast", "forecast_for", self.city, token, function(forecast, error_)  --@ ForecastLoader.swift:20
+  swift.call(7, self.client, "forecast", "forecast_for", self.city, token, function(forecast, error_)  --@ ForecastLoader.swift:20
     local __ok4 = false  --@ ForecastLoader.swift:21
     local self_  --@ ForecastLoader.swift:21
     self_ = self  --@ ForecastLoader.swift:21
@@ -99,9 +99,9 @@ function T.ForecastLoader:refresh(token, completion)  --@ ForecastLoader.swift:1
       completion(swift.case("unchanged"))  --@ ForecastLoader.swift:31
       do return end  --@ ForecastLoader.swift:32
     end  --@ ForecastLoader.swift:33
-    local changed = swift.ne(swift.get(7, forecast_2, "issuedAt"), self.lastIssuedAt)  --@ ForecastLoader.swift:34
-    self.lastIssuedAt = swift.get(8, forecast_2, "issuedAt")  --@ ForecastLoader.swift:35
-    swift.optApply(self.defaults, function(__r) return swift.defaultsSet("forecast.lastFetch", (now() + 1379462400)) end)  --@ ForecastLoader.swift:36
+    local changed = swift.ne(swift.get(5, forecast_2, "issuedAt"), self.lastIssuedAt)  --@ ForecastLoader.swift:34
+    self.lastIssuedAt = swift.get(6, forecast_2, "issuedAt")  --@ ForecastLoader.swift:35
+    swift.optApply(self.defaults, function(__r) return swift.defaultsSet("forecast.lastFetch", (swift.now() + 1379462400)) end)  --@ ForecastLoader.swift:36
     completion((function() if changed then return swift.case("updated") end return swift.case("unchanged") end)())  --@ ForecastLoader.swift:37
   end)  --@ ForecastLoader.swift:38
 end  --@ ForecastLoader.swift:39
@@ -133,9 +133,7 @@ app {
 stubs {
   ["KeychainSwift.init"] = { },  -- AppDelegate.swift:8
   ["KeychainSwift.get"] = { },  -- AppDelegate.swift:18 (+1 more)
-  ["outcome.rawValue"] = { },  -- AppDelegate.swift:20
   ["WeatherClient.init"] = { },  -- ForecastLoader.swift:11
-  ["UserDefaults.init"] = { },  -- ForecastLoader.swift:12
   ["forecast.issuedAt"] = { },  -- ForecastLoader.swift:34 (+1 more)
   ["WeatherClient.forecast"] = { },  -- ForecastLoader.swift:20
 }
@@ -143,10 +141,8 @@ stubs {
 swift.sites {
   { "KeychainSwift.init", "AppDelegate.swift:8" },
   { "KeychainSwift.get", "AppDelegate.swift:18", opt = true },
-  { "outcome.rawValue", "AppDelegate.swift:20" },
   { "KeychainSwift.get", "AppDelegate.swift:27", opt = true },
   { "WeatherClient.init", "ForecastLoader.swift:11" },
-  { "UserDefaults.init", "ForecastLoader.swift:12" },
   { "forecast.issuedAt", "ForecastLoader.swift:34" },
   { "forecast.issuedAt", "ForecastLoader.swift:35", opt = true },
   { "WeatherClient.forecast", "ForecastLoader.swift:20", fails = true, closures = { [3] = { index = 3, params = 2, kinds = { false, "error" } } } },

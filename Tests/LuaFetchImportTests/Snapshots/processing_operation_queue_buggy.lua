@@ -44,7 +44,7 @@ function T.LibraryIndexer:scheduleReindex()  --@ LibraryIndexer.swift:21
   local request = BGProcessingTaskRequest(T.AppDelegate.reindexTaskIdentifier)  --@ LibraryIndexer.swift:22
   request.requiresExternalPower = true  --@ LibraryIndexer.swift:23
   request.requiresNetworkConnectivity = false  --@ LibraryIndexer.swift:24
-  request.earliestBeginDate = now() + (swift.mul(60, 60))  --@ LibraryIndexer.swift:25
+  request.earliestBeginDate = swift.now() + (swift.mul(60, 60))  --@ LibraryIndexer.swift:25
   local __c1, __r2 = swift.doCatch(function()  --@ LibraryIndexer.swift:26
     swift.bgSubmit(request)  --@ LibraryIndexer.swift:27
     self.status = T.IndexStatus.scheduled  --@ LibraryIndexer.swift:28
@@ -59,7 +59,7 @@ function T.LibraryIndexer:handleReindex(task)  --@ LibraryIndexer.swift:34
   self.status = T.IndexStatus.running  --@ LibraryIndexer.swift:35
   local operation = swift.blockOperation(function()  --@ LibraryIndexer.swift:36
     local done = dispatch.semaphore(0)  --@ LibraryIndexer.swift:38
-    swift.call(3, swift.opaque("PhotoSearchIndex"), "rebuild", "rebuild_batchSize", 500, function(error_)  --@ LibraryIndexer.swift:39
+    swift.call(1, swift.opaque("PhotoSearchIndex"), "rebuild", "rebuild_batchSize", 500, function(error_)  --@ LibraryIndexer.swift:39
       do  --@ LibraryIndexer.swift:40
         local error__2 = error_  --@ LibraryIndexer.swift:40
         if error__2 ~= nil then  --@ LibraryIndexer.swift:40
@@ -71,14 +71,14 @@ function T.LibraryIndexer:handleReindex(task)  --@ LibraryIndexer.swift:34
     swift.semaphoreWait(done)  --@ LibraryIndexer.swift:45
   end)  --@ LibraryIndexer.swift:46
   task.expirationHandler = function()  --@ LibraryIndexer.swift:48
-    return swift.stubCall(4, self.queue)  --@ LibraryIndexer.swift:50
+    return self.queue:cancelAllOperations()  --@ LibraryIndexer.swift:50
   end  --@ LibraryIndexer.swift:51
   operation.completionBlock = function()  --@ LibraryIndexer.swift:53
-    local success = not (swift.get(6, operation, "isCancelled"))  --@ LibraryIndexer.swift:54
-    self.status = T.IndexStatus.finished  --@ LibraryIndexer.swift:55
+    local success = not operation.isCancelled  --@ LibraryIndexer.swift:54
+    do local __o3 = self if __o3 ~= nil then __o3.status = T.IndexStatus.finished end end  --@ LibraryIndexer.swift:55
     task:setTaskCompleted(success)  --@ LibraryIndexer.swift:56
   end  --@ LibraryIndexer.swift:57
-  swift.stubCall(7, self.queue, operation)  --@ LibraryIndexer.swift:58
+  self.queue:addOperation(operation)  --@ LibraryIndexer.swift:58
 end  --@ LibraryIndexer.swift:59
 
 app {
@@ -107,23 +107,11 @@ app {
 -- the calling thread. `lock = "sharedContainer"`: it holds the app-group container's lock
 -- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.
 stubs {
-  ["OperationQueue.name"] = { },  -- LibraryIndexer.swift:16
-  ["OperationQueue.maxConcurrentOperationCount"] = { },  -- LibraryIndexer.swift:17
   ["PhotoSearchIndex.rebuild"] = { },  -- LibraryIndexer.swift:39
-  ["OperationQueue.cancelAllOperations"] = { },  -- LibraryIndexer.swift:50
-  ["BlockOperation.completionBlock"] = { },  -- LibraryIndexer.swift:53
-  ["BlockOperation.isCancelled"] = { },  -- LibraryIndexer.swift:54
-  ["OperationQueue.addOperation"] = { },  -- LibraryIndexer.swift:58
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
-  { "OperationQueue.name", "LibraryIndexer.swift:16" },
-  { "OperationQueue.maxConcurrentOperationCount", "LibraryIndexer.swift:17" },
   { "PhotoSearchIndex.rebuild", "LibraryIndexer.swift:39", fails = true, closures = { [2] = { index = 2, params = 1, kinds = { "error" } } } },
-  { "OperationQueue.cancelAllOperations", "LibraryIndexer.swift:50" },
-  { "BlockOperation.completionBlock", "LibraryIndexer.swift:53" },
-  { "BlockOperation.isCancelled", "LibraryIndexer.swift:54" },
-  { "OperationQueue.addOperation", "LibraryIndexer.swift:58" },
 }
 
 -- The world: the fake servers, what the person and the system do (edit freely).

@@ -45,7 +45,7 @@ function T.LibraryIndexer:scheduleReindex()  --@ LibraryIndexer.swift:21
   local request = BGProcessingTaskRequest(T.AppDelegate.reindexTaskIdentifier)  --@ LibraryIndexer.swift:22
   request.requiresExternalPower = true  --@ LibraryIndexer.swift:23
   request.requiresNetworkConnectivity = false  --@ LibraryIndexer.swift:24
-  request.earliestBeginDate = now() + (swift.mul(60, 60))  --@ LibraryIndexer.swift:25
+  request.earliestBeginDate = swift.now() + (swift.mul(60, 60))  --@ LibraryIndexer.swift:25
   local __c1, __r2 = swift.doCatch(function()  --@ LibraryIndexer.swift:26
     swift.bgSubmit(request)  --@ LibraryIndexer.swift:27
     self.status = T.IndexStatus.scheduled  --@ LibraryIndexer.swift:28
@@ -60,7 +60,7 @@ function T.LibraryIndexer:handleReindex(task)  --@ LibraryIndexer.swift:34
   self.status = T.IndexStatus.running  --@ LibraryIndexer.swift:35
   local operation = swift.blockOperation(function()  --@ LibraryIndexer.swift:36
     local done = dispatch.semaphore(0)  --@ LibraryIndexer.swift:38
-    swift.call(3, swift.opaque("PhotoSearchIndex"), "rebuild", "rebuild_batchSize", 500, function(error_)  --@ LibraryIndexer.swift:39
+    swift.call(1, swift.opaque("PhotoSearchIndex"), "rebuild", "rebuild_batchSize", 500, function(error_)  --@ LibraryIndexer.swift:39
       do  --@ LibraryIndexer.swift:40
         local error__2 = error_  --@ LibraryIndexer.swift:40
         if error__2 ~= nil then  --@ LibraryIndexer.swift:40
@@ -73,15 +73,15 @@ function T.LibraryIndexer:handleReindex(task)  --@ LibraryIndexer.swift:34
   end)  --@ LibraryIndexer.swift:46
   local completion = swift.new(T.TaskCompletion, "init", task)  --@ LibraryIndexer.swift:48
   task.expirationHandler = function()  --@ LibraryIndexer.swift:49
-    swift.stubCall(4, self.queue)  --@ LibraryIndexer.swift:51
+    self.queue:cancelAllOperations()  --@ LibraryIndexer.swift:51
     completion:complete(false)  --@ LibraryIndexer.swift:52
   end  --@ LibraryIndexer.swift:53
   operation.completionBlock = function()  --@ LibraryIndexer.swift:55
-    local success = not (swift.get(6, operation, "isCancelled"))  --@ LibraryIndexer.swift:56
-    self.status = T.IndexStatus.finished  --@ LibraryIndexer.swift:57
+    local success = not operation.isCancelled  --@ LibraryIndexer.swift:56
+    do local __o3 = self if __o3 ~= nil then __o3.status = T.IndexStatus.finished end end  --@ LibraryIndexer.swift:57
     completion:complete(success)  --@ LibraryIndexer.swift:58
   end  --@ LibraryIndexer.swift:59
-  swift.stubCall(7, self.queue, operation)  --@ LibraryIndexer.swift:60
+  self.queue:addOperation(operation)  --@ LibraryIndexer.swift:60
 end  --@ LibraryIndexer.swift:61
 swift.fields(T.TaskCompletion, function(self)  --@ LibraryIndexer.swift:65
   self.lock = dispatch.lock()  --@ LibraryIndexer.swift:67
@@ -91,7 +91,7 @@ function T.TaskCompletion:init(task)  --@ LibraryIndexer.swift:70
   self.task = task  --@ LibraryIndexer.swift:71
 end  --@ LibraryIndexer.swift:72
 function T.TaskCompletion:complete(success)  --@ LibraryIndexer.swift:74
-  local __c3, __r4 = swift.scope(function(defer)  --@ LibraryIndexer.swift:75
+  local __c4, __r5 = swift.scope(function(defer)  --@ LibraryIndexer.swift:75
     self.lock:lock()  --@ LibraryIndexer.swift:75
     defer(function()  --@ LibraryIndexer.swift:76
       self.lock:unlock()  --@ LibraryIndexer.swift:76
@@ -102,7 +102,7 @@ function T.TaskCompletion:complete(success)  --@ LibraryIndexer.swift:74
     self.isCompleted = true  --@ LibraryIndexer.swift:78
     self.task:setTaskCompleted(success)  --@ LibraryIndexer.swift:79
   end)  --@ LibraryIndexer.swift:79
-  if __c3 == swift.RETURN then do return __r4 end end  --@ LibraryIndexer.swift:75
+  if __c4 == swift.RETURN then do return __r5 end end  --@ LibraryIndexer.swift:75
 end  --@ LibraryIndexer.swift:80
 
 app {
@@ -131,23 +131,11 @@ app {
 -- the calling thread. `lock = "sharedContainer"`: it holds the app-group container's lock
 -- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.
 stubs {
-  ["OperationQueue.name"] = { },  -- LibraryIndexer.swift:16
-  ["OperationQueue.maxConcurrentOperationCount"] = { },  -- LibraryIndexer.swift:17
   ["PhotoSearchIndex.rebuild"] = { },  -- LibraryIndexer.swift:39
-  ["OperationQueue.cancelAllOperations"] = { },  -- LibraryIndexer.swift:51
-  ["BlockOperation.completionBlock"] = { },  -- LibraryIndexer.swift:55
-  ["BlockOperation.isCancelled"] = { },  -- LibraryIndexer.swift:56
-  ["OperationQueue.addOperation"] = { },  -- LibraryIndexer.swift:60
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
-  { "OperationQueue.name", "LibraryIndexer.swift:16" },
-  { "OperationQueue.maxConcurrentOperationCount", "LibraryIndexer.swift:17" },
   { "PhotoSearchIndex.rebuild", "LibraryIndexer.swift:39", fails = true, closures = { [2] = { index = 2, params = 1, kinds = { "error" } } } },
-  { "OperationQueue.cancelAllOperations", "LibraryIndexer.swift:51" },
-  { "BlockOperation.completionBlock", "LibraryIndexer.swift:55" },
-  { "BlockOperation.isCancelled", "LibraryIndexer.swift:56" },
-  { "OperationQueue.addOperation", "LibraryIndexer.swift:60" },
 }
 
 -- The world: the fake servers, what the person and the system do (edit freely).

@@ -26,7 +26,7 @@ function T.AppDelegate:application_configurationForConnecting(application, conne
 end  --@ AppDelegate.swift:16
 function T.AppDelegate:applicationDidEnterBackground(application)  --@ AppDelegate.swift:18
   swift.call(3, swift.opaque("ThumbnailCache"), "trim", "trim_toMegabytes", 50)  --@ AppDelegate.swift:20
-  swift.defaultsSet("app.lastBackgroundedAt", (now() + 1379462400))  --@ AppDelegate.swift:21
+  swift.defaultsSet("app.lastBackgroundedAt", (swift.now() + 1379462400))  --@ AppDelegate.swift:21
 end  --@ AppDelegate.swift:22
 function T.AppDelegate:applicationWillTerminate(application)  --@ AppDelegate.swift:24
   T.DraftStore.shared:stopAutosave()  --@ AppDelegate.swift:25
@@ -164,7 +164,7 @@ stubs {
   ["DocumentContainer.init"] = { },  -- DraftStore.swift:8
   ["DocumentContainer.saveChanges"] = { },  -- DraftStore.swift:34
   ["ThumbnailCache.removeAll"] = { },  -- SceneDelegate.swift:13
-  ["error.localizedDescription"] = { },  -- SceneDelegate.swift:33
+  ["Error.localizedDescription"] = { },  -- SceneDelegate.swift:33
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
@@ -174,7 +174,7 @@ swift.sites {
   { "DocumentContainer.init", "DraftStore.swift:8" },
   { "DocumentContainer.saveChanges", "DraftStore.swift:34", fails = true, closures = { [1] = { index = 1, params = 1, kinds = { "error" } } } },
   { "ThumbnailCache.removeAll", "SceneDelegate.swift:13" },
-  { "error.localizedDescription", "SceneDelegate.swift:33" },
+  { "Error.localizedDescription", "SceneDelegate.swift:33" },
 }
 
 -- The world: the fake servers, what the person and the system do (edit freely).

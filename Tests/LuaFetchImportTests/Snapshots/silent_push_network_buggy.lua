@@ -67,7 +67,7 @@ end  --@ InboxSyncService.swift:37
 function T.InboxSyncService:apply(changes)  --@ InboxSyncService.swift:39
   swift.call(10, swift.opaque("MessageStore"), "insert", nil, swift.get(9, changes, "messages"))  --@ InboxSyncService.swift:40
   swift.call(12, swift.opaque("MessageStore"), "delete", nil, swift.get(11, changes, "deletedIDs"))  --@ InboxSyncService.swift:41
-  swift.defaultsSet("inbox.lastSync", (now() + 1379462400))  --@ InboxSyncService.swift:42
+  swift.defaultsSet("inbox.lastSync", (swift.now() + 1379462400))  --@ InboxSyncService.swift:42
 end  --@ InboxSyncService.swift:43
 
 app {

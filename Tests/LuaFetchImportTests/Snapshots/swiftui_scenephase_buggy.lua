@@ -105,7 +105,7 @@ swift.fields(T.NotesApp, function(self)  --@ NotesApp.swift:3
 end)  --@ NotesApp.swift:3
 swift.computed(T.NotesApp, "scenePhase", function() return swift.currentScenePhase() end)  --@ NotesApp.swift:6
 function T.NotesApp:init()  --@ NotesApp.swift:8
-  swift.defaultsSet("app.launchedAt", (now() + 1379462400))  --@ NotesApp.swift:9
+  swift.defaultsSet("app.launchedAt", (swift.now() + 1379462400))  --@ NotesApp.swift:9
 end  --@ NotesApp.swift:10
 swift.computed(T.NotesApp, "body", function(self)  --@ NotesApp.swift:12
   return swift.call(13, swift.stubCall(12, nil, function()  --@ NotesApp.swift:13
@@ -127,7 +127,7 @@ swift.computed(T.NotesApp, "body", function(self)  --@ NotesApp.swift:12
   end)  --@ NotesApp.swift:27
 end)  --@ NotesApp.swift:28
 function T.NotesApp:__swiftui()  --@ NotesApp.swift:12
-  swift.onScenePhase(function(newPhase)  --@ NotesApp.swift:13
+  swift.onScenePhase(function(newPhase)  --@ NotesApp.swift:16
     do  --@ NotesApp.swift:17
       local __s6 = newPhase  --@ NotesApp.swift:17
       if swift.caseOf(__s6) == "background" then  --@ NotesApp.swift:18

@@ -42,7 +42,7 @@ function T.AppDelegate:applicationDidEnterBackground(application)  --@ AppDelega
         swift.print(swift.interp("Background sync failed: ", error__2))  --@ AppDelegate.swift:35
       else  --@ AppDelegate.swift:36
         swift.print(swift.interp("Background sync pushed ", changed, " changes"))  --@ AppDelegate.swift:37
-        swift.defaultsSet(T.AppDelegate.lastSyncKey, (now() + 1379462400))  --@ AppDelegate.swift:38
+        swift.defaultsSet(T.AppDelegate.lastSyncKey, (swift.now() + 1379462400))  --@ AppDelegate.swift:38
       end  --@ AppDelegate.swift:39
     end  --@ AppDelegate.swift:39
     swift.optCall(0, swift.opt(self, "tasks"), "end_", nil, "sync")  --@ AppDelegate.swift:40
@@ -58,7 +58,7 @@ function T.AppDelegate:syncInForeground()  --@ AppDelegate.swift:49
   end  --@ AppDelegate.swift:50
   swift.call(4, swift.opaque("SyncEngine"), "pushLocalChanges", nil, function(_, error_)  --@ AppDelegate.swift:51
     if error_ == nil then  --@ AppDelegate.swift:52
-      swift.defaultsSet(T.AppDelegate.lastSyncKey, (now() + 1379462400))  --@ AppDelegate.swift:53
+      swift.defaultsSet(T.AppDelegate.lastSyncKey, (swift.now() + 1379462400))  --@ AppDelegate.swift:53
     end  --@ AppDelegate.swift:54
   end)  --@ AppDelegate.swift:55
 end  --@ AppDelegate.swift:56

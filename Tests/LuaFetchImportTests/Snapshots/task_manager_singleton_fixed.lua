@@ -45,7 +45,7 @@ function T.AppDelegate:applicationDidEnterBackground(application)  --@ AppDelega
         swift.print(swift.interp("Background sync failed: ", error__2))  --@ AppDelegate.swift:40
       else  --@ AppDelegate.swift:41
         swift.print(swift.interp("Background sync pushed ", changed, " changes"))  --@ AppDelegate.swift:42
-        swift.defaultsSet(T.AppDelegate.lastSyncKey, (now() + 1379462400))  --@ AppDelegate.swift:43
+        swift.defaultsSet(T.AppDelegate.lastSyncKey, (swift.now() + 1379462400))  --@ AppDelegate.swift:43
       end  --@ AppDelegate.swift:44
     end  --@ AppDelegate.swift:44
     swift.optCall(0, swift.opt(self, "tasks"), "end_", nil, "sync")  --@ AppDelegate.swift:45
@@ -61,7 +61,7 @@ function T.AppDelegate:syncInForeground()  --@ AppDelegate.swift:54
   end  --@ AppDelegate.swift:55
   swift.call(4, swift.opaque("SyncEngine"), "pushLocalChanges", nil, function(_, error_)  --@ AppDelegate.swift:56
     if error_ == nil then  --@ AppDelegate.swift:57
-      swift.defaultsSet(T.AppDelegate.lastSyncKey, (now() + 1379462400))  --@ AppDelegate.swift:58
+      swift.defaultsSet(T.AppDelegate.lastSyncKey, (swift.now() + 1379462400))  --@ AppDelegate.swift:58
     end  --@ AppDelegate.swift:59
   end)  --@ AppDelegate.swift:60
 end  --@ AppDelegate.swift:61

@@ -1,0 +1,29 @@
+import UIKit
+
+@main
+class AppDelegate: UIResponder, UIApplicationDelegate {
+    let engine = SyncEngine(client: RemoteStore())
+
+    func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+        return true
+    }
+
+    func applicationDidEnterBackground(_ application: UIApplication) {
+        let taskID = application.beginBackgroundTask(withName: "PushLocalChanges") {
+            print("background time is up")
+        }
+        Task {
+            guard await !engine.isSyncing else {
+                print("a sync is already running")
+                return
+            }
+            do {
+                let pushed = try await engine.pushLocalChanges()
+                print("pushed \(pushed) changes")
+            } catch {
+                print("push failed: \(error)")
+            }
+            application.endBackgroundTask(taskID)
+        }
+    }
+}
