@@ -94,7 +94,8 @@ func shell(_ command: String, in dir: URL, environment: [String: String] = [:], 
     p.arguments = ["timeout", "-s", "KILL", String(seconds), "bash", "-c", command]
     p.currentDirectoryURL = dir
     var env = ProcessInfo.processInfo.environment
-    for k in ["NO_COLOR", "GITHUB_ACTIONS", "LUAFETCH_BINARY", "LUAFETCH_SANITIZED"] { env.removeValue(forKey: k) }
+    // As on a newcomer's terminal: not in CI (scripts/run's next steps), no colour settings.
+    for k in ["CI", "NO_COLOR", "GITHUB_ACTIONS", "LUAFETCH_BINARY", "LUAFETCH_SANITIZED"] { env.removeValue(forKey: k) }
     for (k, v) in environment { env[k] = v }
     p.environment = env
     let pipe = Pipe()
