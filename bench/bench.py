@@ -1,6 +1,7 @@
 """luafetch's benchmark suite (issue #7), run by scripts/bench. Measures, on this machine and in one
 run, luafetch against the physical limit (a minimal C host embedding Lua 5.4, bench/chost.c) and
-against plain Lua (bench/plain.lua), prints a table of figures and ratios, and writes
+against plain Lua (bench/plain.lua), and what a plain `swift build -c release` makes against the
+release script's binary (issue 31), prints a table of figures and ratios, and writes
 docs/PERFORMANCE.md. Wall-clock figures are medians; the machine is noisy, so ratios taken in the
 same run are what to compare. Optional: callgrind instruction counts (repeatable) with --callgrind."""
 import glob
@@ -8,6 +9,10 @@ import os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LUAFETCH = os.path.join(ROOT, ".build/release/luafetch")
+# What a plain `swift build -c release` makes (issue 31), in its own scratch folder so that neither
+# build undoes the other's flags.
+PLAIN_SCRATCH = os.path.join(ROOT, ".build-plain")
+PLAIN = os.path.join(PLAIN_SCRATCH, "release/luafetch")
 TMP = tempfile.mkdtemp(prefix="luafetch-bench-")
 CHOST = os.path.join(TMP, "chost")
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
@@ -62,8 +67,10 @@ def fmt(x, digits=2):
 # MARK: - Build
 
 def build():
-    print("building luafetch (scripts/build-release) and the C host ...", flush=True)
+    print("building luafetch (scripts/build-release, and plain swift build -c release) and the C host ...", flush=True)
     subprocess.run([os.path.join(ROOT, "scripts/build-release")], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["swift", "build", "-c", "release", "--scratch-path", PLAIN_SCRATCH, "--product", "luafetch"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "lua5.4"], capture_output=True, text=True, check=True).stdout.split()
     subprocess.run(["cc", "-O2", "-o", CHOST, os.path.join(ROOT, "bench/chost.c")] + flags, check=True)
 
@@ -85,6 +92,23 @@ def throughput():
     if lua:
         add("throughput", "ratio luafetch / plain Lua", fmt(lua / lf, 1), "×", "target ≥ 4×")
     return lf
+
+# MARK: - 1b. A plain release build (issue 31)
+
+def plain_build():
+    """The binary `swift build -c release` makes with no flags (as `swift run`, Mint or a Homebrew
+    formula build: exclusivity checked at run time wherever the source does not say otherwise, the
+    Swift runtime shared) against the release script's, on the throughput workload; runs
+    alternate, so both see the same noise."""
+    cmd = ["bench/throughput.lua", "--quiet"]
+    script, plain = [], []
+    for _ in range(max(3, RUNS)):
+        script.append(wall([LUAFETCH] + cmd, runs=1, cwd=ROOT))
+        plain.append(wall([PLAIN] + cmd, runs=1, cwd=ROOT))
+    a, b = statistics.median(script), statistics.median(plain)
+    add("build", "plain swift build -c release: 1,000,000 events", fmt(b * 1000, 0), "ms",
+        f"{fmt(b / a)}× the release script's binary ({fmt(a * 1000, 0)} ms); goal ≤ 1.2×",
+        "swift build -c release --scratch-path .build-plain && .build-plain/release/luafetch bench/throughput.lua --quiet")
 
 # MARK: - 2. Twitter, 30 days
 
@@ -263,6 +287,12 @@ def callgrind(t30, empty):
     lf = instructions([LUAFETCH, small, "--quiet"]) - instructions([LUAFETCH, periodic(1000, 0), "--quiet"])
     c = instructions([CHOST, "1000", "100000"]) - instructions([CHOST, "1000", "0"])
     add("callgrind", "instructions per event, luafetch", fmt(lf / 100_000, 0), "instr", "100,000 events, start-up subtracted; repeatable; goal ≤ 1,300")
+    if os.path.exists(PLAIN):
+        plain_bin = os.path.join(TMP, "luafetch-plain-nodebug")
+        subprocess.run(["strip", "--strip-debug", "-o", plain_bin, PLAIN], check=True)
+        pl = instructions([plain_bin, small, "--quiet"]) - instructions([plain_bin, periodic(1000, 0), "--quiet"])
+        add("callgrind", "instructions per event, plain swift build -c release", fmt(pl / 100_000, 0), "instr",
+            f"{fmt(pl / lf)}× the release script's binary; goal ≤ 1.2×")
     add("callgrind", "instructions per event, C host", fmt(c / 100_000, 0), "instr", f"ratio {fmt(lf / c, 1)}×")
     if shutil.which("lua5.4"):
         pl = instructions(["lua5.4", "bench/plain.lua", "1000", "100000"]) - instructions(["lua5.4", "bench/plain.lua", "1000", "0"])
@@ -433,6 +463,7 @@ def write_report():
 if __name__ == "__main__":
     build()
     throughput()
+    plain_build()
     twitter = twitter30()
     empty = startup()
     sweeps()

@@ -73,10 +73,10 @@ struct TimerBook {
 /// The app's `after` blocks and timers: events of the process, parked while it is suspended.
 final class AppTimeBook: Subsystem {
     enum Kind: UInt8 { case after, timer }
-    var timers = TimerBook()
+    @exclusivity(unchecked) var timers = TimerBook()
     /// `after(0)` / `dispatch.main` blocks submitted for this instant and not run yet: they hold
     /// off suspension (SPEC 12.2).
-    var immediate = (time: Millis(-1), count: 0)
+    @exclusivity(unchecked) var immediate = (time: Millis(-1), count: 0)
 
     func keepsAppRunning(_ world: World) -> Bool { immediate.count > 0 && immediate.time == world.now }
 

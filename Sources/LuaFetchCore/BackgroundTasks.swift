@@ -24,7 +24,7 @@ struct Episode {
 
 final class TaskBook: Subsystem {
     enum Kind: UInt8 { case expirationWarning, deadline, held, racedExpiration, racedDeadline }
-    var open: [BackgroundTask] = []  // in begin order
+    @exclusivity(unchecked) var open: [BackgroundTask] = []  // in begin order
     var nextID = 1
     var episode: Episode?
     var nextEpisode = 0

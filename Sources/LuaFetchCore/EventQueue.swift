@@ -81,15 +81,16 @@ final class EventQueue {
         }
     }
 
-    private var heap = QuaternaryHeap<Entry>()
+    // Every event's path: no run-time exclusivity checks, whatever the build's flags (see World).
+    @exclusivity(unchecked) private var heap = QuaternaryHeap<Entry>()
     /// Indexed by an entry's slot; `slots.count` is how many were ever used (free ones chain).
-    private var slots = PlainBuffer<Slot>()
+    @exclusivity(unchecked) private var slots = PlainBuffer<Slot>()
     /// The free slot released last (-1: none), so the next event (usually the rescheduling of the
     /// recurring event that just ran) takes the slot it left.
-    private var freeHead: Int32 = -1
-    private var nextSeq: UInt64 = 0
+    @exclusivity(unchecked) private var freeHead: Int32 = -1
+    @exclusivity(unchecked) private var nextSeq: UInt64 = 0
     /// Events scheduled and not yet popped or cancelled that are not recurring.
-    private(set) var liveNonRecurring = 0
+    @exclusivity(unchecked) private(set) var liveNonRecurring = 0
 
     init() {}
     deinit { slots.free() }

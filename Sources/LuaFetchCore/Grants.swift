@@ -109,7 +109,7 @@ protocol GrantBehaviour: AnyObject {
 final class GrantBook: Subsystem {
     enum Kind: UInt8 { case deadline }
     /// In the order they began.
-    var pending: [Grant] = []
+    @exclusivity(unchecked) var pending: [Grant] = []
     /// Grants that ended (so a second completion is one); loose and lapsed grants are in from
     /// the start (their own sets answer first), so only pending grants hold the marks back.
     private var completed = GrantKeySet()

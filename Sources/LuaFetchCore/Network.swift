@@ -56,7 +56,7 @@ final class NetworkState: Subsystem {
     enum Kind: UInt8 { case arrives, done }
     var servers: [String: FakeServer] = [:]  // lookup only; `order` is for iteration
     var order: [String] = []
-    var requests: [Int: Request] = [:]
+    @exclusivity(unchecked) var requests: [Int: Request] = [:]
     /// What a server answered, kept for the app's callback (none: not yet, or no route), by request.
     var responses: [Int: ServedResponse] = [:]
     var nextID = 0

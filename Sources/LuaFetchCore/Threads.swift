@@ -173,7 +173,7 @@ final class ThreadBook: Subsystem {
     enum Kind: UInt8 { case start, wake }
     /// Background threads in slots (a free slot has id 0; `free` lists them). A thread's events
     /// carry its number in `a` and its slot in `b`.
-    var slots: [AppThread] = []
+    @exclusivity(unchecked) var slots: [AppThread] = []
     var free: [Int32] = []
     /// The slot of each live thread by number (lookups only; ordered walks sort the numbers).
     var slotOf: [Int: Int32] = [:]
@@ -181,7 +181,7 @@ final class ThreadBook: Subsystem {
     var mutexes: [Mutex] = []
     var lastThread = 0
     /// The thread running app code now (0: the main thread) and its slot.
-    var current = 0
+    @exclusivity(unchecked) var current = 0
     var currentSlot: Int32 = -1
     /// Threads already reported in a deadlock.
     var deadlocked: Set<Int> = []
@@ -215,7 +215,7 @@ final class ThreadBook: Subsystem {
         slots.count * ThreadBook.bytesPerThread + queuedItems * ThreadBook.bytesPerItem
     }
     /// Items waiting in queues and threads waiting on locks.
-    var queuedItems = 0
+    @exclusivity(unchecked) var queuedItems = 0
     /// What one step of host work over the threads costs the run (a deadlock walk's step, a
     /// thread frozen or woken with its process): about what four VM instructions take.
     static let unitsPerStep = 4

@@ -58,7 +58,7 @@ final class URLSessionBook: Subsystem, GrantBehaviour {
     /// of those calls have not run yet: released when the last one ran, or the process ends.
     var held: [Int: Int] = [:]
     /// Host memory the sessions' transfers take (counted against the cap, World.hostBytes).
-    var hostBytes = 0
+    @exclusivity(unchecked) var hostBytes = 0
     /// At most 10 wakes and launches for sessions at one instant (InstantThrottle); the sessions
     /// that wait for the next try.
     var wakes = InstantThrottle(limit: 10)

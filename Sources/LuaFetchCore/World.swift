@@ -75,10 +75,16 @@ public struct TimelineEntry: Sendable {
     }
 }
 
+/// Stored properties on the path of every event (here, in the event queue, the subsystems and
+/// the scripting layer) are `@exclusivity(unchecked)`: without it, a plain `swift build -c release`
+/// (no `-enforce-exclusivity=unchecked`, as `swift run`, Mint or Homebrew build) checks each access
+/// at run time, 2.7× the instructions per event (issue 31; docs/PERFORMANCE.md, the `build` row). A
+/// property the per-event path starts to touch gets the attribute too; the rest keep the checks
+/// that debug builds and tests make.
 public final class World {
     // MARK: - Configuration
-    public var config: ScenarioConfig
-    public internal(set) var options: RunOptions
+    @exclusivity(unchecked) public var config: ScenarioConfig
+    @exclusivity(unchecked) public internal(set) var options: RunOptions
     public private(set) var budgets: Budgets
     public var os: OSProfile { options.os ?? config.os }
     public var seed: Int64 { options.seed ?? config.seed }
@@ -88,33 +94,33 @@ public final class World {
     /// The scripting layer that runs scenario code (it owns the World; set right after both exist).
     /// Unowned without checks: the host outlives its World, and every call into scenario code
     /// passes here (a checked reference costs a count increment and decrement each time).
-    public unowned(unsafe) var host: ScriptHost!
+    @exclusivity(unchecked) public unowned(unsafe) var host: ScriptHost!
 
     // MARK: - Clock
     let queue = EventQueue()
-    public internal(set) var now: Millis = 0
+    @exclusivity(unchecked) public internal(set) var now: Millis = 0
     public internal(set) var endTime: Millis = Time.maxRun
     public internal(set) var started = false
     public internal(set) var finished = false
 
     // MARK: - Who runs
-    public var context: ExecContext = .topLevel
+    @exclusivity(unchecked) public var context: ExecContext = .topLevel
     /// The host of the fake server whose handler runs (while `context` is `.server`).
     var serverRunning = ""
     /// App handlers on the stack; a termination while > 0 stops them all.
-    var appDepth = 0
+    @exclusivity(unchecked) var appDepth = 0
     /// Set when the app was terminated while its code was running: the scripting layer stops it.
-    public internal(set) var stopRequested = false
+    @exclusivity(unchecked) public internal(set) var stopRequested = false
     /// The limit of the delegate callback running now (didEnterBackground, willTerminate, launch),
     /// which its notification's observers share (SPEC 12.3).
-    var callbackLimit: (deadline: Millis, method: DelegateMethod, allowed: Millis)?
+    @exclusivity(unchecked) var callbackLimit: (deadline: Millis, method: DelegateMethod, allowed: Millis)?
     /// The system notification whose observers are running now (for messages).
     var observing: String?
     /// The main thread blocked in `work`, a lock or `q:sync` (SPEC 12.2), and what it waits for.
-    public internal(set) var mainBlock: MainBlock?
+    @exclusivity(unchecked) public internal(set) var mainBlock: MainBlock?
     var mainWait: (what: ThreadWait, location: SourceLocation?)?
     /// Main-thread work that fell due while the main thread was blocked, in order.
-    var mainWaiting: [MainWaiter] = []
+    @exclusivity(unchecked) var mainWaiting: [MainWaiter] = []
     /// When the transition running now fell due, if it waited for the main thread (its limit
     /// counts from then).
     var transitionStart: Millis?
@@ -125,26 +131,26 @@ public final class World {
     var transitionHang: (deadline: Millis, call: String)?
     /// A move to the foreground has begun (an open): the app is not suspended while its calls
     /// run or wait for the main thread (SPEC 12.2).
-    var movingToForeground = false
+    @exclusivity(unchecked) var movingToForeground = false
     /// The scene (SPEC 16): whether one is connected, and `scene.state`.
     public internal(set) var sceneConnected = false
     public internal(set) var sceneState = SceneState.unattached
     /// With the debugger attached: the app would be suspended now (reported once).
-    var debuggerHeldSuspension = false
+    @exclusivity(unchecked) var debuggerHeldSuspension = false
     /// The instant the process was suspended before its same-instant blocks ran (the other order
     /// of SPEC 12.4's third choice point), and whether one of those blocks is running now.
-    var racedSuspension: Millis?
+    @exclusivity(unchecked) var racedSuspension: Millis?
     var inRacedBlock = false
     /// A world-code error: the run ends with exit 2.
-    public internal(set) var fatal: ScenarioError?
+    @exclusivity(unchecked) public internal(set) var fatal: ScenarioError?
 
     // MARK: - App process
-    public internal(set) var state: AppState = .notRunning
-    public internal(set) var pid = 0
+    @exclusivity(unchecked) public internal(set) var state: AppState = .notRunning
+    @exclusivity(unchecked) public internal(set) var pid = 0
     var interruption: (token: Int, active: Bool) = (0, false)
     var forceQuitBlocked = false
     public internal(set) var launchReason: LaunchReason?
-    var parked: [QueuedEvent] = []
+    @exclusivity(unchecked) var parked: [QueuedEvent] = []
     var observers: [(name: String, fn: ScriptRef, pid: Int?)] = []
     /// The delegate `app{ delegate = function ... }` made for the running process (SPEC 12.1).
     var processDelegate = ProcessDelegate()
@@ -200,17 +206,17 @@ public final class World {
     // MARK: - Output
     public internal(set) var timeline: [TimelineEntry] = []
     public internal(set) var violations: [Violation] = []
-    public var stats = RunStats()
+    @exclusivity(unchecked) public var stats = RunStats()
     /// Called for each timeline entry as it happens.
-    public var sink: ((TimelineEntry, World) -> Void)?
+    @exclusivity(unchecked) public var sink: ((TimelineEntry, World) -> Void)?
     /// Keep entries in `timeline` (the REPL, tests and the trace read them).
-    public var recordTimeline = true
+    @exclusivity(unchecked) public var recordTimeline = true
     /// Which entries `timeline` keeps, so that a long run cannot grow it without bound.
-    public var timelineKeeping = TimelineKeeping.all
+    @exclusivity(unchecked) public var timelineKeeping = TimelineKeeping.all
     /// Entries `timelineKeeping` dropped.
     public internal(set) var timelineDropped = 0
     /// Bytes the recorded timeline holds (an estimate), counted against the memory cap.
-    public internal(set) var timelineBytes = 0
+    @exclusivity(unchecked) public internal(set) var timelineBytes = 0
 
     /// What the recorded timeline keeps.
     public enum TimelineKeeping: Sendable {

@@ -33,7 +33,7 @@ public final class ScenarioRuntime: ScriptHost {
     /// `defaults`: the app's UserDefaults, a table of property lists (SPEC 12.1).
     var defaultsStore = ScriptRef(id: -1)
     /// The Lua object of each live timer (`t` in `t:invalidate()`), made once per timer; by slot.
-    var timerObjects: [ScriptRef?] = []
+    @exclusivity(unchecked) var timerObjects: [ScriptRef?] = []
     /// The prelude's reseeding of math.random, and the table it returned (`show`, `strict`).
     var reseed: ScriptRef?
     var preludeExports = ScriptRef(id: -1)
@@ -218,7 +218,7 @@ public final class ScenarioRuntime: ScriptHost {
 
     /// The handlers `invoke` is running, innermost last: kept only while the World keeps lines
     /// for the page (`World.keepsLines`), for `currentLocation`.
-    private var invoking: [ScriptRef] = []
+    @exclusivity(unchecked) private var invoking: [ScriptRef] = []
 
     public func currentLocation() -> SourceLocation? {
         if let l = lua.runningLocation() { return SourceLocation(file: l.file, line: l.line) }
