@@ -155,18 +155,13 @@ extension Readme {
         guard CLI.which("luacheck") != nil else { return }  // scripts/setup --test installs it
         for l in luachecks {
             let folder = String(l.split(separator: " ").last!)
-            let dir = FileManager.default.fileExists(atPath: project.appendingPathComponent(folder).path) ? project : repository
+            // `luacheck .` is run inside the folder `luafetch types` was given, as the README says.
+            let typed = types.first.map { String($0.split(separator: " ").last!) } ?? "scenarios"
+            let dir = folder == "." ? project.appendingPathComponent(typed)
+                : FileManager.default.fileExists(atPath: project.appendingPathComponent(folder).path) ? project : repository
             let r = try shell(l + " --no-color", in: dir, environment: env)
             let clean = r.status == 0 && r.output.contains("Total: 0 warnings / 0 errors")
-            if l == "luacheck scenarios" {
-                // Issue 31's "Lint where people run it" (another branch) makes this clean: once
-                // it has landed, this reports that the known issue was not recorded; then unwrap it.
-                withKnownIssue("`luacheck scenarios` from a project's folder, after `luafetch types scenarios`") {
-                    #expect(clean, "`\(l)` in \(dir.path) is not clean:\n\(r.output.suffix(1500))")
-                }
-            } else {
-                #expect(clean, "`\(l)` in \(dir.path) is not clean:\n\(r.output.suffix(1500))")
-            }
+            #expect(clean, "`\(l)` in \(dir.path) is not clean:\n\(r.output.suffix(1500))")
         }
     }
 }
