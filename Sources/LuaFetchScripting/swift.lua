@@ -2369,11 +2369,14 @@ function S.urlSession(config, delegate, methods)
 end
 -- A background transfer starts when the task is made (its id is the transfer's): `resume()` only
 -- marks it running. A task of a plain session sends its request at `resume()`.
-function S.downloadTask(session, req)
+-- (`kind` is the raw session's method, `method` the request's default HTTP method.)
+local function sessionTask(session, req, kind, method)
   if rawget(session, "__background") then
-    local raw = session.raw:download(urlOf(req))
+    local raw
+    if kind == "download" then raw = session.raw:download(urlOf(req))
+    else raw = session.raw:upload({ url = urlOf(req), method = (type(req) == "table" and req.httpMethod) or method }) end
     local task = transferTask(session, raw)
-    task.originalRequest = (type(req) == "table" and rawget(req, "__request")) and req or { url = urlOf(req), httpMethod = "GET" }
+    task.originalRequest = (type(req) == "table" and rawget(req, "__request")) and req or { url = urlOf(req), httpMethod = method }
     task.currentRequest = task.originalRequest
     task.state = S.case("running")
     return task
@@ -2383,20 +2386,8 @@ function S.downloadTask(session, req)
   task.cancel = function() end
   return task
 end
-function S.uploadTask(session, req)
-  if rawget(session, "__background") then
-    local raw = session.raw:upload({ url = urlOf(req), method = (type(req) == "table" and req.httpMethod) or "POST" })
-    local task = transferTask(session, raw)
-    task.originalRequest = (type(req) == "table" and rawget(req, "__request")) and req or { url = urlOf(req), httpMethod = "POST" }
-    task.currentRequest = task.originalRequest
-    task.state = S.case("running")
-    return task
-  end
-  local task = taskObject(req)
-  task.resume = function() if not task.started then task.started = true; httpRequest(req, function() end) end end
-  task.cancel = function() end
-  return task
-end
+function S.downloadTask(session, req) return sessionTask(session, req, "download", "GET") end
+function S.uploadTask(session, req) return sessionTask(session, req, "upload", "POST") end
 function S.sessionTasks(session, completion)
   local data, uploads, downloads = S.array(), S.array(), S.array()
   if type(session) == "table" and rawget(session, "__tasks") then
