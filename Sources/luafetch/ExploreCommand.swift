@@ -272,7 +272,7 @@ struct Explore: ParsableCommand {
                     }
                     guard let i else { return }
                     do {
-                        let plan = guided && first > 0 ? guide.plan(seed: seed(i), horizon: horizon) : nil
+                        let plan = guided && first > 0 ? guide.plan(seed: seed(i), horizon: horizon, slot: i - first) : nil
                         let outcome = try Explorer.run(path: file, seed: seed(i), os: os, horizon: horizon, warm: warm, plan: plan)
                         state.locked {
                             state.findings.add(outcome)
@@ -292,6 +292,7 @@ struct Explore: ParsableCommand {
                 for case let o? in state.round {
                     state.guide.add(plan: o.plan, features: o.features, observations: o.found.map(\.key), choicePoints: o.choicePoints)
                 }
+                state.guide.reweigh()
             }
             start = end
         }
