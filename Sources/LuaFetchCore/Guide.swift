@@ -65,12 +65,22 @@ public struct ExploreGuide: Sendable {
     /// A run's features from its map of line pairs: `edge << 8 | class`, in edge order.
     public static func features(_ map: UnsafeBufferPointer<UInt8>) -> [UInt32] {
         var out: [UInt32] = []
+        out.reserveCapacity(256)
         map.withMemoryRebound(to: UInt64.self) { words in
-            for (w, word) in words.enumerated() where word != 0 {
-                for b in 0..<8 {
-                    let n = UInt8(truncatingIfNeeded: word >> UInt64(b * 8))
-                    if n != 0 { out.append(UInt32(w * 8 + b) << 8 | UInt32(countClass(n))) }
+            guard let base = words.baseAddress else { return }
+            var w = 0
+            while w < words.count {
+                let word = base[w]
+                if word != 0 {
+                    var rest = word, b = 0
+                    while rest != 0 {
+                        let n = UInt8(truncatingIfNeeded: rest)
+                        if n != 0 { out.append(UInt32(w &* 8 &+ b) << 8 | UInt32(countClass(n))) }
+                        rest >>= 8
+                        b += 1
+                    }
                 }
+                w += 1
             }
         }
         return out
@@ -138,9 +148,11 @@ public struct ExploreGuide: Sendable {
             return corpus[corpus.count - 1 - Int(rng.next() % UInt64(recent))]
         }
         var roll = rng.next() % totalWeight
-        for e in corpus {
-            if roll < e.weight { return e }
-            roll -= e.weight
+        // By index: an entry is copied (its plan and line pairs retained) only once it is picked.
+        for i in corpus.indices {
+            let w = corpus[i].weight
+            if roll < w { return corpus[i] }
+            roll -= w
         }
         return corpus[corpus.count - 1]
     }

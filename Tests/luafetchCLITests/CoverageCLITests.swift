@@ -210,6 +210,14 @@ struct Tracefile {
         if CoverageTools.path("lcov") != nil {
             #expect(try CoverageTools.run("lcov", ["--summary", out]).status == 0)
         }
+        // genhtml reads the Swift files the tracefile names and writes a page for each.
+        if CoverageTools.path("genhtml") != nil {
+            let pages = try coverageFile("html")
+            let g = try CoverageTools.run("genhtml", [out, "-o", pages])
+            #expect(g.status == 0, "\(g.stdout)\(g.stderr)")
+            let written = FileManager.default.enumerator(atPath: pages)?.compactMap { $0 as? String } ?? []
+            #expect(written.contains { $0.hasSuffix("AppDelegate.swift.gcov.html") }, "\(written)")
+        }
     }
 
     /// `explore --shard K/M --coverage` then `--merge --coverage`: the bytes of one unguided run.
