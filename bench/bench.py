@@ -4,7 +4,7 @@ against plain Lua (bench/plain.lua), and what a plain `swift build -c release` m
 release script's binary (issue 31), prints a table of figures and ratios, and writes
 docs/PERFORMANCE.md. Wall-clock figures are medians; the machine is noisy, so ratios taken in the
 same run are what to compare. Optional: callgrind instruction counts (repeatable) with --callgrind."""
-import glob
+import glob, json
 import os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -445,6 +445,75 @@ def clean_build():
     add("build", "debug build from scratch (swift-syntax included)", fmt(time.perf_counter() - t, 0), "s",
         f"{os.cpu_count()} cores", "swift build --scratch-path EMPTY --product luafetch")
 
+# MARK: - 10. Coverage (issue 33)
+
+def coverage_overhead(t30):
+    """`--coverage FILE` against the same run without it: every example (the sum of the medians) and
+    twitter.lua stretched to 30 days, then explore's runs (unguided, so only the line hook differs).
+    Goal: at most 2x. Without the flag no line hook is set (CLuaHost/host.c): the event loop is
+    what it was (the callgrind rows' instructions per event)."""
+    out = os.path.join(TMP, "coverage.info")
+    # The examples that run (background_mistakes.lua stops at a world-code error: exit 2).
+    examples = [ex for ex in sorted(glob.glob(os.path.join(ROOT, "examples", "*.lua")))
+                if subprocess.run([LUAFETCH, "run", ex, "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode in (0, 1)]
+    plain = covered = 0.0
+    worst = (0.0, "")
+    for ex in examples:
+        a = wall([LUAFETCH, "run", ex, "--quiet"])
+        b = wall([LUAFETCH, "run", ex, "--quiet", "--coverage", out])
+        plain += a
+        covered += b
+        worst = max(worst, (b / a, os.path.basename(ex)))
+    add("coverage", f"run --coverage, the {len(examples)} examples", fmt(covered * 1000, 0), "ms",
+        f"{fmt(plain * 1000, 0)} ms without: {fmt(covered / plain)}×, worst {worst[1]} {fmt(worst[0])}×; goal ≤ 2×",
+        "for each example: luafetch run EX --quiet [--coverage cov.info]")
+    a = wall([LUAFETCH, "run", t30, "--quiet"])
+    b = wall([LUAFETCH, "run", t30, "--quiet", "--coverage", out])
+    add("coverage", "run --coverage, twitter.lua over 30 days", fmt(b * 1000, 1), "ms", f"{fmt(a * 1000, 1)} ms without: {fmt(b / a)}×; goal ≤ 2×",
+        "luafetch run twitter30.lua --quiet --coverage cov.info")
+    example = os.path.join(ROOT, "examples/twitter.lua")
+    base = [LUAFETCH, "explore", example, "--runs", "1000", "--jobs", "1", "--no-guide"]
+    a = wall(base, runs=3)
+    b = wall(base + ["--coverage", out], runs=3)
+    g = wall(base[:-1], runs=3)
+    add("coverage", "explore twitter.lua, 1,000 runs, --no-guide --coverage", fmt(b * 1000, 0), "ms",
+        f"{fmt(a * 1000, 0)} ms without: {fmt(b / a)}×; guided (line pairs too): {fmt(g * 1000, 0)} ms",
+        "luafetch explore examples/twitter.lua --runs 1000 --jobs 1 --no-guide [--coverage cov.info]")
+
+PLANTED = ["deadline_upload.lua", "purged_draft.lua", "push_backlog.lua"]
+GUIDE_SEEDS = 20      # --seed-from values
+GUIDE_CAP = 2000      # runs per explore; a bug not found in them counts as CAP + 1
+
+def runs_to_find(path, seed_from, guided):
+    """The runs explore took to first show an error: the lowest seed with one (a finding's `seed`,
+    the same with any --jobs), counted from --seed-from."""
+    cmd = [LUAFETCH, "explore", path, "--runs", str(GUIDE_CAP), "--seed-from", str(seed_from), "--format", "jsonl"]
+    out = subprocess.run(cmd + ([] if guided else ["--no-guide"]), capture_output=True, text=True, cwd=ROOT).stdout
+    seeds = [d["seed"] for d in map(json.loads, out.splitlines()) if d.get("type") == "finding" and d.get("severity") == "error"]
+    return min(seeds) - seed_from + 1 if seeds else GUIDE_CAP + 1
+
+def guidance():
+    """Guided explore against --no-guide (issue 33) on the planted bugs of bench/planted: the median,
+    over 20 --seed-from values, of the runs to the first find. Goal: guided at most half of random.
+    The counts are deterministic (the same on any machine and with any --jobs)."""
+    for name in PLANTED:
+        path = os.path.join(ROOT, "bench/planted", name)
+        froms = [1 + k * 1_000_003 for k in range(GUIDE_SEEDS)]
+        guided = [runs_to_find(path, f, True) for f in froms]
+        random = [runs_to_find(path, f, False) for f in froms]
+        g, r = statistics.median(guided), statistics.median(random)
+        missed = sum(1 for x in guided + random if x > GUIDE_CAP)
+        add("guide", f"{name}: runs to the first find, guided", fmt(g, 1), "runs",
+            f"--no-guide: {fmt(r, 1)} ({fmt(g / r)}×; goal ≤ 0.5×){f'; {missed} of 40 not found in {GUIDE_CAP}' if missed else ''}",
+            f"luafetch explore bench/planted/{name} --runs {GUIDE_CAP} --seed-from S [--no-guide] --format jsonl, S = 1 + k·1000003, k = 0..19; median of the lowest error seed − S + 1")
+    # What a run costs guided (longer derived plans, the map of line pairs read after each run).
+    for name in PLANTED:
+        path = os.path.join(ROOT, "bench/planted", name)
+        base = [LUAFETCH, "explore", path, "--runs", "20000", "--jobs", "1"]
+        g, r = wall(base, runs=3), wall(base + ["--no-guide"], runs=3)
+        add("guide", f"{name}: 20,000 runs, guided", fmt(g * 1000, 0), "ms", f"--no-guide: {fmt(r * 1000, 0)} ms ({fmt(g / r)}× per run)",
+            f"luafetch explore bench/planted/{name} --runs 20000 --jobs 1 [--no-guide]")
+
 # MARK: - Report
 
 def write_report():
@@ -461,6 +530,19 @@ def write_report():
     print("\nwrote docs/PERFORMANCE.md")
 
 if __name__ == "__main__":
+    only = next((a.split("=", 1)[1].split(",") for a in sys.argv if a.startswith("--only=")), None)
+    if only:
+        # A part of the suite (--only=coverage,guide): the rows are printed, PERFORMANCE.md is not written.
+        if not os.path.exists(LUAFETCH):
+            subprocess.run([os.path.join(ROOT, "scripts/build-release")], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        src = open(os.path.join(ROOT, "examples/twitter.lua")).read()
+        t30 = scenario("twitter30.lua", src.replace("duration = days(2)", "duration = days(30)").replace("for day = 0, 1 do", "for day = 0, 29 do"))
+        if "coverage" in only:
+            coverage_overhead(t30)
+        if "guide" in only:
+            guidance()
+        shutil.rmtree(TMP, ignore_errors=True)
+        sys.exit(0)
     build()
     throughput()
     plain_build()
@@ -471,6 +553,8 @@ if __name__ == "__main__":
     growth()
     limits()
     importing()
+    coverage_overhead(twitter)
+    guidance()
     if "--clean-build" in sys.argv:
         clean_build()
     if "--callgrind" in sys.argv:

@@ -17,7 +17,12 @@
  *
  * Stickiness. A kill sets a count hook of 1 on the running coroutine (and the handler thread): the
  * next instruction yields the handler thread to the host, or raises again in a nested coroutine, so
- * `pcall` cannot swallow it; the coroutine.resume wrapper carries it to the resuming thread. */
+ * `pcall` cannot swallow it; the coroutine.resume wrapper carries it to the resuming thread.
+ *
+ * Coverage. While coverage is on (coverage.c), every hook this file sets also carries
+ * LUA_MASKLINE, and where none would be set (lazy, or no budget) a line-only hook is. Lua counts
+ * the instructions of a count hook whatever else the mask holds, and a line event only records (it
+ * never charges, decides or yields), so every kill lands on the same instruction with or without it. */
 #include "CLuaHost.h"
 #include <lauxlib.h>
 #include <lualib.h>
@@ -46,6 +51,16 @@ clua_Host *clua_host(lua_State *L) {
 static void hook(lua_State *L, lua_Debug *ar);
 static int trampoline(lua_State *L);
 static void note_return(lua_State *L, clua_Host *h, lua_Debug *ar);
+
+/* LUA_MASKLINE while coverage is on, else 0: or'ed into every mask this file sets. */
+static inline int linemask(const clua_Host *h) { return h->cov ? LUA_MASKLINE : 0; }
+
+/* A thread's hook when no count hook is wanted: none, or the line hook (coverage) and the return
+ * hook (`ret`: a watched handler) alone. */
+static inline void quiet_hook(lua_State *co, const clua_Host *h, int ret) {
+    int mask = linemask(h) | ret;
+    lua_sethook(co, mask ? hook : NULL, mask, 0);
+}
 
 /* MARK: - Where a kill happened */
 
@@ -78,10 +93,11 @@ static const char *kill_message(int kind) {
 
 /* Arms the count-1 hook on the running coroutine and the handler thread. */
 static void make_sticky(lua_State *L, clua_Host *h) {
-    if (L) lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+    int mask = LUA_MASKCOUNT | linemask(h);
+    if (L) lua_sethook(L, hook, mask, 1);
     lua_State *c = h->current, *t = h->top;
-    if (c && c != L) lua_sethook(c, hook, LUA_MASKCOUNT, 1);
-    if (t && t != L && t != c) lua_sethook(t, hook, LUA_MASKCOUNT, 1);
+    if (c && c != L) lua_sethook(c, hook, mask, 1);
+    if (t && t != L && t != c) lua_sethook(t, hook, mask, 1);
 }
 
 /* Decides a kill of this kind (unless one is decided already) and makes it sticky. */
@@ -222,6 +238,11 @@ static void hook(lua_State *L, lua_Debug *ar) {
         if (h->killed == CLUA_KILL_NONE) note_return(L, h, ar);
         return;
     }
+    if (ar->event == LUA_HOOKLINE) {
+        /* Coverage only: a line event never charges, decides or yields (the count events do). */
+        if (h->cov) clua_coverage_line(L, ar, h->cov);
+        return;
+    }
     if (h->killed == CLUA_KILL_NONE) {
         int kind = CLUA_KILL_NONE;
         if (!h->lazy) {
@@ -237,8 +258,8 @@ static void hook(lua_State *L, lua_Debug *ar) {
             /* A count-1 hook that was only a check: back to the normal rhythm. */
             if (lua_gethookcount(L) != h->step) {
                 int ret = lua_gethookmask(L) & LUA_MASKRET;
-                if (h->lazy) lua_sethook(L, ret ? hook : NULL, ret, 0);
-                else lua_sethook(L, hook, LUA_MASKCOUNT | ret, h->step);
+                if (h->lazy) quiet_hook(L, h, ret);
+                else lua_sethook(L, hook, LUA_MASKCOUNT | linemask(h) | ret, h->step);
             }
             return;
         }
@@ -277,12 +298,12 @@ void clua_arm(lua_State *co, clua_Host *h) {
         h->watch.endDepth = 0;
     }
     if (h->lazy) {
-        if (h->tripped || h->memoryHit) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
-        else lua_sethook(co, ret ? hook : NULL, ret, 0);
+        if (h->tripped || h->memoryHit) lua_sethook(co, hook, LUA_MASKCOUNT | linemask(h), 1);
+        else quiet_hook(co, h, ret);
     } else if (h->budget > 0 || h->totalBudget > 0 || h->cap > 0 || h->interruptible) {
-        lua_sethook(co, hook, LUA_MASKCOUNT | ret, h->step);
+        lua_sethook(co, hook, LUA_MASKCOUNT | linemask(h) | ret, h->step);
     } else {
-        lua_sethook(co, ret ? hook : NULL, ret, 0);
+        quiet_hook(co, h, ret);
     }
 }
 
@@ -292,9 +313,9 @@ void clua_rearm(lua_State *co, clua_Host *h) {
     h->current = co;
     int ret = h->watch.count > 0 ? LUA_MASKRET : 0;  /* the outer handler's watch, restored by the host */
     if (h->lazy) {
-        if (h->tripped) lua_sethook(co, hook, LUA_MASKCOUNT, 1);
+        if (h->tripped) lua_sethook(co, hook, LUA_MASKCOUNT | linemask(h), 1);
     } else if (h->budget > 0 || h->totalBudget > 0 || h->cap > 0 || h->interruptible) {
-        lua_sethook(co, hook, LUA_MASKCOUNT | ret, h->step);
+        lua_sethook(co, hook, LUA_MASKCOUNT | linemask(h) | ret, h->step);
     }
 }
 
@@ -318,8 +339,8 @@ static void tick(int sig, siginfo_t *info, void *context) {
     if (doubt) h->tripped = 1;
     if (h->tripped) {
         lua_State *c = h->current, *t = h->top;
-        if (c) lua_sethook(c, hook, LUA_MASKCOUNT, 1);
-        if (t && t != c) lua_sethook(t, hook, LUA_MASKCOUNT, 1);
+        if (c) lua_sethook(c, hook, LUA_MASKCOUNT | linemask(h), 1);
+        if (t && t != c) lua_sethook(t, hook, LUA_MASKCOUNT | linemask(h), 1);
     }
 }
 
@@ -402,6 +423,8 @@ void clua_close(lua_State *L) {
     h->current = NULL;
     lua_close(L);
     if (h->arena) { clua_arena_delete(h->arena); h->arena = NULL; }
+    clua_coverage_free(h->cov);
+    h->cov = NULL;
 }
 
 /* MARK: - coroutine.resume */
@@ -424,7 +447,7 @@ static int coresume(lua_State *L) {
     int status = lua_pcall(L, n, LUA_MULTRET, 0);
     h->current = caller;
     if (h->killed != CLUA_KILL_NONE) {
-        lua_sethook(L, hook, LUA_MASKCOUNT, 1);
+        lua_sethook(L, hook, LUA_MASKCOUNT | linemask(h), 1);
         return clua_kill_here(L, h);
     }
     if (status != LUA_OK) return lua_error(L);

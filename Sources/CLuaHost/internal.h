@@ -19,6 +19,9 @@ void clua_install_patterns(lua_State *L);
 clua_Arena *clua_arena_new(size_t reserve);
 void clua_arena_delete(clua_Arena *a);
 void *clua_arena_realloc(clua_Arena *a, void *ptr, size_t osize, size_t nsize);
+/* Records a line event (coverage.c); frees the record (clua_close). */
+void clua_coverage_line(lua_State *L, lua_Debug *ar, clua_Coverage *c);
+void clua_coverage_free(clua_Coverage *c);
 /* Finds math.random's generator state (after the math library is open). */
 void clua_note_random(lua_State *L);
 #endif

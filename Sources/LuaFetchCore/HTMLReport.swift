@@ -22,10 +22,10 @@ public enum HTMLReport {
     static let maxLineCharacters = 240
 
     /// The page for a finished run, its summary and verdict as `luafetch run` prints them.
-    public static func build(_ world: World, reproduce: String?) -> String {
+    public static func build(_ world: World, reproduce: String?, coverage: CoverageReport? = nil) -> String {
         let code = world.exitCode
         return build(world, summary: TextReport(world: world, version: "", color: false).summary(world),
-                     result: "\(code == 0 ? "PASS" : "FAIL") (exit \(code))", reproduce: reproduce)
+                     result: "\(code == 0 ? "PASS" : "FAIL") (exit \(code))", reproduce: reproduce, coverage: coverage)
     }
 
     // MARK: - Index pages
@@ -186,7 +186,8 @@ public enum HTMLReport {
     }
 
     /// The page for a finished run; `summary` are the text report's summary lines.
-    public static func build(_ world: World, summary: [String], result: String, reproduce: String?) -> String {
+    public static func build(_ world: World, summary: [String], result: String, reproduce: String?,
+                             coverage: CoverageReport? = nil) -> String {
         let shape = TraceReport.shape(world)
         let end = max(world.now, 1)
         var lanes = Lanes()
@@ -284,9 +285,62 @@ public enum HTMLReport {
             ("name", .string(world.config.name)), ("os", .string(world.os.rawValue)), ("seed", .int(world.seed)),
             ("end", .int(end)), ("lanes", .array(lanes.list)), ("violations", .array(violations)), ("events", .array(events)),
             ("locs", .array(locs)), ("src", sources(Array(locIndex.keys), world)), ("rules", .object(rules)),
-            ("truncated", .int(world.timelineDropped)),
+            ("truncated", .int(world.timelineDropped)), ("cov", coverage.map { coverageData($0, world) } ?? .null),
         ]).text
-        return page(world: world, data: data, summary: summary, result: result, reproduce: reproduce)
+        return page(world: world, data: data, summary: summary, result: result, reproduce: reproduce,
+                    coverage: coverage.map(coverageSummary) ?? "")
+    }
+
+    // MARK: - Coverage
+
+    /// The page's coverage data, by file: `{lines: [[line, hits], ...], text: [lines] or null,
+    /// never: [[line, name], ...]}` (`text` when the file can be read: the scenario and its modules,
+    /// and an imported scenario's Swift files where the import ran).
+    static func coverageData(_ report: CoverageReport, _ world: World) -> JSON {
+        .object(report.files.map { f in
+            var text: JSON = .null
+            if let bytes = world.host?.sourceText(of: f.path) {
+                let source = SourceLines(bytes)
+                text = .array(source.lines.indices.map { i in
+                    var line = String(source.line(i + 1))
+                    if line.count > maxLineCharacters { line = String(line.prefix(maxLineCharacters)) + "…" }
+                    return .string(line)
+                })
+            }
+            let never = f.functions.filter { !$0.ran && $0.role.isApp }.map { JSON.array([.int($0.line), .string($0.name)]) }
+            return (f.path, .object([("lines", .array(f.lines.map { .array([.int($0.line), .int(Int64(clamping: $0.hits))]) })),
+                                     ("text", text), ("never", .array(never))]))
+        })
+    }
+
+    /// The coverage part of the panel's overview (static: it reads without the script): how many
+    /// of the lines that hold code ran, per file, each with a button that shows its source.
+    static func coverageSummary(_ report: CoverageReport) -> String {
+        func percent(_ a: Int, _ b: Int) -> String { b == 0 ? "–" : "\((a * 100 + b / 2) / b)%" }
+        var out = "<div id=\"coverage\"><h2>coverage</h2>"
+        out += "<p class=\"meta\">\(report.linesCovered) of \(report.linesValid) lines of code ran (\(percent(report.linesCovered, report.linesValid)))</p><ul id=\"covfiles\">"
+        for f in report.files {
+            out += "<li data-coverage-file=\"\(escape(f.path))\" data-covered=\"\(f.covered)\" data-lines=\"\(f.lines.count)\">"
+            out += "<button type=\"button\" class=\"covfile\" data-file=\"\(escape(f.path))\">\(escape(f.path))</button> "
+            out += "<span class=\"meta\">\(f.covered)/\(f.lines.count) · \(percent(f.covered, f.lines.count))</span>"
+            let missed = f.lines.filter { $0.hits == 0 }.map(\.line)
+            if !missed.isEmpty { out += "<div class=\"never\">never ran: \(escape(ranges(missed)))</div>" }
+            out += "</li>"
+        }
+        return out + "</ul></div>"
+    }
+
+    /// `3–5, 9, 12–13`.
+    static func ranges(_ lines: [Int]) -> String {
+        var parts: [String] = []
+        var i = 0
+        while i < lines.count {
+            var j = i
+            while j + 1 < lines.count, lines[j + 1] == lines[j] + 1 { j += 1 }
+            parts.append(j == i ? "\(lines[i])" : "\(lines[i])–\(lines[j])")
+            i = j + 1
+        }
+        return parts.joined(separator: ", ")
     }
 
     /// The scenario lines the page can show, each with `contextLines` around it, as
@@ -384,7 +438,7 @@ public enum HTMLReport {
         return "\(noun): \(n - e) unexpected, \(e) expected"
     }
 
-    static func page(world: World, data: String, summary: [String], result: String, reproduce: String?) -> String {
+    static func page(world: World, data: String, summary: [String], result: String, reproduce: String?, coverage: String = "") -> String {
         let expected = world.expectedCodes
         var list = ""
         for (i, v) in world.violations.enumerated() {
@@ -425,7 +479,8 @@ public enum HTMLReport {
         </section>
         <aside id="panel" aria-label="details">
         <div id="overview"><h2>violations</h2><ol id="violations">
-        \(list)</ol><p class="hint">Click a marker, a bar or an event for its details, its scenario line and, for a violation, the rule and how to fix it.</p></div>
+        \(list)</ol><p class="hint">Click a marker, a bar or an event for its details, its scenario line and, for a violation, the rule and how to fix it.</p>
+        \(coverage)</div>
         <div id="detail" hidden></div>
         </aside>
         </div>

@@ -36,6 +36,11 @@ public struct RunOutcome: Sendable {
     public var seed: Int64
     public var schedule: Schedule
     public var found: [Observation]
+    /// The plan it carried out, the choice points it met and its guidance features (line pairs
+    /// reached, ExploreGuide) when guided.
+    public var plan = ExplorePlan(actions: [])
+    public var choicePoints = 0
+    public var features: [UInt32] = []
 }
 
 /// Everything explore knows about one distinct observation (`id`: its key), or about one line's
@@ -206,16 +211,31 @@ public enum Explorer {
     /// Runs the scenario with `seed`, drawing its schedule from the seed (`horizon`: where
     /// absolute actions fall).
     /// `warm`: this thread's warm runtime (see `Warm`); nil loads the scenario afresh.
-    public static func run(path: String, seed: Int64, os: OSProfile?, horizon: Millis, warm: Warm? = nil) throws(ScenarioError) -> RunOutcome {
-        let plan = ExplorePlan.random(seed: seed, horizon: horizon)
+    /// `plan`: the plan to carry out (guided explore's, derived from its corpus); nil draws it from
+    /// the seed. With a warm runtime that records coverage, the run's counts are added to the
+    /// runtime's (`Warm.coverage`) and, when guided, its features returned.
+    public static func run(path: String, seed: Int64, os: OSProfile?, horizon: Millis, warm: Warm? = nil,
+                           plan given: ExplorePlan? = nil) throws(ScenarioError) -> RunOutcome {
+        let plan = given ?? ExplorePlan.random(seed: seed, horizon: horizon)
         let runtime = try loaded(path: path, options: options(seed: seed, os: os, order: plan.order), warm: warm)
         let driver = ExploreDriver(plan: plan, world: runtime.world, end: horizon)
-        try runtime.run()
+        let result: Result<Void, ScenarioError>
+        do { try runtime.run(); result = .success(()) } catch { result = .failure(error) }
+        var features: [UInt32] = []
+        if let warm, runtime.coverageOn {
+            if warm.coverageMode == .guided { features = runtime.coverageFeatures() }
+            runtime.takeCoverage(into: &warm.coverage)
+            warm.coverage.runs += 1
+            warm.runsSinceLoad += 1
+            for (p, b) in runtime.coverageSources where warm.sources[p] == nil { warm.sources[p] = b }
+        }
+        try result.get()
         // Bits past the choice points the run met changed nothing: drop them.
         var schedule = driver.schedule
         let met = runtime.world.stats.choicePoints
         if met < 64 { schedule.order &= (1 << UInt64(met)) - 1 }
-        return RunOutcome(seed: seed, schedule: schedule, found: observations(runtime.world))
+        return RunOutcome(seed: seed, schedule: schedule, found: observations(runtime.world), plan: plan,
+                          choicePoints: met, features: features)
     }
 
     /// Replays a schedule exactly as `luafetch run FILE --seed N --settle --inject ... --order N` does.
@@ -238,6 +258,16 @@ public enum Explorer {
     public final class Warm: @unchecked Sendable {
         let path: String
         var runtime: ScenarioRuntime?
+        /// Whether its runs record coverage (and the line pairs guidance reads).
+        public let coverageMode: CoverageMode
+        /// With coverage: its runs' counts so far (`coverageCounts` adds what loading ran), and the
+        /// sources of the files they loaded.
+        var coverage = CoverageCounts()
+        public internal(set) var sources: [String: [UInt8]] = [:]
+        /// What loading the scenario ran, when the saved state is from after loading (a restored run
+        /// does not run the top-level code again, but a fresh run would have), and the runs since.
+        var loadCoverage: CoverageCounts?
+        var runsSinceLoad = 0
         /// Whether the saved state is from before the scenario's top-level code ran, and then the
         /// scenario's source (read once).
         var savedBeforeLoad = false
@@ -245,7 +275,14 @@ public enum Explorer {
         var unsaveable = false
         /// Runs that restored a saved state, and of those, how many loaded the top-level code.
         public internal(set) var restored = 0, reloaded = 0
-        public init(path: String) { self.path = path }
+        public init(path: String, coverage: CoverageMode = .off) { self.path = path; self.coverageMode = coverage }
+
+        /// The counts of every run this runtime made, each as a fresh run counts (loading included).
+        public var coverageCounts: CoverageCounts {
+            var c = coverage
+            if let load = loadCoverage { c.add(load, times: UInt64(runsSinceLoad)) }
+            return c
+        }
     }
 
     /// `LUAFETCH_EXPLORE_COLD=1` loads every run afresh (benchmarks compare the two).
@@ -264,13 +301,20 @@ public enum Explorer {
             return runtime
         }
         let restorable = warm.map { !$0.unsaveable } ?? false
-        let runtime = ScenarioRuntime(path: path, options: options, reuseCompiledChunks: true, restorable: restorable)
+        let runtime = ScenarioRuntime(path: path, options: options, reuseCompiledChunks: true, restorable: restorable,
+                                      coverage: warm?.coverageMode ?? .off)
         runtime.world.recordTimeline = false
         let before = restorable && runtime.saveState()
         try runtime.load()
         if let warm, restorable {
             if runtime.saveState() {
                 warm.runtime = runtime
+                if runtime.coverageOn {
+                    // Restored runs start after loading: what loading ran is counted once for each run.
+                    warm.coverage = warm.coverageCounts
+                    warm.loadCoverage = runtime.takeCoverage()
+                    warm.runsSinceLoad = 0
+                }
             } else if before {
                 warm.runtime = runtime
                 warm.savedBeforeLoad = true
@@ -286,12 +330,12 @@ public enum Explorer {
     /// when the scenario fails to load.
     public static func page(path: String, seed: Int64, os: OSProfile?, schedule: Schedule, reproduce: String) -> (html: String, virtualTime: Millis)? {
         let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: schedule.order, until: schedule.until),
-                                      reuseCompiledChunks: true)
+                                      reuseCompiledChunks: true, coverage: .lines)
         runtime.world.timelineKeeping = .picture(limit: HTMLReport.maxEntries)
         guard (try? runtime.load()) != nil else { return nil }
         for a in schedule.actions { a.schedule(in: runtime.world) }
         guard (try? runtime.run()) != nil else { return nil }
-        return (HTMLReport.build(runtime.world, reproduce: reproduce), runtime.world.now)
+        return (HTMLReport.build(runtime.world, reproduce: reproduce, coverage: runtime.pageCoverage(runtime.takeCoverage())), runtime.world.now)
     }
 
     /// What a finished run found, in the order it happened: violations the scenario does not

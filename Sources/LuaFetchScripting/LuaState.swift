@@ -1059,3 +1059,54 @@ final class CompiledChunks: @unchecked Sendable {
         pthread_mutex_unlock(lock)
     }
 }
+
+// MARK: - Coverage (CLuaHost/coverage.c)
+
+extension LuaState {
+    /// Starts line coverage of scenario chunks (`edges`: also the map of consecutive line pairs
+    /// explore's guidance reads). Call before any handler runs; false when it cannot be started.
+    func startCoverage(edges: Bool) -> Bool { clua_coverage_start(hostRecord, edges ? 1 : 0) != nil }
+
+    var coverageOn: Bool { hostRecord.pointee.cov != nil }
+
+    /// Hands this run's counts to `body`, chunk by chunk (the path without its '@', hit counts by
+    /// line, functions entered by the line they are defined on), then clears them.
+    func takeCoverage(_ body: (String, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let cov = hostRecord.pointee.cov else { return }
+        for i in 0..<clua_coverage_count(cov) {
+            var len = 0, size: Int32 = 0
+            var lines: UnsafePointer<UInt32>?, fns: UnsafePointer<UInt8>?
+            guard let name = clua_coverage_chunk(cov, Int32(i), &len, &lines, &fns, &size), len > 1, size > 0,
+                  let lines, let fns else { continue }
+            let path = UnsafeRawBufferPointer(start: name + 1, count: len - 1)
+            body(String(decoding: path, as: UTF8.self), UnsafeBufferPointer(start: lines, count: Int(size)),
+                 UnsafeBufferPointer(start: fns, count: Int(size)))
+        }
+        clua_coverage_clear(cov)
+    }
+
+    /// The run's map of consecutive line pairs (`CLUA_COVERAGE_EDGES` saturating counts), read
+    /// before `takeCoverage` clears it; nil when coverage runs without it.
+    func withCoverageEdges<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+        guard let cov = hostRecord.pointee.cov, let edges = clua_coverage_edges(cov) else { return nil }
+        return body(UnsafeBufferPointer(start: edges, count: Int(CLUA_COVERAGE_EDGES)))
+    }
+
+    /// `source` compiled as chunk `chunkName` (in a scratch state: nothing runs) and dumped as
+    /// bytecode with its debug information, which says which lines hold code and where each
+    /// function begins (ChunkShape reads it); nil when it does not compile.
+    static func bytecode(of source: [UInt8], chunkName: String) -> [UInt8]? {
+        guard let L = luaL_newstate() else { return nil }
+        defer { lua_close(L) }
+        let status = source.withUnsafeBufferPointer { buf in
+            buf.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: max(buf.count, 1)) { clua_loadbuffer(L, $0, buf.count, chunkName) }
+            } ?? clua_loadbuffer(L, "", 0, chunkName)
+        }
+        guard status == LUA_OK else { return nil }
+        var size = 0
+        guard let bytes = clua_dump(L, &size) else { return nil }
+        defer { clua_free(bytes) }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: size))
+    }
+}

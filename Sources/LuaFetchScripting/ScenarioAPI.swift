@@ -25,7 +25,10 @@ extension ScenarioRuntime {
                 c.returns(.number(Double(world.now) / 1000)) }),
             ("readModule", { [unowned self] c throws(LuaFailure) in
                 let found = ScenarioFile.module(try c.string(1), besides: path)
-                if found.source != nil { notePath(found.pathOrError) }
+                if let source = found.source {
+                    notePath(found.pathOrError)
+                    if lua.coverageOn, coverageSources[found.pathOrError] == nil { coverageSources[found.pathOrError] = Array(source.utf8) }
+                }
                 // The scenario itself, required while its top level runs: a require cycle.
                 let cycle = found.pathOrError == path && world.context == .topLevel
                 return c.returns(found.source.map { .string($0) } ?? .null, .string(found.pathOrError), .boolean(cycle)) }),

@@ -45,15 +45,20 @@ public final class ScenarioRuntime: ScriptHost {
     public internal(set) var swiftRuntimeLoaded = false
     /// Warnings found while loading (unused `stubs{}` names): the command prints them to stderr.
     public internal(set) var loadWarnings: [String] = []
+    /// With coverage on: the source of every file loaded so far (the scenario, each module it
+    /// required), by path, for the coverage report (RunCoverage.swift). Kept across warm runs.
+    public internal(set) var coverageSources: [String: [UInt8]] = [:]
 
     /// Creates the runtime for the scenario at `path` (used in messages and chunk names).
     /// `lazyBudget` (the command line only: one runtime per process) arms the instruction budget
     /// through a CPU-time watchdog instead of on every instruction; see LuaState.armBudgetLazily.
     /// `lazyTickMs`: the lazy watchdog's period (see LuaState.armBudgetLazily); only benchmarks
     /// under valgrind, where CPU time is inflated fiftyfold, raise it.
+    /// `coverage`: record which lines of scenario code run (RunCoverage.swift); the runs are the
+    /// same, byte for byte.
     public init(path: String, options: RunOptions = RunOptions(), instructionBudget: Int64 = 100_000_000,
                 memoryCap: Int = 256 << 20, lazyBudget: Bool = false, lazyTickMs: Int = 10, reuseCompiledChunks: Bool = false,
-                restorable: Bool = false) {
+                restorable: Bool = false, coverage: CoverageMode = .off) {
         self.path = path
         self.reuseCompiledChunks = reuseCompiledChunks
         world = World(file: path, options: options)
@@ -64,6 +69,7 @@ public final class ScenarioRuntime: ScriptHost {
         lua = LuaState(memoryCap: world.config.memoryCap, instructionBudget: instructionBudget,
                        totalBudget: world.config.instructionLimit, restorable: restorable)
         world.host = self
+        if coverage != .off { _ = lua.startCoverage(edges: coverage == .guided) }
         lua.mustStop = { [unowned self] in
             lua.account(hostBytes: world.hostBytes)
             return (world.stopRequested && world.context == .app) || world.fatal != nil
@@ -100,6 +106,7 @@ public final class ScenarioRuntime: ScriptHost {
     /// Reads, checks and runs the scenario's top-level code. Throws a ScenarioError (exit 2).
     public func load() throws(ScenarioError) {
         let bytes = try ScenarioFile.read(path)
+        if lua.coverageOn { coverageSources[path] = bytes }
         try run(source: bytes, chunkName: "@" + path)
         collectLoadWarnings()
     }

@@ -128,24 +128,45 @@ public enum TestSuite {
         public var expectedViolations = 0
         /// The run as a page (`luafetch test --html`).
         public var page: String?
+        /// What ran of the scenario's code (`luafetch test --coverage`), and the sources of the
+        /// files it loaded.
+        public var coverage: CoverageCounts?
+        public var coverageSources: [String: [UInt8]] = [:]
         public var exitCode: Int32 { status == .passed ? 0 : status == .failed ? 1 : 2 }
     }
 
     /// Runs the scenario at `path` to its verdict.
-    public static func run(_ path: String, options: RunOptions, html: Bool = false) -> Verdict {
-        let runtime = ScenarioRuntime(path: path, options: options)
+    /// `coverage`: also record what of the scenario's code ran (`Verdict.coverage`), for the
+    /// report and for the page.
+    public static func run(_ path: String, options: RunOptions, html: Bool = false, coverage: Bool = false) -> Verdict {
+        let runtime = ScenarioRuntime(path: path, options: options, coverage: coverage || html ? .lines : .off)
         runtime.world.recordTimeline = html
         if html { runtime.world.timelineKeeping = .picture(limit: HTMLReport.maxEntries) }
         do {
             try runtime.load()
             try runtime.run()
         } catch {
-            return Verdict(path: path, status: .error, code: "scenario-error", location: location(in: error.message),
-                           message: error.message, virtualTime: runtime.world.now)
+            var v = Verdict(path: path, status: .error, code: "scenario-error", location: location(in: error.message),
+                            message: error.message, virtualTime: runtime.world.now)
+            if coverage, !runtime.coverageSources.isEmpty {
+                var counts = runtime.takeCoverage()
+                counts.runs = 1
+                v.coverage = counts
+                v.coverageSources = runtime.coverageSources
+            }
+            return v
         }
         let world = runtime.world
         var v = Verdict(path: path, status: world.exitCode == 0 ? .passed : .failed, virtualTime: world.now)
-        if html { v.page = HTMLReport.build(world, reproduce: "luafetch run \(path) --seed \(world.seed) --os \(world.os.rawValue)") }
+        if coverage || html {
+            var counts = runtime.takeCoverage()
+            counts.runs = 1
+            if html {
+                v.page = HTMLReport.build(world, reproduce: "luafetch run \(path) --seed \(world.seed) --os \(world.os.rawValue)",
+                                          coverage: runtime.pageCoverage(counts))
+            }
+            if coverage { v.coverage = counts; v.coverageSources = runtime.coverageSources }
+        }
         let expected = world.expectedCodes
         v.violations = world.violations.count
         v.expectedViolations = world.violations.filter { expected.contains($0.code) }.count

@@ -64,6 +64,11 @@ struct Explore: ParsableCommand {
     @Flag(help: "Combine the JSON Lines of shards (given as the files) into one report.")
     var merge = false
 
+    @Flag(help: "Sample schedules at random only: no corpus of runs that reached new code (shards always do).")
+    var noGuide = false
+
+    @OptionGroup var coverageOptions: CoverageOptions
+
     @Flag(help: "No colour (explore's report has none; accepted as by every command).")
     var noColor = false
 
@@ -75,8 +80,11 @@ struct Explore: ParsableCommand {
     func validate() throws {
         if merge {
             guard !files.isEmpty else { throw ValidationError("--merge needs the shards' JSON Lines files") }
-            guard runs == nil, time == nil, shard == nil else { throw ValidationError("--merge takes only files (and --format)") }
+            guard runs == nil, time == nil, shard == nil, !noGuide else { throw ValidationError("--merge takes only files (and --format, --coverage)") }
             return
+        }
+        if coverageOptions.coverage != nil, shard != nil, format.value != .jsonl {
+            throw ValidationError("a shard's coverage goes into its JSON Lines for --merge: add --format jsonl (or leave out --shard)")
         }
         guard files.count == 1 else {
             throw ValidationError(files.isEmpty ? "give the scenario file" : "give one scenario file (to combine shards, use --merge FILES...)")
@@ -147,11 +155,18 @@ struct Explore: ParsableCommand {
         // Without --runs: at most maxRuns seeds (the default count without --time), none past the largest seed.
         let room = seedFrom > Int64.max - Int64(Self.maxRuns) ? Int(Int64.max - seedFrom) + 1 : Self.maxRuns
         let total = runs ?? min(budget == nil ? Self.defaultRuns : Self.maxRuns, room)
-        let swept = try sweep(file: file, os: os, horizon: probe.horizon, total: total, shard: shardSpec, budget: budget)
+        // Guidance needs every run's coverage, which shards do not share: shards sample at random,
+        // so any split merges to the report of one unguided run.
+        let guided = !noGuide && shardSpec == nil
+        let coverageMode: CoverageMode = guided ? .guided : coverageOptions.coverage != nil ? .lines : .off
+        let swept = try sweep(file: file, os: os, horizon: probe.horizon, total: total, shard: shardSpec, budget: budget,
+                              guided: guided, coverage: coverageMode)
         var report = ExploreReport(file: file, name: probe.name, os: probe.os, osOption: os, seedFrom: seedFrom,
                                    runs: shardSpec == nil ? swept.runs : total,
                                    shard: shardSpec, timeBudget: budget == nil ? nil : time, findings: swept.findings)
         report.stubDraws = probe.usesStubs
+        report.guided = guided
+        report.coverage = swept.coverage
         // A single run shrinks what it reports; a shard shrinks every observation, since after
         // the merge any of them may name a finding.
         let f = report.findings
@@ -159,7 +174,21 @@ struct Explore: ParsableCommand {
                                     keys: shardSpec == nil ? f.ranking.headlines : f.observations.keys.sorted())
         report.print(format: format.value)
         if let dir = html { try writePages(report, to: dir) }
+        try writeCoverage(report)
         throw ExitCode(report.findings.roots.isEmpty ? 0 : 1)
+    }
+
+    /// `--coverage FILE`: every run's coverage (all the shards' after --merge).
+    func writeCoverage(_ report: ExploreReport) throws {
+        guard let path = coverageOptions.coverage else { return }
+        guard let coverage = report.coverage else {
+            Output.error("luafetch explore --merge: --coverage needs shards that recorded coverage (run each shard with --coverage FILE --format jsonl)\n")
+            throw ExitCode(2)
+        }
+        if let problem = CoverageOptions.write(coverage, to: path, format: coverageOptions.format) {
+            Output.error("luafetch explore: \(problem)\n")
+            throw ExitCode(2)
+        }
     }
 
     /// `--html DIR`: a page per reported finding's minimal run, and an index.
@@ -196,6 +225,9 @@ struct Explore: ParsableCommand {
 
     final class Sweep: @unchecked Sendable {
         var findings = ExploreFindings()
+        /// Guided: the corpus, and the outcomes of the round running now (by index in the round).
+        var guide = ExploreGuide()
+        var round: [RunOutcome?] = []
         /// The failing run with the lowest seed (every lower seed had been handed out, so it ran: the
         /// same failure is reported whichever worker finished first).
         var failure: (index: Int, error: ScenarioError)?
@@ -208,44 +240,78 @@ struct Explore: ParsableCommand {
 
     /// Runs the seeds (every one, or one shard's: the i-th seed belongs to shard i mod M + 1);
     /// workers take the next seed in order, so a time budget always ends after a prefix of them.
-    func sweep(file: String, os: OSProfile?, horizon: Millis, total: Int, shard: Shard?, budget: Millis?)
-        throws -> (runs: Int, findings: ExploreFindings) {
+    /// Guided (`guided`), the seeds run in rounds of `ExploreGuide.roundSize`: a round's plans come
+    /// from the corpus as the rounds before left it, and its runs join the corpus in seed order once
+    /// the round is over, so nothing depends on which worker ran what. `coverage`: what the runs
+    /// record (guidance needs the line pairs); their counts make the report's coverage.
+    func sweep(file: String, os: OSProfile?, horizon: Millis, total: Int, shard: Shard?, budget: Millis?,
+               guided: Bool = false, coverage: CoverageMode = .off)
+        throws -> (runs: Int, findings: ExploreFindings, coverage: CoverageReport?) {
         let state = Sweep()
         let seeds: Int = shard.map { Self.seeds(of: $0, total: total) } ?? total
         let first = seedFrom
         let seed: @Sendable (Int) -> Int64 = { i in first + Int64(shard.map { i * $0.count + $0.index - 1 } ?? i) }
         let progress = Progress(enabled: isatty(2) != 0, total: budget == nil ? seeds : nil, budget: budget)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, seeds))) { _ in
-            let warm = Explorer.Warm(path: file)
-            while true {
-                let i: Int? = state.locked {
-                    guard !state.stop, state.failure == nil, state.next < seeds else { return nil }
-                    if budget != nil, progress.timeIsUp { state.stop = true; return nil }
-                    state.next += 1
-                    return state.next - 1
-                }
-                guard let i else { return }
-                do {
-                    let outcome = try Explorer.run(path: file, seed: seed(i), os: os, horizon: horizon, warm: warm)
-                    state.locked {
-                        state.findings.add(outcome)
-                        state.done += 1
-                        progress.update(runs: state.done) { state.findings.rootCount }
+        let workers = max(1, min(jobs, seeds))
+        // One warm runtime per worker, kept across rounds (worker w only ever runs on one thread at a time).
+        let warms = (0..<workers).map { _ in Explorer.Warm(path: file, coverage: coverage) }
+        let roundSize = guided ? ExploreGuide.roundSize : seeds
+        var start = 0
+        while start < seeds {
+            let end = min(seeds, start + roundSize), first = start
+            let guide = state.guide  // the corpus as the rounds before left it
+            state.round = Array(repeating: nil, count: end - start)
+            DispatchQueue.concurrentPerform(iterations: min(workers, end - start)) { w in
+                let warm = warms[w]
+                while true {
+                    let i: Int? = state.locked {
+                        guard !state.stop, state.failure == nil, state.next < end else { return nil }
+                        if budget != nil, progress.timeIsUp { state.stop = true; return nil }
+                        state.next += 1
+                        return state.next - 1
                     }
-                } catch {
-                    let failure = (error as Any as? ScenarioError) ?? ScenarioError("\(file): \(error)")
-                    state.locked { if state.failure.map({ i < $0.index }) ?? true { state.failure = (i, failure) } }
-                    return
+                    guard let i else { return }
+                    do {
+                        let plan = guided && first > 0 ? guide.plan(seed: seed(i), horizon: horizon, slot: i - first) : nil
+                        let outcome = try Explorer.run(path: file, seed: seed(i), os: os, horizon: horizon, warm: warm, plan: plan)
+                        state.locked {
+                            state.findings.add(outcome)
+                            if guided { state.round[i - first] = outcome }
+                            state.done += 1
+                            progress.update(runs: state.done) { state.findings.rootCount }
+                        }
+                    } catch {
+                        let failure = (error as Any as? ScenarioError) ?? ScenarioError("\(file): \(error)")
+                        state.locked { if state.failure.map({ i < $0.index }) ?? true { state.failure = (i, failure) } }
+                        return
+                    }
                 }
             }
+            if state.failure != nil || state.stop { break }
+            if guided {
+                for case let o? in state.round {
+                    state.guide.add(plan: o.plan, features: o.features, observations: o.found.map(\.key), choicePoints: o.choicePoints)
+                }
+                state.guide.reweigh()
+            }
+            start = end
         }
         progress.clear()
         if let failure = state.failure?.error {
             Output.error(failure.message + "\n")
             throw ExitCode(2)
         }
+        var report: CoverageReport?
+        if coverage != .off {
+            var counts = CoverageCounts(), sources: [String: [UInt8]] = [:]
+            for w in warms {
+                counts.add(w.coverageCounts)
+                for (p, b) in w.sources where sources[p] == nil { sources[p] = b }
+            }
+            report = ScenarioRuntime.coverageReport(counts, sources: sources)
+        }
         // With a time budget the seeds run are a prefix: seeds first ... first + runs - 1.
-        return (state.next, state.findings)
+        return (state.next, state.findings, report)
     }
 
     /// Shrinks the findings named by `keys` (one after another; each one's candidates in parallel).
@@ -296,7 +362,12 @@ struct Explore: ParsableCommand {
         }
         switch merge.finish() {
         case .success(let report):
+            if coverageOptions.coverage != nil, let missing = merge.shardsWithoutCoverage.first {
+                Output.error("luafetch explore --merge: --coverage needs every shard's coverage, and \(missing) has none (run each shard with --coverage FILE --format jsonl)\n")
+                throw ExitCode(2)
+            }
             report.print(format: format.value)
+            try writeCoverage(report)
             throw ExitCode(report.findings.roots.isEmpty ? 0 : 1)
         case .failure(let e):
             Output.error("luafetch explore --merge: \(e.message)\n")

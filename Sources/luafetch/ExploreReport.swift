@@ -1,12 +1,14 @@
-// Explore's report: the text and JSON Lines (schema luafetch.explore/2) forms of the findings, and
-// `--merge`, which reads the JSON Lines of shards back into one report. A single run and the merge
-// of its shards print the same bytes: both print an ExploreReport built from the same records.
-// Uses LuaFetchCore's JSON and LuaFetchScripting's ExploreFindings.
+// Explore's report: the text and JSON Lines (schema luafetch.explore/3) forms of the findings and,
+// when the runs recorded coverage, of the app's functions that never ran (with `coverage` records
+// of every file), and `--merge`, which reads the JSON Lines of shards back into one report. A
+// single unguided run and the merge of its shards print the same bytes: both print an
+// ExploreReport built from the same records. Uses LuaFetchCore's JSON and CoverageReport and
+// LuaFetchScripting's ExploreFindings.
 import LuaFetchCore
 import LuaFetchScripting
 
 struct ExploreReport {
-    static let schema = "luafetch.explore/2"
+    static let schema = "luafetch.explore/3"
 
     var file: String
     var name: String
@@ -22,6 +24,10 @@ struct ExploreReport {
     var findings: ExploreFindings
     /// The scenario's stubs draw (an imported scenario): replays add `--stub-draws explore`.
     var stubDraws = false
+    /// Whether the runs were guided by coverage (ExploreGuide).
+    var guided = false
+    /// What the runs covered, when they recorded it (guided, or --coverage).
+    var coverage: CoverageReport?
 
     // MARK: - Text
 
@@ -86,6 +92,10 @@ struct ExploreReport {
                 out.append("  its run's schedule did not replay outside explore (an action fell in the same millisecond as the app's own work): explore --seed-from \(head.seed) --runs 1 shows it again")
             }
         }
+        if let coverage {
+            let never = coverage.neverRunText(runs: runs)
+            if !never.isEmpty { out.append(""); out += never }
+        }
         out.append("")
         out.append("result     \(roots.isEmpty ? "NOTHING FOUND (exit 0)" : "FOUND (exit 1)")")
         return out
@@ -120,6 +130,7 @@ struct ExploreReport {
             ("scenario", .string(name)), ("file", .string(file)), ("os", .string(os.rawValue)), ("osOption", .opt(osOption?.rawValue)),
             ("seedFrom", .int(seedFrom)), ("runs", .int(runs)),
             ("shard", .opt(shard.map { "\($0.index)/\($0.count)" })), ("timeBudget", .opt(timeBudget)),
+            ("guide", .bool(guided)), ("coverage", .bool(coverage != nil)),
         ] + (stubDraws ? [("stubDraws", JSON.bool(true))] : [])).text)
         let ranked = findings.ranking
         let causes = ranked.causedBy
@@ -146,6 +157,14 @@ struct ExploreReport {
                 ("replay", root ? .opt(head.flatMap { h in h.minimal.map { replay(h.seed, $0) } }) : .null),
                 ("members", .array(members)),
             ]).text)
+        }
+        if let coverage {
+            for r in coverage.records { out.append(r.text) }
+            for f in coverage.neverRun {
+                out.append(JSON.object([("type", .string("neverRun")), ("location", .string(f.location)), ("scenarioLine", .opt(f.scenarioLine)),
+                                        ("name", .string(f.name)), ("role", .string(f.role.key)), ("inside", .int(f.inside)),
+                                        ("reachedBy", .string(f.hint))]).text)
+            }
         }
         let errors = ranked.roots.filter { ranked.severity($0) == .error }.count
         out.append(JSON.object([("type", .string("summary")), ("runs", .int(runs)), ("findings", .int(roots.count)),
@@ -199,6 +218,9 @@ struct ExploreReport {
         /// The file of each shard seen, by index.
         private var seen: [Int: String] = [:]
         private var count = 0
+        /// The shards' coverage added up, and the files of shards that recorded none.
+        private var coverage = CoverageReport()
+        private var withoutCoverage: [String] = []
 
         /// The current header's shard and what it ran, and the ids its findings gave so far.
         private struct Current {
@@ -230,7 +252,13 @@ struct ExploreReport {
                     guard var c = current else { return Problem(message: "\(at): a finding before the header") }
                     if let p = finding(j, at: at, in: &c) { return p }
                     current = c
-                case "summary": break
+                case "coverage":
+                    guard current != nil else { return Problem(message: "\(at): a coverage record before the header") }
+                    switch CoverageReport.file(from: j) {
+                    case .success(let f): coverage.add(CoverageReport(files: [f]))
+                    case .failure(let e): return Problem(message: "\(at): \(e.message)")
+                    }
+                case "summary", "neverRun": break  // the merge counts again
                 default: return Problem(message: "\(at): unknown line type \(type)")
                 }
             }
@@ -260,6 +288,10 @@ struct ExploreReport {
             var h = ExploreReport(file: file, name: name, os: os, osOption: j["osOption"]?.stringValue.flatMap(OSProfile.init(rawValue:)),
                                   seedFrom: seedFrom, runs: Int(runs), shard: shard, timeBudget: nil, findings: ExploreFindings())
             if case .bool(true)? = j["stubDraws"] { h.stubDraws = true }
+            if case .bool(true)? = j["guide"] {
+                return .failure(Problem(message: "\(at): a guided exploration, not a shard's (shards sample at random: write them with explore --shard K/M --format jsonl)"))
+            }
+            if case .bool(true)? = j["coverage"] {} else { withoutCoverage.append(path) }
             if let r = report {
                 guard r.file == h.file, r.name == h.name, r.os == h.os, r.osOption == h.osOption, r.seedFrom == h.seedFrom,
                       r.runs == h.runs, count == shard.count else {
@@ -324,7 +356,15 @@ struct ExploreReport {
                 return .failure(Problem(message: "shard\(count - seen.count == 1 ? "" : "s") \(shown)\(more > 0 ? " and \(more) more" : "") of \(count) missing"))
             }
             r.shard = nil
+            if withoutCoverage.isEmpty {
+                var c = coverage
+                c.runs = r.runs
+                r.coverage = c
+            }
             return .success(r)
         }
+
+        /// Shards that recorded no coverage (`--merge --coverage` needs every one's).
+        var shardsWithoutCoverage: [String] { withoutCoverage }
     }
 }

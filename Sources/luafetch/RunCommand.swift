@@ -67,6 +67,8 @@ struct Run: ParsableCommand {
 
     @OptionGroup var limitOptions: LimitOptions
 
+    @OptionGroup var coverageOptions: CoverageOptions
+
     func validate() throws {
         if let osProfile, OSProfile(rawValue: osProfile) == nil {
             throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
@@ -79,7 +81,35 @@ struct Run: ParsableCommand {
     func run() throws {
         try RunSpec(file: file, seed: seed, osProfile: osProfile, until: until, format: format, trace: trace,
                     inject: inject, quiet: quiet, noColor: noColor, strict: strict, limits: limitOptions.limits,
-                    debugger: debugger, order: order, settle: settle, stubDraws: stubDraws).execute()
+                    debugger: debugger, order: order, settle: settle, stubDraws: stubDraws,
+                    coverage: coverageOptions.coverage, coverageFormat: coverageOptions.format).execute()
+    }
+}
+
+/// `--coverage FILE` and `--coverage-format lcov|cobertura`, shared by run, test and explore.
+struct CoverageOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Also write the line coverage of the scenario's code (and the modules it requires) to this file: lcov's tracefile format, or Cobertura XML with --coverage-format cobertura. An imported scenario's lines count at the Swift lines they came from.", valueName: "file"))
+    var coverage: String?
+
+    @Option(name: .customLong("coverage-format"), help: ArgumentHelp("The coverage file's format: lcov (Codecov, Coveralls, genhtml) or cobertura (GitLab).", valueName: "lcov|cobertura"))
+    var formatName: String?
+
+    var format: CoverageFormat { formatName.flatMap(CoverageFormat.init(rawValue:)) ?? .lcov }
+
+    func validate() throws {
+        if let formatName {
+            guard CoverageFormat(rawValue: formatName) != nil else {
+                throw ValidationError("unknown --coverage-format '\(formatName)': use lcov or cobertura")
+            }
+            guard coverage != nil else { throw ValidationError("--coverage-format \(formatName) needs --coverage FILE (where to write it)") }
+        }
+        if let coverage, coverage.isEmpty { throw ValidationError("--coverage needs a file name") }
+    }
+
+    /// Writes `report` to `path` in `format`; the problem (for `luafetch CMD: cannot write ...`) or nil.
+    static func write(_ report: CoverageReport, to path: String, format: CoverageFormat) -> String? {
+        let text = format == .lcov ? report.lcov : report.cobertura(version: "luafetch \(luafetchVersion)")
+        return writeFile(path, text, existing: .replace).map { "cannot write the coverage to \(path): \($0.message)" }
     }
 }
 
@@ -127,6 +157,9 @@ struct RunSpec {
     var order: UInt64?
     var settle = false
     var stubDraws = StubDraws.run
+    /// `--coverage FILE` and its format.
+    var coverage: String?
+    var coverageFormat = CoverageFormat.lcov
 
     /// Parses the plain forms of `luafetch [run] FILE [options]` without ArgumentParser's reflection
     /// (most of start-up time). Anything else (help, a bad or unknown option, a repeated argument)
@@ -134,6 +167,7 @@ struct RunSpec {
     static func fastParse(_ args: [String]) -> RunSpec? {
         var spec = RunSpec(file: "")
         var file: String?
+        var sawFormat = false
         var i = 0
         func value() -> String? {
             i += 1
@@ -154,6 +188,8 @@ struct RunSpec {
             case "--debugger": spec.debugger = true
             case "--settle": spec.settle = true
             case "--stub-draws": guard let v = value(), let d = StubDraws(rawValue: v) else { return nil }; spec.stubDraws = d
+            case "--coverage": guard let v = value(), !v.isEmpty, spec.coverage == nil else { return nil }; spec.coverage = v
+            case "--coverage-format": guard let v = value(), let f = CoverageFormat(rawValue: v) else { return nil }; spec.coverageFormat = f; sawFormat = true
             case "--order": guard let v = value(), let n = UInt64(v), spec.order == nil else { return nil }; spec.order = n
             case "--limit-instructions":
                 guard let v = value(), let n = RunLimits.parse(v, for: "instructions"), spec.limits.instructions == nil else { return nil }
@@ -170,7 +206,7 @@ struct RunSpec {
             }
             i += 1
         }
-        guard let file else { return nil }
+        guard let file, !sawFormat || spec.coverage != nil else { return nil }
         spec.file = file
         return spec
     }
@@ -188,7 +224,10 @@ struct RunSpec {
         let code: Int32
         do {
             // LUAFETCH_BUDGET=eager skips the lazy attempt (tests compare the two; see docs/RELIABILITY.md).
-            code = try attempt(lazy: Env.get("LUAFETCH_BUDGET") != "eager")
+            // Coverage (a file, or the page's covered lines) runs eagerly at once: its line hook
+            // already routes every instruction through the hook machinery, and an abandoned lazy
+            // attempt would count its lines twice.
+            code = try attempt(lazy: Env.get("LUAFETCH_BUDGET") != "eager" && !collectsCoverage)
         } catch let restart as Restart {
             Output.skip(restart.printed)
             code = try attempt(lazy: false)
@@ -209,7 +248,8 @@ struct RunSpec {
         // whose CPU time is ~50× inflated. The budgets' results never depend on it (a doubted run is
         // redone exactly); a longer period only lets a lazy run go on longer before it is doubted.
         let tick = Env.get("LUAFETCH_LAZY_TICK_MS").flatMap { Int($0) }.map { max(1, min($0, 60_000)) } ?? 10
-        let runtime = ScenarioRuntime(path: file, options: options, lazyBudget: lazy, lazyTickMs: tick)
+        let runtime = ScenarioRuntime(path: file, options: options, lazyBudget: lazy, lazyTickMs: tick,
+                                      coverage: collectsCoverage ? .lines : .off)
         let start = Output.emitted
         func restartIfDoubted() throws {
             if runtime.needsExactRerun { throw Restart(printed: Output.emitted - start) }
@@ -260,10 +300,14 @@ struct RunSpec {
             try runtime.run()
         } catch {
             try restartIfDoubted()
+            // What ran until the error still counts.
+            if let problem = writeCoverage(runtime.coverageReport(runtime.takeCoverage())) { Output.error("luafetch: \(problem)\n") }
             throw fail(error)
         }
         try restartIfDoubted()
         let code = world.exitCode
+        let counts = collectsCoverage ? runtime.takeCoverage() : nil
+        let covered = coverage != nil ? counts.map(runtime.coverageReport) : nil
         switch format {
         case .text:
             for line in report.summary(world) { Output.line(line) }
@@ -274,7 +318,11 @@ struct RunSpec {
         case .html:
             let plain = TextReport(world: world, version: luafetchVersion, color: false)
             Output.line(HTMLReport.build(world, summary: plain.summary(world), result: "\(code == 0 ? "PASS" : "FAIL") (exit \(code))",
-                                         reproduce: code != 0 ? reproduction(world) : nil))
+                                         reproduce: code != 0 ? reproduction(world) : nil, coverage: counts.map(runtime.pageCoverage)))
+        }
+        if let covered, let problem = writeCoverage(covered) {
+            Output.error("luafetch: \(problem)\n")
+            throw ExitCode(2)
         }
         if let trace {
             if let problem = writeFile(trace, TraceReport.build(world), existing: .replace) {
@@ -284,6 +332,15 @@ struct RunSpec {
         }
         Self.finishedRuntime = runtime
         return code
+    }
+
+    /// Whether the run records coverage: for `--coverage`, and for the page's covered lines.
+    var collectsCoverage: Bool { coverage != nil || format == .html }
+
+    /// Writes `--coverage`'s file (nothing without it); the problem, or nil.
+    func writeCoverage(_ report: CoverageReport) -> String? {
+        guard let coverage else { return nil }
+        return CoverageOptions.write(report, to: coverage, format: coverageFormat)
     }
 
     /// The command that replays this run exactly.

@@ -55,6 +55,8 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "No colour (also when NO_COLOR is set to a non-empty value, or stdout is not a terminal).")
     var noColor = false
 
+    @OptionGroup var coverageOptions: CoverageOptions
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if format.value == .html { throw ValidationError("test writes text or jsonl; --html DIR writes a page per scenario and an index") }
@@ -91,6 +93,7 @@ struct TestCommand: ParsableCommand {
         for i in entries.indices where entries[i].requiredBy != nil { box.results[i] = Result(entry: entries[i], verdict: nil, ms: 0) }
         let format = self.format.value
         let dir = self.html
+        let coverage = coverageOptions.coverage != nil
         if let dir, let problem = makeFolder(dir) {
             Output.error("luafetch test: cannot make \(dir): \(problem)\n")
             throw ExitCode(2)
@@ -105,7 +108,7 @@ struct TestCommand: ParsableCommand {
             for k in stride(from: w, to: scenarios.count, by: workers) {
                 let i = scenarios[k]
                 let start = Progress.clock()
-                var verdict = TestSuite.run(entries[i].path, options: options, html: dir != nil)
+                var verdict = TestSuite.run(entries[i].path, options: options, html: dir != nil, coverage: coverage)
                 var result = Result(entry: entries[i], verdict: nil, ms: Progress.clock() - start)
                 if let dir, let name = pageNames[i], let page = verdict.page {
                     if let problem = writeFile(dir + "/" + name, page, existing: .replace) {
@@ -114,6 +117,14 @@ struct TestCommand: ParsableCommand {
                         result.page = name
                     }
                     verdict.page = nil
+                }
+                if let c = verdict.coverage {
+                    box.locked {
+                        box.coverage.add(c)
+                        for (p, b) in verdict.coverageSources where box.sources[p] == nil { box.sources[p] = b }
+                    }
+                    verdict.coverage = nil
+                    verdict.coverageSources = [:]
                 }
                 result.verdict = verdict
                 box.locked {
@@ -164,6 +175,14 @@ struct TestCommand: ParsableCommand {
             Output.error("luafetch test: cannot write \(junit): \(problem.message)\n")
             throw ExitCode(2)
         }
+        if let path = coverageOptions.coverage {
+            // Every scenario's runs added up (in any order: the same bytes whatever --jobs is).
+            let report = ScenarioRuntime.coverageReport(box.coverage, sources: box.sources)
+            if let problem = CoverageOptions.write(report, to: path, format: coverageOptions.format) {
+                Output.error("luafetch test: \(problem)\n")
+                throw ExitCode(2)
+            }
+        }
         throw ExitCode(code)
     }
 
@@ -171,6 +190,9 @@ struct TestCommand: ParsableCommand {
     final class Box: @unchecked Sendable {
         var results: [Result?]
         var printed = 0
+        /// `--coverage`: every scenario's counts, and the sources of the files they loaded.
+        var coverage = CoverageCounts()
+        var sources: [String: [UInt8]] = [:]
         let lock = Lock()
         init(count: Int) { results = Array(repeating: nil, count: count) }
         func locked<T>(_ body: () -> T) -> T { lock.locked(body) }

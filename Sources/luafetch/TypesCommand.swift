@@ -64,7 +64,7 @@ struct TypesCommand: ParsableCommand {
         if p.hasPrefix("/") {
             var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             guard getcwd(&buf, buf.count) != nil else { return nil }
-            let here = String(cString: buf)
+            let here = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let prefix = here.hasSuffix("/") ? here : here + "/"
             guard p.hasPrefix(prefix) else { return nil }
             p = String(p.dropFirst(prefix.count))

@@ -73,7 +73,7 @@ func replayArguments(_ line: String) -> [String] {
         let r = try CLI.run(["explore", path, "--runs", "10", "--format", "jsonl"])
         let objects = try jsonLines(r.stdout)
         #expect(objects.first?["type"] as? String == "header")
-        #expect(objects.first?["schema"] as? String == "luafetch.explore/2")
+        #expect(objects.first?["schema"] as? String == "luafetch.explore/3")
         #expect(objects.last?["type"] as? String == "summary")
         #expect(objects.last?["findings"] as? Int == 1)
         let finding = try #require(objects.first { $0["type"] as? String == "finding" })
@@ -165,9 +165,11 @@ func replayArguments(_ line: String) -> [String] {
             #expect(out.contains("] \(pasted):\(location.split(separator: ":").last!): "), "\(location): the fragment does not reproduce it")
         }
         // The burst, the request and the BGTask need their actions; the race needs only the order.
+        // (Guided, the burst is first found by a run whose own draws leave it needing an open and a
+        // Home; unguided, by one that needs three actions.)
         let byLine = Dictionary(uniqueKeysWithValues: findings.map { ($0["line"] as! String, $0) })
         func minimalOf(_ l: String) -> [String: Any]? { ((byLine[l]?["members"] as? [[String: Any]])?.first)?["minimal"] as? [String: Any] }
-        #expect((minimalOf(bugs[0].1)?["inject"] as? String)?.split(separator: ",").count ?? 0 >= 3)
+        #expect((minimalOf(bugs[0].1)?["inject"] as? String)?.split(separator: ",").count ?? 0 >= 2)
         #expect(minimalOf(bugs[3].1)?["inject"] as? String == "" && minimalOf(bugs[3].1)?["order"] as? String != "0")
     }
 
@@ -188,9 +190,10 @@ func replayArguments(_ line: String) -> [String] {
     }
 
     @Test func shardsMergeToTheBytesOfOneRun() throws {
+        // Shards sample at random (guidance needs every run's coverage): they merge to one unguided run.
         let base = ["explore", "examples/explore_me.lua", "--runs", "300"]
-        let whole = try CLI.run(base)
-        let wholeJSONL = try CLI.run(base + ["--format", "jsonl"])
+        let whole = try CLI.run(base + ["--no-guide"])
+        let wholeJSONL = try CLI.run(base + ["--no-guide", "--format", "jsonl"])
         var files: [String] = []
         for k in 1...3 {
             let shard = try CLI.run(base + ["--shard", "\(k)/3", "--format", "jsonl"])

@@ -21,6 +21,10 @@ import Testing
         ["s.lua", "--limit-events", "0"],
         ["s.lua", "--bogus"],
         ["s.lua", "s2.lua"],
+        ["s.lua", "--coverage", "c.info"],
+        ["s.lua", "--coverage", "c.xml", "--coverage-format", "cobertura"],
+        ["s.lua", "--coverage-format", "cobertura"],
+        ["s.lua", "--coverage", "c.info", "--coverage-format", "gcov"],
     ]
 
     @Test(arguments: lines)
@@ -42,12 +46,15 @@ import Testing
         #expect(fast.debugger == r.debugger)
         #expect(fast.order == r.order)
         #expect(fast.settle == r.settle)
+        #expect(fast.coverage == r.coverageOptions.coverage)
+        #expect(fast.coverageFormat == r.coverageOptions.format)
     }
 
     @Test func theFastParserTakesEveryOptionOfRun() {
         // Every option Run declares is one the fast path knows (else it would silently decline it).
         let known = ["--seed", "--os", "--until", "--format", "--trace", "--inject", "--quiet", "--no-color", "--strict",
-                     "--debugger", "--order", "--settle", "--stub-draws", "--limit-instructions", "--limit-events", "--limit-memory"]
+                     "--debugger", "--order", "--settle", "--stub-draws", "--limit-instructions", "--limit-events", "--limit-memory",
+                     "--coverage", "--coverage-format"]
         let help = Run.helpMessage(columns: 200)
         for option in known { #expect(help.contains(option), "\(option)") }
         let declared = help.split(separator: "\n").compactMap { line -> String? in

@@ -30,6 +30,8 @@ typedef int (*clua_Dispatch)(lua_State *L, void *box);
 typedef void (*clua_Release)(void *owner, void *box, void *slot);
 /* A heap that can be saved and restored (arena.c). */
 typedef struct clua_Arena clua_Arena;
+/* Line coverage of scenario chunks (coverage.c). */
+typedef struct clua_Coverage clua_Coverage;
 
 /* Where code holding a completion handler returned (a missed completion's line, host.c): the
  * handlers' boxes that the running handler can reach, and the scenario lines where functions
@@ -81,6 +83,7 @@ typedef struct clua_Host {
     void *randState;                 /* math.random's generator state (in the heap), and its size */
     size_t randSize;
     clua_Watch watch;                /* set by the host for the next clua_arm (see clua_watch_reach) */
+    clua_Coverage *cov;              /* line coverage while it is on (0: off, and no line hook) */
 } clua_Host;
 
 /* The state and its host record. */
@@ -163,5 +166,20 @@ void clua_pushcopier(lua_State *L);
 void clua_pushplistcopier(lua_State *L); /* the copy of a property list (defaults), raising for anything else */
 
 void clua_pushprimitives(lua_State *L); /* the prelude's C helpers: { charge = fn } */
+
+/* Line coverage (coverage.c). Started on a state before its handlers run (`edges`: also the map of
+ * consecutive line pairs explore's guidance reads), it adds a line hook to every handler thread:
+ * the line hook only records, never charges or yields, so budgets land where they land without
+ * it. Counts are one run's: read them (chunk by chunk), then clear them for the next run. Freed by
+ * clua_close. */
+#define CLUA_COVERAGE_EDGES (1 << 16)
+clua_Coverage *clua_coverage_start(clua_Host *h, int edges);
+void clua_coverage_clear(clua_Coverage *c);
+int clua_coverage_count(const clua_Coverage *c);
+/* Chunk i's name (with its '@', `len` bytes), hit counts by line and functions entered by the line
+ * they are defined on (both `size` entries); NULL past the last. */
+const char *clua_coverage_chunk(const clua_Coverage *c, int i, size_t *len, const unsigned int **lines,
+                                const unsigned char **fns, int *size);
+const unsigned char *clua_coverage_edges(const clua_Coverage *c); /* CLUA_COVERAGE_EDGES counts, or NULL */
 
 #endif

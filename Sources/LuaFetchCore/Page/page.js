@@ -3,7 +3,9 @@
 // zoom, pan and resize), a tooltip that stays below the time axis, the details of what was clicked
 // (the event, its lane and time, its scenario line with the lines around it, the Swift line of an
 // imported scenario, a violation's rule and fix), and the timeline as a list (only the rows in
-// view exist), linked both ways with the chart. `#event=N` in the address selects entry N. It
+// view exist), linked both ways with the chart. With coverage, source lines in the details are
+// marked as run (with their hits) or never run, and a file of the panel's coverage list opens
+// its whole source so marked. `#event=N` in the address selects entry N. It
 // marks the body `data-rendered="ok"` when done and `data-errors` if a script error happened (the
 // browser tests read both). Deterministic: no clock, no random numbers.
 (function () {
@@ -296,15 +298,71 @@
     var block = null;
     (blocks || []).forEach(function (b) { if (line >= b[0] && line < b[0] + b[1].length) block = b; });
     if (!block) { h("div", "meta", "(the file's text is not in the page)", parent); return; }
-    var pre = h("pre", "src", null, parent);
+    var pre = h("pre", "src", null, parent), cov = coverageOf(l[0]);
     block[1].forEach(function (text, k) {
       var n = block[0] + k;
       if (n < line - 3 || n > line + 3) return;
       var s = h("span", n === line ? "hit" : null, null, pre);
+      markCoverage(s, cov, n);
       h("i", null, String(n), s);
       s.appendChild(document.createTextNode(text));
     });
   }
+
+  // ---- Coverage: which lines of code ran (D.cov: by file, [line, hits] of every line that holds code).
+  var COV = {};
+  Object.keys(D.cov || {}).forEach(function (f) {
+    var m = {};
+    D.cov[f].lines.forEach(function (p) { m[p[0]] = p[1]; });
+    COV[f] = m;
+  });
+  function coverageOf(file) { return COV[file] || null; }
+  function markCoverage(span, cov, n) {
+    if (!cov || !(n in cov)) return;
+    span.classList.add(cov[n] > 0 ? "cov-ran" : "cov-never");
+    span.setAttribute("data-hits", String(cov[n]));
+    span.title = cov[n] > 0 ? "ran " + cov[n] + " time" + (cov[n] === 1 ? "" : "s") : "never ran";
+  }
+  function showCoverage(file) {
+    var box = $("detail"), c = D.cov[file];
+    box.textContent = "";
+    $("overview").hidden = true;
+    box.hidden = false;
+    var close = h("button", "close", "×", box);
+    close.setAttribute("aria-label", "close the source (Esc)");
+    close.addEventListener("click", clearSelection);
+    h("button", "back", "← coverage", box).addEventListener("click", clearSelection);
+    h("span", "badge kind", "coverage", h("div", null, null, box));
+    h("h3", "text", file, box);
+    var ran = c.lines.filter(function (p) { return p[1] > 0; }).length;
+    h("div", "meta", ran + " of " + c.lines.length + " lines of code ran; never-run lines are red", box);
+    if (c.never.length) {
+      h("h4", null, "functions that never ran", box);
+      var ul = h("ul", "never", null, box);
+      c.never.forEach(function (g) { h("li", null, file + ":" + g[0] + "  " + g[1], ul); });
+    }
+    var cov = COV[file];
+    if (!c.text) {
+      h("div", "meta", "(the file's text is not in the page: " + (c.lines.length - ran) + " lines never ran)", box);
+      return;
+    }
+    var pre = h("pre", "src cov", null, box);
+    pre.setAttribute("data-file", file);
+    c.text.forEach(function (text, k) {
+      var s = h("span", null, null, pre);
+      markCoverage(s, cov, k + 1);
+      h("i", null, String(k + 1), s);
+      h("b", "hits", cov && (k + 1) in cov ? (cov[k + 1] > 0 ? "×" + cov[k + 1] : "0") : "", s);
+      s.appendChild(document.createTextNode(text));
+    });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("button.covfile"), function (b) {
+    b.addEventListener("click", function () {
+      sel = { ev: -1, lane: -1, item: -1, viol: -1 };
+      render();
+      showCoverage(b.getAttribute("data-file"));
+    });
+  });
   function showDetail() {
     var box = $("detail");
     box.textContent = "";
