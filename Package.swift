@@ -31,7 +31,7 @@ let package = Package(
             dependencies: ["CLua"]
         ),
         // The HTML pages' style and scripts, compiled into the binary (HTMLReportAssets).
-        .target(name: "LuaFetchCore", resources: [.embedInCode("Page/page.css"), .embedInCode("Page/page.js"), .embedInCode("Page/index.js")]),
+        .target(name: "LuaFetchCore", resources: [.embedInCode("Reports/Page/page.css"), .embedInCode("Reports/Page/page.js"), .embedInCode("Reports/Page/index.js")]),
         // SPEC 18: an app's Swift sources and Info.plist to a scenario (pure Swift, no Lua).
         .target(
             name: "LuaFetchImport",
@@ -48,7 +48,7 @@ let package = Package(
             name: "LuaFetchScripting",
             dependencies: ["CLua", "CLuaHost", "LuaFetchCore"],
             // The runtime of imported scenarios (SPEC 18), compiled into the binary.
-            resources: [.embedInCode("swift.lua")]
+            resources: [.embedInCode("API/swift.lua")]
         ),
         .executableTarget(
             name: "luafetch",

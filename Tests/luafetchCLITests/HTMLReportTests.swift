@@ -273,7 +273,7 @@ let mixedScenario = """
     @Test func thePagesScriptsParse() throws {
         let page = try CLI.run(["run", "examples/hello.lua", "--format", "html"]).stdout
         for name in ["page.js", "index.js", "page.css"] {
-            let file = CLI.root.appendingPathComponent("Sources/LuaFetchCore/Page/" + name)
+            let file = CLI.root.appendingPathComponent("Sources/LuaFetchCore/Reports/Page/" + name)
             let text = try String(contentsOf: file, encoding: .utf8)
             if name == "page.js" || name == "page.css" { #expect(page.contains(text), "the page carries \(name) as it is") }
             guard name.hasSuffix(".js") else { continue }
