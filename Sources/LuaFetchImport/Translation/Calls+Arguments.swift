@@ -1,0 +1,213 @@
+// Calls, overloads and arguments (SPEC 18.3, 18.4, 18.7.5): picking an overload by its argument
+// labels, arguments put in parameter order, stub calls with their closures (StubClosure: error
+// parameters, success flags, Results, failure labels), element-wise closures, and CallContext,
+// what a row of the API table is handed. Uses the Translator and the stub book (Stubs.swift).
+import SwiftSyntax
+
+extension Translator {
+    // MARK: - Overloads and arguments
+
+    /// The overload whose labels fit the arguments (or the only one).
+    func pick(_ candidates: [FuncInfo], _ args: [CallArg]) -> FuncInfo? {
+        if candidates.count <= 1 { return candidates.first }
+        let labels = args.map { $0.label ?? "_" }
+        if let exact = candidates.first(where: { fits($0, labels) }) { return exact }
+        return candidates.first { $0.params.count == args.count } ?? candidates.first
+    }
+
+    private func fits(_ f: FuncInfo, _ labels: [String]) -> Bool {
+        var i = 0
+        for p in f.params {
+            if i < labels.count && (labels[i] == p.label || (labels[i] == "_" && p.isClosure)) { i += 1; continue }
+            if p.defaultValue != nil { continue }
+            return false
+        }
+        return i == labels.count
+    }
+
+    /// The arguments in parameter order; defaulted parameters left out are nil (the callee
+    /// fills them in); variadic arguments become an array.
+    func ordered(_ f: FuncInfo, _ args: [CallArg]) -> String {
+        var values: [String] = []
+        var i = 0
+        for p in f.params {
+            if p.variadic {
+                var items: [String] = []
+                while i < args.count && (items.isEmpty ? (args[i].label ?? "_") == p.label : args[i].label == nil) {
+                    items.append(expr(args[i].syntax, expect: p.type).code)
+                    i += 1
+                }
+                values.append("swift.array({ \(items.joined(separator: ", ")) })")
+                continue
+            }
+            if i < args.count && ((args[i].label ?? "_") == p.label || (args[i].label == nil && args[i].closure != nil && p.isClosure)) {
+                let a = args[i]
+                if p.inout_, let io = a.syntax.as(InOutExprSyntax.self) {
+                    let box = temp("io")
+                    inoutBoxes.append((box, expr(io.expression).code, store(io.expression, "\(box).v", node: Syntax(io))))
+                    values.append(box)
+                    i += 1
+                    continue
+                }
+                var code = a.closure.map { closure($0, paramTypes: p.closureParams).code }
+                    ?? expr(a.syntax, expect: p.type, optionalUse: p.type?.optional ?? false).code
+                if a.closure == nil, let t = p.type, !p.inout_, ["Array", "Dictionary", "Set"].contains(t.name) || program.type(named: t.name)?.kind == .struct,
+                   a.syntax.is(DeclReferenceExprSyntax.self) || a.syntax.is(MemberAccessExprSyntax.self) {
+                    code = "swift.copy(\(code))"
+                }
+                values.append(code)
+                i += 1
+            } else {
+                values.append("nil")
+            }
+        }
+        // Arguments no parameter took (a mismatch the compiler would have caught): passed on.
+        while i < args.count { values.append(expr(args[i].syntax).code); i += 1 }
+        while values.last == "nil" { values.removeLast() }
+        return values.joined(separator: ", ")
+    }
+
+    // MARK: - Stubs
+
+    /// A call into code the files do not define (18.4): recorded as a site; at run time the
+    /// runtime dispatches `dynamic` calls to a translated or built-in value when the receiver
+    /// turns out to be one, and otherwise the stub answers.
+    func stubCall(_ name: String, recv: String, args: [CallArg], node: Syntax, optionalUse: Bool, awaited: Bool, tried: Bool,
+                  dynamic: (String, String?)? = nil, chained: Bool = false) -> LuaExpr {
+        var closures: [StubClosure] = []
+        var codes: [String] = []
+        for (i, a) in args.enumerated() {
+            if let cl = a.closure {
+                closures.append(StubClosure.describe(cl, label: a.label, index: i + 1, translator: self))
+                codes.append(dynamic.map { elementClosure($0.0, cl, label: a.label) } ?? closure(cl).code)
+            } else {
+                let e = expr(a.syntax)
+                codes.append(e.code)
+                // A function passed along (a completion handler) is a closure of the stub too.
+                if e.type?.isFunction == true || e.type?.name == "Function" || looksLikeCompletion(a) {
+                    // What it takes, when its type says (`(Result<T, Error>) -> Void`).
+                    let params = e.type?.functionParams ?? []
+                    let kinds: [String?] = params.map { StubClosure.kind(ofType: $0) }
+                    closures.append(StubClosure(index: i + 1, label: a.label, params: max(1, params.count), kinds: kinds,
+                                                failure: StubClosure.isFailureLabel(a.label)))
+                }
+            }
+        }
+        let site = stubs.site(name, where: location(node), optional: optionalUse, node: node, closures: closures, awaited: awaited, tried: tried)
+        var r: LuaExpr
+        if let (method, labelled) = dynamic {
+            let fn = chained ? "optCall" : "call"
+            r = LuaExpr("swift.\(fn)(\(([String(site), recv, Literals.quote(method), labelled.map(Literals.quote) ?? "nil"] + codes).joined(separator: ", ")))")
+        } else {
+            r = LuaExpr("swift.stubCall(\(([String(site), recv] + codes).joined(separator: ", ")))")
+        }
+        r.stubName = name
+        return r
+    }
+
+    /// Collection methods that call their closure with one element at a time.
+    static let elementwise: Set<String> = ["map", "compactMap", "flatMap", "filter", "forEach", "contains", "first", "last", "allSatisfy",
+                                           "firstIndex", "lastIndex", "removeAll", "drop", "prefix", "mapValues", "compactMapValues"]
+
+    /// A closure given to a collection method: with two or more parameters where the method
+    /// passes one element (`dict.forEach { key, value in }`, `zip(a, b).map { $0 + $1 }`), the
+    /// tuple is spread over them (`swift.spread`).
+    func elementClosure(_ method: String, _ cl: ClosureExprSyntax, label: String? = nil) -> String {
+        if method == "reduce" && label == nil && reduceInto { return closure(cl, inoutParams: [0]).code }
+        let code = closure(cl).code
+        guard Self.elementwise.contains(method) else { return code }
+        let params: Int
+        switch cl.signature?.parameterClause {
+        case .simpleInput(let list)?: params = list.count
+        case .parameterClause(let clause)?: params = clause.parameters.count
+        case nil: params = Self.anonymousParameters(cl.statements)
+        }
+        return params >= 2 ? "swift.spread(\(code))" : code
+    }
+
+    /// An argument that names a completion handler (`completion: completionHandler`).
+    func looksLikeCompletion(_ a: CallArg) -> Bool {
+        guard let d = a.syntax.as(DeclReferenceExprSyntax.self) else { return false }
+        let n = d.baseName.text.lowercased()
+        return n.contains("completion") || n.contains("handler") || n.hasSuffix("callback") || n == "done"
+    }
+}
+
+/// What a stub's closure argument takes: how many parameters, which are errors, success flags or
+/// `Result`s, and whether it is the failure path (`failure:`, `onError:`, `errorHandler:`).
+struct StubClosure {
+    let index: Int
+    let label: String?
+    let params: Int
+    let kinds: [String?]
+    let failure: Bool
+
+    /// The kind of a parameter from its type alone: an error, a success flag or a Result.
+    static func kind(ofType t: TypeName?) -> String? {
+        guard let n = t?.name else { return nil }
+        if ["Error", "NSError", "URLError"].contains(n) { return "error" }
+        if n == "Result" { return "result" }
+        if n == "Bool" { return "flag" }
+        return nil
+    }
+
+    static func isFailureLabel(_ label: String?) -> Bool {
+        guard let l = label?.lowercased() else { return false }
+        return ["failure", "onerror", "errorhandler", "onfailure", "fail", "failed", "error"].contains(l)
+    }
+
+    static func describe(_ c: ClosureExprSyntax, label: String?, index: Int, translator: Translator) -> StubClosure {
+        var names: [(String, TypeName?)] = []
+        switch c.signature?.parameterClause {
+        case .simpleInput(let list)?: names = list.map { ($0.name.text, nil) }
+        case .parameterClause(let clause)?: names = clause.parameters.map { (($0.secondName ?? $0.firstName).text, TypeName($0.type)) }
+        case nil:
+            let n = Translator.anonymousParameters(c.statements)
+            names = (0..<n).map { ("$\($0)", nil) }
+        }
+        let text = c.statements.trimmedDescription
+        let kinds: [String?] = names.map { name, type in
+            let n = name.lowercased()
+            if let t = type?.name, ["Error", "NSError", "URLError"].contains(t) { return "error" }
+            if ["error", "err", "e", "anyerror", "networkerror"].contains(n) || n.hasSuffix("error") { return "error" }
+            if type?.name == "Result" || text.contains("case .success") || text.contains("case .failure") || text.contains("case let .success") {
+                if text.contains("switch \(name)") || type?.name == "Result" { return "result" }
+            }
+            if type?.name == "Bool" || ["success", "ok", "succeeded", "didsucceed", "finished", "completed", "saved", "done"].contains(n) { return "flag" }
+            return nil
+        }
+        return StubClosure(index: index, label: label, params: names.count, kinds: kinds, failure: isFailureLabel(label))
+    }
+}
+
+/// What the translation and the APIs table need to translate one call's arguments.
+final class CallContext {
+    unowned let t: Translator
+    let args: [CallArg]
+    let node: Syntax
+    let base: LuaExpr?
+    let awaited: Bool
+    let tried: Bool
+    let expect: TypeName?
+
+    init(t: Translator, args: [CallArg], node: Syntax, base: LuaExpr?, awaited: Bool, tried: Bool, expect: TypeName?) {
+        self.t = t; self.args = args; self.node = node; self.base = base; self.awaited = awaited; self.tried = tried; self.expect = expect
+    }
+
+    var labels: [String] { args.map { $0.label ?? "_" } }
+    /// The argument with this label (`nil`: the first unlabelled one).
+    func arg(_ label: String?) -> CallArg? { args.first { $0.label == label } }
+    /// The last closure argument (a trailing closure).
+    var trailing: CallArg? { args.last { $0.closure != nil || $0.closureLike } }
+
+    /// Translates an argument; a closure gets the parameter types the API gives it.
+    func code(_ a: CallArg?, types: [TypeName?] = [], expect: TypeName? = nil) -> String {
+        guard let a else { return "nil" }
+        if let c = a.closure { return t.closure(c, paramTypes: types).code }
+        return t.expr(a.syntax, expect: expect).code
+    }
+    func code(_ label: String?, types: [TypeName?] = [], expect: TypeName? = nil) -> String { code(arg(label), types: types, expect: expect) }
+    /// Every argument, translated, in order.
+    var all: [String] { args.map { code($0) } }
+    var receiver: String { base?.code ?? "nil" }
+}

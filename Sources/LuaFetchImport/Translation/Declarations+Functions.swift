@@ -1,0 +1,154 @@
+// Declarations, functions and the top level (SPEC 18.3, 18.7.4): methods, initializers and free
+// functions as Lua functions (parameters, defaults, `self`), the top-level code, extensions'
+// statics, and SwiftUI's `App` and views lifted into the app's entry points. Uses the
+// Translator's scopes and Statements.
+import SwiftSyntax
+
+extension Translator {
+    // MARK: - Functions
+
+    /// A method, static method, initializer or free function.
+    func function(_ info: FuncInfo, owner: TypeDecl?, isStatic: Bool, body: CodeBlockSyntax?, node: Syntax) {
+        // SwiftUI's `body` builds views: not simulated.
+        inStatic = isStatic
+        onMainActor = info.mainActor || (owner?.mainActor ?? false)
+        currentFunction = info
+        defer { inStatic = false; currentFunction = nil }
+        pushScope()
+        control = [.function]
+        let params = info.params.map { declare($0.name, type: $0.type) }
+        let name: String
+        if let owner {
+            name = isStatic ? "function \(owner.lua).\(info.lua)(\(params.joined(separator: ", ")))"
+                            : "function \(owner.lua):\(info.lua)(\(params.joined(separator: ", ")))"
+        } else {
+            name = "function T.\(info.lua)(\(params.joined(separator: ", ")))"
+        }
+        if info.isAsync || info.params.contains(where: \.isClosure) { _ = 0 }
+        emit(name, at: node)
+        indent += 1
+        for line in markInout(info.params, params) { emit(line, at: node) }
+        if isStatic, let owner, let body, body.statements.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) || $0.tokenKind == .keyword(.Self) }) {
+            emit("local self = \(owner.lua)", at: node)
+        }
+        for (p, n) in zip(info.params, params) {
+            if let d = p.defaultValue, !d.is(NilLiteralExprSyntax.self) {
+                emit("if \(n) == nil then \(n) = \(expr(d, expect: p.type).code) end", at: node)
+            }
+        }
+        if let body {
+            let items = program.items(body.statements)
+            if info.returnType != nil, items.count == 1, case .expr(let e) = items[0].item, !isStatementExpression(e) {
+                emit(returnCode(expr(e).code), at: e)
+            } else {
+                statements(body.statements)
+            }
+        }
+        indent -= 1
+        out.append(pad + "end" + marker(file.endLine(body.map(Syntax.init) ?? node)))
+        popScope()
+        control = []
+    }
+
+    /// Free functions and globals of every file.
+    func topLevel() {
+        for f in program.files {
+            setFile(f)
+            for item in program.items(f.tree.statements) {
+                if let fn = item.item.as(FunctionDeclSyntax.self),
+                   let info = program.functions[fn.name.text]?.first(where: { $0.node.id == DeclSyntax(fn).id }) {
+                    function(info, owner: nil, isStatic: false, body: fn.body, node: Syntax(fn))
+                } else if let v = item.item.as(VariableDeclSyntax.self) {
+                    for b in v.bindings {
+                        guard let id = b.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                        let value = b.initializer.map { expr($0.value).code } ?? "nil"
+                        emit("function T.__global_\(Naming.field(id.identifier.text))() return \(value) end", at: b)
+                    }
+                } else if case .stmt = item.item, f.source.shown.hasSuffix("main.swift") {
+                    continue
+                } else if case .expr = item.item {
+                    continue
+                }
+            }
+        }
+    }
+
+    /// Extensions of types the files do not define (`extension Notification.Name`): their static
+    /// constants are found by name (read before any code is translated).
+    func collectExtensionStatics() {
+        for (f, x) in program.extensionsOfUnknown {
+            setFile(f)
+            for decl in program.members(x.memberBlock) {
+                guard let v = decl.as(VariableDeclSyntax.self), v.modifiers.contains(where: { $0.name.text == "static" }) else { continue }
+                for b in v.bindings {
+                    guard let id = b.pattern.as(IdentifierPatternSyntax.self), let initial = b.initializer?.value else { continue }
+                    let typeName = TypeName(x.extendedType)?.name ?? ""
+                    let code = expr(initial).code
+                    extensionStatics["\(typeName).\(id.identifier.text)"] = code
+                    extensionStatics[id.identifier.text] = code
+                }
+            }
+        }
+    }
+
+    // MARK: - SwiftUI
+
+    /// `scenePhase` handlers, `onReceive` observers and `.backgroundTask` in an App's or View's
+    /// `body`, registered by a method `__swiftui` the delegate calls.
+    func liftSwiftUI(_ t: TypeDecl) {
+        guard t.conforms(to: "App") || t.conforms(to: "View") || t.conforms(to: "Scene"),
+              let body = t.properties["body"], let acc = body.binding.accessorBlock else { return }
+        setFile(body.file)
+        final class Finder: SyntaxVisitor {
+            var found: [FunctionCallExprSyntax] = []
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                if let m = node.calledExpression.as(MemberAccessExprSyntax.self),
+                   ["onChange", "onReceive", "backgroundTask"].contains(m.declName.baseName.text) { found.append(node) }
+                return .visitChildren
+            }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(acc)
+        guard !finder.found.isEmpty else { return }
+        let lines = nested {
+            for call in finder.found.reversed() {
+                let m = call.calledExpression.as(MemberAccessExprSyntax.self)!
+                let args = callArgs(call)
+                // A modifier names the line of its own `.name`, not the first line of the chain.
+                guard let closureArg = args.last(where: { $0.closure != nil }), let cl = closureArg.closure else { continue }
+                switch m.declName.baseName.text {
+                case "onChange":
+                    guard args.first?.label == "of", args.first?.syntax.trimmedDescription.contains("scenePhase") == true else { continue }
+                    let fn = closure(cl).code
+                    let arity = StubClosure.describe(cl, label: nil, index: 0, translator: self).params
+                    emit("swift.onScenePhase(\(fn), \(arity))", at: m.declName)
+                case "onReceive":
+                    guard let pub = args.first else { continue }
+                    let p = expr(pub.syntax)
+                    emit("swift.call(0, \(p.code), \"sink\", nil, \(closure(cl, paramTypes: [TypeName("Notification")]).code))", at: m.declName)
+                case "backgroundTask":
+                    guard let kind = args.first, kind.syntax.trimmedDescription.contains("appRefresh") else {
+                        emit(unsupportedCall(".backgroundTask(\(args.first?.syntax.trimmedDescription ?? ""))", m.declName), at: m.declName)
+                        continue
+                    }
+                    let id = expr(kind.syntax).code
+                    if let lit = kind.syntax.as(FunctionCallExprSyntax.self)?.arguments.first.flatMap({ constantString($0.expression) }) {
+                        registered.append((lit, location(m.declName)))
+                    } else {
+                        registersComputedIdentifier = true
+                    }
+                    usedModes["fetch"] = location(m.declName)
+                    emit("swift.swiftUIBackgroundTask(\(id), \(closure(cl).code))", at: m.declName)
+                default: continue
+                }
+            }
+        }
+        if !lines.isEmpty {
+            emit("function \(t.lua):__swiftui()", at: body.binding)
+            out += lines
+            emit("end", file.endLine(body.binding))
+            swiftUITypes.append(t)
+        }
+        counts.untranslated.append(("\(body.file.source.shown):\(body.file.line(body.binding))", "SwiftUI body of \(t.name) (views are not simulated)"))
+    }
+}

@@ -1,0 +1,191 @@
+// Expressions, member access (SPEC 18.3, 18.7.8): members of translated types, of built-in
+// values and of unknown receivers (through the runtime, which also answers for stubs), implicit
+// members, and the constants the translation folds (string constants, a type named by an
+// expression). Uses the Translator's scopes, Program's types and the API table (APIs.swift).
+import SwiftSyntax
+
+extension Translator {
+    // MARK: - Members
+
+    func memberAccess(_ m: MemberAccessExprSyntax, expect: TypeName?, optionalUse: Bool) -> LuaExpr {
+        let name = m.declName.baseName.text
+        guard let baseSyntax = m.base else { return implicitMember(name, expect: expect, node: Syntax(m)) }
+        if name == "self" { return expr(baseSyntax) }
+        let base = expr(baseSyntax)
+        // A translated type: its statics, enum cases and nested types.
+        if let t = base.typeRef {
+            if let nested = t.nested[name] { var r = LuaExpr(nested.lua, TypeName(nested.qualified)); r.typeRef = nested; return r }
+            if let c = t.cases.first(where: { $0.name == name }) { _ = c; return LuaExpr("\(t.lua).\(Naming.field(name))", TypeName(t.qualified)) }
+            let p = t.property(name)
+            if name == "init" { return LuaExpr("function(...) return swift.new(\(t.lua), \"init\", ...) end") }
+            if let m = t.methods(name).first { return LuaExpr("\(t.lua).\(m.lua)", TypeName("Function")) }
+            return LuaExpr("\(p.map { staticOwner($0, t) } ?? t.lua).\(Naming.field(name))", p?.type)
+        }
+        // A type the files extend (`Notification.Name.syncDone`), or a type nested in an API's.
+        if let api = base.apiType {
+            let typeName = api.hasPrefix("?") ? String(api.dropFirst()) : api
+            if let v = extensionStatics["\(typeName).\(name)"] { return LuaExpr(v) }
+            if name.first?.isUppercase == true { return typeReference("\(typeName).\(name)", node: Syntax(m)) }
+        }
+        // A known API: mapped values (`UIApplication.shared`, `DispatchQueue.main`, `Date.distantFuture`).
+        if let api = base.apiType ?? base.type?.name, let v = APIs.member(api.hasPrefix("?") ? String(api.dropFirst()) : api, name, translator: self, base: base, node: Syntax(m)) {
+            counts.map("\(api.hasPrefix("?") ? String(api.dropFirst()) : api).\(name)")
+            var r = v
+            r.chained = base.chained && !v.code.hasPrefix("swift.opaque")
+            if base.chained && !v.code.hasPrefix("swift.opaque") && v.code.hasPrefix(base.code + ".") {
+                r.code = "swift.opt(\(base.code), \(Literals.quote(String(v.code.dropFirst(base.code.count + 1)))))"
+            }
+            return r
+        }
+        // A computed property an extension of the files adds to an iOS or Swift type.
+        if let ext = externalType(for: base), let p = ext.property(name), p.kind == .computed {
+            if p.isStatic { return LuaExpr("\(ext.lua).\(Naming.field(name))", p.type) }
+            var r = LuaExpr(base.chained ? "swift.optApply(\(base.code), function(__r) return swift.extGet(\(ext.lua), \(Literals.quote(Naming.field(name))), __r) end)"
+                                         : "swift.extGet(\(ext.lua), \(Literals.quote(Naming.field(name))), \(base.code))", p.type)
+            r.chained = base.chained
+            return r
+        }
+        // An unknown type's `shared`/`default`/`standard`/`current` is a value of that type (18.7.5).
+        if let api = base.apiType, api.hasPrefix("?") {
+            let typeName = String(api.dropFirst())
+            if ["shared", "default", "standard", "current", "instance", "sharedInstance", "main"].contains(name) {
+                var r = LuaExpr("swift.opaque(\(Literals.quote(typeName)))", TypeName(typeName))
+                r.stubName = typeName
+                return r
+            }
+            return stubMember(base, receiverName: typeName, name: name, node: Syntax(m), optionalUse: optionalUse)
+        }
+        // An instance of a translated type.
+        if let tn = base.type, let t = program.type(named: tn.name, from: currentType) {
+            let p = t.property(name)
+            var r: LuaExpr
+            if base.chained || tn.optional && base.chained {
+                r = LuaExpr("swift.opt(\(base.code), \(Literals.quote(Naming.field(name))))", p?.type)
+            } else {
+                r = LuaExpr("\(wrapBase(base.code)).\(Naming.field(name))", p?.type)
+            }
+            if p == nil, let mth = t.methods(name).first {
+                r = LuaExpr("function(...) return \(wrapBase(base.code)):\(mth.lua)(...) end", TypeName("Function"))
+            }
+            r.chained = base.chained
+            return r
+        }
+        // Tuples: `.0`, `.1`.
+        if let idx = Int(name) { return LuaExpr("\(wrapBase(base.code))[\(idx + 1)]") }
+        // A built-in value or an unknown one: found at run time (a stub when it is opaque).
+        if let tn = base.type, APIs.builtinValueTypes.contains(tn.name) {
+            var r = LuaExpr("swift.\(base.chained ? "optGet" : "get")(0, \(base.code), \(Literals.quote(name)))", APIs.builtinMemberType(tn, name))
+            r.chained = base.chained
+            return r
+        }
+        return stubMember(base, receiverName: receiverName(baseSyntax, base), name: name, node: Syntax(m), optionalUse: optionalUse)
+    }
+
+    func wrapBase(_ code: String) -> String {
+        if code.hasPrefix("swift.opaque(") || code.hasPrefix("(") { return code }
+        if code.contains(" ") && !code.hasSuffix(")") { return "(\(code))" }
+        if code.hasPrefix("\"") { return "(\(code))" }
+        return code
+    }
+
+    /// A property of a value the files do not define: read at run time; when the receiver is
+    /// opaque, the stub `Receiver.name` answers (and explore may draw nil where it is used as an
+    /// optional).
+    func stubMember(_ base: LuaExpr, receiverName: String, name: String, node: Syntax, optionalUse: Bool) -> LuaExpr {
+        let stubName = "\(receiverName).\(name)"
+        let site = stubs.site(stubName, where: location(node), optional: optionalUse, node: node)
+        var r = LuaExpr("swift.\(base.chained ? "optGet" : "get")(\(site), \(base.code), \(Literals.quote(name)))")
+        r.stubName = stubName
+        r.chained = base.chained
+        r.type = APIs.builtinMemberType(TypeName(""), name)
+        return r
+    }
+
+    /// The receiver's name for a stub (18.7.5): its type where the code says it, the name of the
+    /// stub that produced it, else the receiver as written without `self.`.
+    func receiverName(_ syntax: ExprSyntax, _ base: LuaExpr) -> String {
+        if let s = base.stubName { return s }
+        if let t = base.type, !t.name.isEmpty, !["Function", "Tuple", "KeyPath"].contains(t.name) { return t.name }
+        var text = syntax.trimmedDescription
+        if text.hasPrefix("self.") { text = String(text.dropFirst(5)) }
+        text = text.filter { $0 != "?" && $0 != "!" && $0 != " " && $0 != "\n" }
+        if let paren = text.firstIndex(of: "(") { text = String(text[..<paren]) }
+        return text.isEmpty ? "value" : text
+    }
+
+    /// `.name` where the type is implied: the expected type's case or static, a known API's
+    /// constant, else an enum token that compares equal to any enum case of that name.
+    func implicitMember(_ name: String, expect: TypeName?, node: Syntax) -> LuaExpr {
+        if let e = expect, let t = program.type(named: e.name, from: currentType) {
+            if t.cases.contains(where: { $0.name == name }) { return LuaExpr("\(t.lua).\(Naming.field(name))", TypeName(t.qualified)) }
+            if t.property(name)?.isStatic == true { return LuaExpr("\(t.lua).\(Naming.field(name))", t.property(name)?.type) }
+        }
+        if let v = implicitConstant(name) { return LuaExpr(v) }
+        // `.now`, `.distantPast`, `.distantFuture`: Date's (unless an enum of the app has such a case).
+        let dates = ["now": "swift.now()", "distantPast": "-math.huge", "distantFuture": "math.huge"]
+        if let v = dates[name], !program.typeOrder.contains(where: { $0.cases.contains { $0.name == name } }) {
+            return LuaExpr(v, TypeName("Date"))
+        }
+        if let v = extensionStatics[name] { return LuaExpr(v) }
+        if let e = expect, let v = APIs.member(e.name, name, translator: self, base: LuaExpr(""), node: node) { return v }
+        return LuaExpr("swift.case(\(Literals.quote(name)))")
+    }
+
+    /// Implicit members with one meaning whatever the type (`.invalid` task identifiers).
+    func implicitConstant(_ name: String) -> String? {
+        switch name {
+        case "invalid": return "UIBackgroundTaskInvalid"
+        default: return nil
+        }
+    }
+
+    // MARK: - Constants
+
+    /// The text of a string the code names as a constant (a literal, a property, static or global
+    /// initialized with a literal, an enum case's raw value: `Self.refreshID`, `TaskID.sync.rawValue`),
+    /// for what import can tell before any run (18.6); nil when it is computed.
+    func constantString(_ e: ExprSyntax, depth: Int = 0) -> String? {
+        guard depth < 8 else { return nil }
+        if let s = e.as(StringLiteralExprSyntax.self) { return Literals.plainString(s) }
+        func fromProperty(_ p: PropertyInfo?) -> String? {
+            guard let p, p.kind == .stored, let v = p.binding.initializer?.value else { return nil }
+            return constantString(v, depth: depth + 1)
+        }
+        if let d = e.as(DeclReferenceExprSyntax.self) {
+            let name = d.baseName.text
+            if let v = local(name) { return v.constant }
+            if let t = currentType, let s = fromProperty(t.property(name)) { return s }
+            return fromProperty(program.globals[name])
+        }
+        if let m = e.as(MemberAccessExprSyntax.self) {
+            let name = m.declName.baseName.text
+            guard let base = m.base else { return nil }
+            if name == "rawValue" {
+                // `TaskID.sync.rawValue`, `.sync.rawValue` is not Swift; `Type.case.rawValue`.
+                if let inner = base.as(MemberAccessExprSyntax.self), let tb = inner.base,
+                   let t = typeNamed(tb), let c = t.cases.first(where: { $0.name == inner.declName.baseName.text }), let raw = c.raw,
+                   raw.hasPrefix("\"") {
+                    return String(raw.dropFirst().dropLast())
+                }
+                return nil
+            }
+            if let t = typeNamed(base) { return fromProperty(t.property(name)) }
+            if base.as(DeclReferenceExprSyntax.self)?.baseName.text == "self", let t = currentType { return fromProperty(t.property(name)) }
+            return nil
+        }
+        return nil
+    }
+
+    /// The translated type an expression names (`Foo`, `Self`, `Outer.Inner`).
+    private func typeNamed(_ e: ExprSyntax) -> TypeDecl? {
+        if let d = e.as(DeclReferenceExprSyntax.self) {
+            let n = d.baseName.text
+            if n == "Self" { return currentType }
+            if local(n) != nil { return nil }
+            return program.type(named: n, from: currentType)
+        }
+        if let m = e.as(MemberAccessExprSyntax.self), let b = m.base, let outer = typeNamed(b) { return outer.nested[m.declName.baseName.text] }
+        return nil
+    }
+
+}

@@ -1,0 +1,257 @@
+// Statements, loops and the rest (SPEC 18.3, 18.7.10): `for`/`while`/`repeat` with labels,
+// `break` and `continue`, `do`/`try`/`catch`/`throw`, and assignments (compound, to properties,
+// subscripts and tuples). Uses the Translator's scopes and Expressions.
+import SwiftSyntax
+
+extension Translator {
+    // MARK: - Loops
+
+    /// A new loop's number and the label `continue` jumps to (`cont_N`; a labelled `break`
+    /// jumps to `cont_N_break`, placed by `endLoop`).
+    func newLoop() -> (id: Int, cont: String) {
+        loopCounter += 1
+        return (loopCounter, "cont_\(loopCounter)")
+    }
+
+    /// A loop's `end`, then the label its labelled `break`s jump to.
+    func endLoop(_ cont: String, _ node: some SyntaxProtocol) {
+        out.append(pad + "end" + endMarker(node))
+        placeLabel("\(cont)_break", endMarker(node))
+    }
+
+    func forStmt(_ f: ForStmtSyntax, label: String?) {
+        let line = file.line(f)
+        let (id, cont) = newLoop()
+        pushScope()
+        var header: String
+        // `for i in a..<b` / `a...b` as a numeric for.
+        if let range = f.sequence.as(InfixOperatorExprSyntax.self), let op = range.operator.as(BinaryOperatorExprSyntax.self),
+           op.operator.text == "..<" || op.operator.text == "...", let id0 = f.pattern.as(IdentifierPatternSyntax.self) {
+            let lo = expr(range.leftOperand).code, hi = expr(range.rightOperand).code
+            let name = declare(id0.identifier.text, type: TypeName("Int"))
+            header = "for \(name) = \(lo), \(op.operator.text == "..<" ? "(\(hi)) - 1" : hi) do"
+        } else {
+            let seq = expr(f.sequence)
+            var names: [String] = []
+            if let id0 = f.pattern.as(IdentifierPatternSyntax.self) {
+                names = [declare(id0.identifier.text, type: seq.type?.element.map { TypeName($0) })]
+            } else if let tuple = f.pattern.as(TuplePatternSyntax.self) {
+                let t = temp("e")
+                names = [t]
+                header = ""
+                var inner: [String] = [], values: [String] = []
+                for (i, el) in tuple.elements.enumerated() {
+                    if let n = el.pattern.as(IdentifierPatternSyntax.self) {
+                        inner.append(declare(n.identifier.text))
+                        values.append("\(t)[\(i + 1)]")
+                    }
+                }
+                tupleBind = inner.isEmpty ? nil : "local \(inner.joined(separator: ", ")) = \(values.joined(separator: ", "))"
+            } else if let vb = f.pattern.as(ValueBindingPatternSyntax.self), let n = vb.pattern.as(IdentifierPatternSyntax.self) {
+                names = [declare(n.identifier.text)]
+            } else {
+                names = ["_"]
+            }
+            header = "for _, \(names[0]) in swift.iter(\(seq.code)) do"
+        }
+        emit(header, line)
+        indent += 1
+        if let tb = tupleBind { emit(tb, line); tupleBind = nil }
+        control.append(.loop(label: label, continueLabel: cont, id: id))
+        if let w = f.whereClause {
+            emit("if \(expr(w.condition).code) then", at: w)
+            indent += 1; block(f.body); indent -= 1
+            out.append(pad + "end" + endMarker(f.body))
+        } else {
+            block(f.body)
+        }
+        control.removeLast()
+        placeLabel(cont, endMarker(f.body))
+        indent -= 1
+        popScope()
+        endLoop(cont, f)
+    }
+
+    func whileStmt(_ w: WhileStmtSyntax, label: String?) {
+        let line = file.line(w)
+        let (id, cont) = newLoop()
+        emit("while true do", line)
+        indent += 1
+        pushScope()
+        control.append(.loop(label: label, continueLabel: cont, id: id))
+        // The conditions (bindings too) run each time round; the body in a block of its own, so
+        // that `continue` jumps over no local.
+        let ok = temp("ok")
+        emit("local \(ok) = false", line)
+        emit("do", line)
+        indent += 1
+        conditionChain(w.conditions, then: {
+            emit("\(ok) = true", line)
+            emit("do", line)
+            indent += 1
+            block(w.body)
+            indent -= 1
+            emit("end", file.endLine(w.body))
+        })
+        indent -= 1
+        emit("end", line)
+        emit("if not \(ok) then break end", line)
+        control.removeLast()
+        popScope()
+        placeLabel(cont, endMarker(w))
+        indent -= 1
+        endLoop(cont, w)
+    }
+
+    func repeatStmt(_ r: RepeatStmtSyntax, label: String?) {
+        let line = file.line(r)
+        let (id, cont) = newLoop()
+        emit("while true do", line)
+        indent += 1
+        control.append(.loop(label: label, continueLabel: cont, id: id))
+        emit("do", line)
+        indent += 1
+        block(r.body)
+        indent -= 1
+        out.append(pad + "end" + endMarker(r.body))
+        control.removeLast()
+        placeLabel(cont, endMarker(r.body))
+        emit("if not (\(expr(r.condition).code)) then break end", at: r.condition)
+        indent -= 1
+        endLoop(cont, r)
+    }
+
+    // MARK: - do / catch
+
+    func doStmt(_ d: DoStmtSyntax) {
+        let line = file.line(d)
+        if d.catchClauses.isEmpty {
+            emit("do", line)
+            indent += 1; block(d.body); indent -= 1
+            out.append(pad + "end" + endMarker(d))
+            return
+        }
+        let c = temp("c"), v = temp("r")
+        control.append(.wrapper)
+        let body = nested { block(d.body) }
+        let handler = nested {
+            var first = true
+            var catchAll = false
+            for clause in d.catchClauses {
+                pushScope()
+                var test: String?
+                var binds: [String] = []
+                if let item = clause.catchItems.first, let pattern = item.pattern {
+                    let t = patternTest(pattern, subject: "__e", bind: true, catchClause: true)
+                    if t.condition != "true" { test = t.condition }
+                    binds = t.bindings
+                } else {
+                    binds = ["local \(declare("error")) = __e"]
+                }
+                if let test {
+                    emit("\(first ? "if" : "elseif") \(test) then", at: clause)
+                } else {
+                    // A clause that catches everything: the last one Swift allows.
+                    catchAll = true
+                    if !first { emit("else", at: clause) }
+                }
+                if !first || test != nil { indent += 1 }
+                for b in binds { emit(b, at: clause) }
+                block(clause.body)
+                if !(out.last ?? "").trimmingSpaces().hasPrefix("do return") {
+                    emit("do return nil end", file.endLine(clause.body))  // handled: nothing more to do
+                }
+                if !first || test != nil { indent -= 1 }
+                popScope()
+                let opened = !first || test != nil
+                first = false
+                if !opened { break }
+            }
+            if !(catchAll && d.catchClauses.count == 1) {
+                out.append(pad + "end" + endMarker(d))
+            }
+            if !catchAll { emit("return false", file.endLine(d)) }
+        }
+        control.removeLast()
+        emit("local \(c), \(v) = swift.doCatch(function()", line)
+        out += body
+        out.append(pad + "end, function(__e)" + marker(d.catchClauses.first!))
+        out += handler
+        out.append(pad + "end)" + endMarker(d))
+        propagate(c, v, line: line)
+    }
+
+    // MARK: - Assignment
+
+    /// `a = b`, `a += b`, `xs[i] = v`; nil when `infix` is no assignment.
+    func assignment(_ infix: InfixOperatorExprSyntax) -> String? {
+        var op: String
+        if infix.operator.is(AssignmentExprSyntax.self) { op = "=" }
+        else if let b = infix.operator.as(BinaryOperatorExprSyntax.self), ["+=", "-=", "*=", "/=", "%=", "&&=", "||=", "??=", "|=", "&=", "^=", "<<=", ">>="].contains(b.operator.text) {
+            op = b.operator.text
+        } else { return nil }
+        let lhs = infix.leftOperand
+        // The target is read for its type only: what reading it recorded is taken back.
+        let checkpoint = stubs.checkpoint()
+        let savedCounts = counts
+        let targetType = expr(lhs, lvalue: true).type
+        stubs.rollback(to: checkpoint)
+        counts = savedCounts
+        var rhs = expr(infix.rightOperand, expect: targetType, optionalUse: targetType?.optional ?? false)
+        if targetType?.optional == true, let stub = rhs.stubName { stubs.markOptional(stub) }
+        if op == "=" {
+            rhs.code = valueCopy(rhs, infix.rightOperand)
+        } else {
+            let current = expr(lhs).code
+            let binop = String(op.dropLast())
+            rhs = LuaExpr(binary(binop, LuaExpr(current, targetType), rhs, node: Syntax(infix)).code, targetType)
+        }
+        if lhs.is(DiscardAssignmentExprSyntax.self) { return "local _ = \(rhs.code)" }
+        // A name of the current scope keeps what is known of the new value.
+        if let id = lhs.as(DeclReferenceExprSyntax.self), op == "=" {
+            setLocalType(id.baseName.text, nil, stub: rhs.stubName)
+        }
+        return store(lhs, rhs.code, node: Syntax(infix))
+    }
+
+    /// Assigns `value` to the place `target` names.
+    func store(_ target: ExprSyntax, _ value: String, node: Syntax) -> String {
+        if let id = target.as(DeclReferenceExprSyntax.self) {
+            let r = resolveIdentifier(id.baseName.text, node: Syntax(id))
+            if r.code.hasPrefix("swift.global(") {
+                return "swift.setGlobal(\(Literals.quote(id.baseName.text)), \(value))"
+            }
+            // A name the files never declare (a variable of code they do not have): the value
+            // is computed and dropped (Lua cannot assign to a call's result).
+            if r.code.hasSuffix(")") || r.code.hasPrefix("function") { return "local _ = \(value)" }
+            return "\(r.code) = \(value)"
+        }
+        if let s = target.as(SubscriptCallExprSyntax.self) {
+            let base = expr(s.calledExpression)
+            let key = s.arguments.first.map { expr($0.expression).code } ?? "nil"
+            return "swift.setIndex(\(base.code), \(key), \(value))"
+        }
+        if let m = target.as(MemberAccessExprSyntax.self), let base = m.base {
+            let name = m.declName.baseName.text
+            let b = expr(base)
+            let direct = b.typeRef != nil || b.type.flatMap({ program.type(named: $0.name, from: currentType) }) != nil || b.code == "self" || isAPIValue(b)
+            // `a?.b = v`: nothing happens when `a` is nil (the value is not even computed).
+            if b.chained {
+                let o = temp("o")
+                let set = direct ? "\(o).\(Naming.field(name)) = \(value)" : "swift.setMember(\(o), \(Literals.quote(name)), \(value))"
+                return "do local \(o) = \(b.code) if \(o) ~= nil then \(set) end end"
+            }
+            if direct { return "\(b.code).\(Naming.field(name)) = \(value)" }
+            return "swift.setMember(\(b.code), \(Literals.quote(name)), \(value))"
+        }
+        if let t = target.as(TupleExprSyntax.self) {
+            let tmp = temp("t")
+            var parts = ["local \(tmp) = \(value)"]
+            for (i, el) in t.elements.enumerated() { parts.append(store(el.expression, "\(tmp)[\(i + 1)]", node: node)) }
+            return parts.joined(separator: " ")
+        }
+        if let f = target.as(ForceUnwrapExprSyntax.self) { return store(f.expression, value, node: node) }
+        if let o = target.as(OptionalChainingExprSyntax.self) { return store(o.expression, value, node: node) }
+        return unsupportedCall("assignment to \(target.trimmedDescription.prefix(30))", node)
+    }
+}
