@@ -31,7 +31,12 @@ let package = Package(
             dependencies: ["CLua"]
         ),
         // The HTML pages' style and scripts, compiled into the binary (HTMLReportAssets).
-        .target(name: "LuaFetchCore", resources: [.embedInCode("Reports/Page/page.css"), .embedInCode("Reports/Page/page.js"), .embedInCode("Reports/Page/index.js")]),
+        // Each folder's README.md says what lives there, what it may use and what must never use it.
+        .target(
+            name: "LuaFetchCore",
+            exclude: ["Engine/README.md", "iOS/README.md", "Reports/README.md", "Explore/README.md"],
+            resources: [.embedInCode("Reports/Page/page.css"), .embedInCode("Reports/Page/page.js"), .embedInCode("Reports/Page/index.js")]
+        ),
         // SPEC 18: an app's Swift sources and Info.plist to a scenario (pure Swift, no Lua).
         .target(
             name: "LuaFetchImport",
@@ -42,11 +47,13 @@ let package = Package(
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftOperators", package: "swift-syntax"),
                 .product(name: "SwiftIfConfig", package: "swift-syntax"),
-            ]
+            ],
+            exclude: ["Input/README.md", "Translation/README.md", "Tables/README.md", "Scenario/README.md"]
         ),
         .target(
             name: "LuaFetchScripting",
             dependencies: ["CLua", "CLuaHost", "LuaFetchCore"],
+            exclude: ["Lua/README.md", "API/README.md", "Runners/README.md"],
             // The runtime of imported scenarios (SPEC 18), compiled into the binary.
             resources: [.embedInCode("API/swift.lua")]
         ),
