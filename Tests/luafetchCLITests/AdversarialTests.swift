@@ -63,6 +63,19 @@ import Testing
         #expect(r.stdout.isEmpty)
     }
 
+    /// A shard of schema /2 (written before coverage: the repros above are) merges as one that
+    /// recorded no coverage; any other schema is refused at its header.
+    @Test func mergeReadsSchemaTwoAndRefusesOthers() throws {
+        let work = try tempDir("schema")
+        let original = try String(contentsOfFile: Self.path("R08_merge_seedfrom_max.jsonl"), encoding: .utf8)
+        #expect(original.contains("\"schema\":\"luafetch.explore/2\""))
+        let old = work.appendingPathComponent("old.jsonl")
+        try original.replacingOccurrences(of: "luafetch.explore/2", with: "luafetch.explore/1").write(to: old, atomically: true, encoding: .utf8)
+        let r = try Self.run(["explore", "--merge", old.path], seconds: 20)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("\(old.path):1: schema luafetch.explore/1, expected luafetch.explore/3"), "\(r.stderr)")
+    }
+
     /// The same checks on a real shard's file, changed the ways an untrusted file can be: a
     /// finding's runs past its shard's seeds, a seed of another shard, a finding twice. A real
     /// shard with Windows line ends merges as it is.
