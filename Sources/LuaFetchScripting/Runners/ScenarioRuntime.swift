@@ -274,7 +274,13 @@ public final class ScenarioRuntime: ScriptHost {
 
     /// Before a handler call with `invocation`: the completions whose grants are still pending,
     /// for the call to watch. False (and nothing to do) when there are none.
-    func watchCompletions(_ invocation: Invocation) -> Bool {
+    @inline(__always) func watchCompletions(_ invocation: Invocation) -> Bool {
+        // The common case, inline: no argument and no completion pending (a timer's callback).
+        if invocation.count == 0 && completions.isEmpty { return false }
+        return watchPendingCompletions(invocation)
+    }
+
+    @inline(never) func watchPendingCompletions(_ invocation: Invocation) -> Bool {
         for i in 0..<invocation.count { if case .completion(let key) = invocation[i] { _ = completion(key) } }
         guard !completions.isEmpty else { return false }
         completions.removeAll { !world.isGrantPending($0.key) }
