@@ -303,6 +303,20 @@ def callgrind(t30, empty):
     add("callgrind", "twitter.lua over 30 days, --quiet", fmt(quiet / 1e6, 1), "M instr", "goal ≤ 230 M", "luafetch twitter30.lua --quiet")
     add("callgrind", "the same with --format jsonl", fmt(jsonl / 1e6, 1), "M instr", f"{fmt(jsonl / quiet)}× --quiet; goal ≤ 1.3×",
         "luafetch twitter30.lua --format jsonl")
+    # --coverage's cost counted exactly: the examples run a few milliseconds each, so their wall-time
+    # ratios above move with the machine's load; instructions do not.
+    out = os.path.join(TMP, "coverage.info")
+    plain = covered = 0
+    worst = (0.0, "")
+    for ex in running_examples():
+        a = instructions([LUAFETCH, "run", ex, "--quiet"])
+        b = instructions([LUAFETCH, "run", ex, "--quiet", "--coverage", out])
+        plain += a
+        covered += b
+        worst = max(worst, (b / a, os.path.basename(ex)))
+    add("callgrind", "run --coverage, the examples", fmt(covered / 1e6, 1), "M instr",
+        f"{fmt(plain / 1e6, 1)} M without: {fmt(covered / plain)}×, worst {worst[1]} {fmt(worst[0])}×; goal ≤ 2×",
+        "for each example: luafetch run EX --quiet [--coverage cov.info]")
     st = instructions([LUAFETCH, empty, "--quiet"])
     cst = instructions([CHOST, "1", "0"])
     add("callgrind", "start-up, empty scenario", fmt(st / 1e6), "M instr", f"C host {fmt(cst / 1e6)} M ({fmt(st / cst, 1)}×); goal ≤ 3.5 M",
@@ -447,15 +461,18 @@ def clean_build():
 
 # MARK: - 10. Coverage (issue 33)
 
+def running_examples():
+    """The examples that run (background_mistakes.lua stops at a world-code error: exit 2)."""
+    return [ex for ex in sorted(glob.glob(os.path.join(ROOT, "examples", "*.lua")))
+            if subprocess.run([LUAFETCH, "run", ex, "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode in (0, 1)]
+
 def coverage_overhead(t30):
     """`--coverage FILE` against the same run without it: every example (the sum of the medians) and
     twitter.lua stretched to 30 days, then explore's runs (unguided, so only the line hook differs).
     Goal: at most 2x. Without the flag no line hook is set (CLuaHost/host.c): the event loop is
     what it was (the callgrind rows' instructions per event)."""
     out = os.path.join(TMP, "coverage.info")
-    # The examples that run (background_mistakes.lua stops at a world-code error: exit 2).
-    examples = [ex for ex in sorted(glob.glob(os.path.join(ROOT, "examples", "*.lua")))
-                if subprocess.run([LUAFETCH, "run", ex, "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode in (0, 1)]
+    examples = running_examples()
     plain = covered = 0.0
     worst = (0.0, "")
     for ex in examples:

@@ -59,6 +59,8 @@ static inline int linemask(const clua_Host *h) { return h->cov ? LUA_MASKLINE : 
  * hook (`ret`: a watched handler) alone. */
 static inline void quiet_hook(lua_State *co, const clua_Host *h, int ret) {
     int mask = linemask(h) | ret;
+    /* A reused thread usually has no hook already: setting none again would only cost a call. */
+    if (mask == 0 && lua_gethook(co) == NULL) return;
     lua_sethook(co, mask ? hook : NULL, mask, 0);
 }
 

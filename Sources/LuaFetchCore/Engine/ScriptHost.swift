@@ -41,17 +41,26 @@ public enum ScriptValue: Sendable {
     case timer(Int)
     /// A completion handler for a grant: calling it calls `World.completeGrant`.
     case completion(GrantKey)
+
+    var isCompletion: Bool { if case .completion = self { return true } else { return false } }
 }
 
 /// The arguments of one call into scenario code (at most three, kept inline: a call allocates
 /// nothing for them).
 public struct Invocation: Sendable {
     public let count: Int
+    /// Whether an argument is a completion handler (the host then watches the call; a timer's
+    /// callback, the common case, is told apart without looking at its arguments).
+    public let hasCompletion: Bool
     private let a: ScriptValue, b: ScriptValue, c: ScriptValue
-    public init() { (count, a, b, c) = (0, .null, .null, .null) }
-    public init(_ a: ScriptValue) { (count, self.a, b, c) = (1, a, .null, .null) }
-    public init(_ a: ScriptValue, _ b: ScriptValue) { (count, self.a, self.b, c) = (2, a, b, .null) }
-    public init(_ a: ScriptValue, _ b: ScriptValue, _ c: ScriptValue) { (count, self.a, self.b, self.c) = (3, a, b, c) }
+    public init() { (count, hasCompletion, a, b, c) = (0, false, .null, .null, .null) }
+    public init(_ a: ScriptValue) { (count, hasCompletion, self.a, b, c) = (1, a.isCompletion, a, .null, .null) }
+    public init(_ a: ScriptValue, _ b: ScriptValue) {
+        (count, hasCompletion, self.a, self.b, c) = (2, a.isCompletion || b.isCompletion, a, b, .null)
+    }
+    public init(_ a: ScriptValue, _ b: ScriptValue, _ c: ScriptValue) {
+        (count, hasCompletion, self.a, self.b, self.c) = (3, a.isCompletion || b.isCompletion || c.isCompletion, a, b, c)
+    }
     public subscript(i: Int) -> ScriptValue { i == 0 ? a : i == 1 ? b : c }
     /// `fn()`.
     public static let none = Invocation()

@@ -87,10 +87,10 @@ extension LuaState {
                        collect: ((OpaquePointer, Int32) -> Void)?) -> LuaRunResult {
         let h = hostRecord
         let saved = (h.pointee.top, h.pointee.current, h.pointee.spent, h.pointee.enforce)
-        // Most calls watch nothing and run inside no watched call: they leave the record alone.
-        let savedWatch: clua_Watch? = watchNext.isEmpty && h.pointee.watch.count == 0 ? nil : h.pointee.watch
-        let reached = savedWatch == nil ? [] : watch(co)
-        if !reached.isEmpty { watching.append((nesting + 1, reached)) }
+        // Most calls watch nothing and run inside no watched call: they leave the record alone and
+        // pay one test before and one after (the watched path is out of line).
+        let watched = !watchNext.isEmpty || h.pointee.watch.count != 0
+        if watched { beginWatch(co) }
         clua_arm(co, h)
         h.pointee.parked = 0
         h.pointee.enforce = 1
@@ -101,20 +101,10 @@ extension LuaState {
         let status = clua_resume(co, caller ?? L, nargs, &nres)
         nesting -= 1
         running = caller
-        if !reached.isEmpty { watching.removeLast() }
         h.pointee.enforce = 0
         var result = LuaRunResult(status: .ok)
         let killed = h.pointee.killed
-        if !reached.isEmpty {
-            if status == LUA_YIELD && h.pointee.parked != 0 && killed == CLUA_KILL_NONE {
-                if let at = LuaState.scenarioLocation(co, from: 0) { result.held = (reached, at, true) }  // the line it waits at
-            } else if let src = h.pointee.watch.source, h.pointee.watch.line > 0 {
-                result.held = (reached, (String(cString: src + 1), Int(h.pointee.watch.line)), false)  // a return statement
-            } else if let src = h.pointee.watch.endSource, h.pointee.watch.endLine > 0 {
-                result.held = (reached, (String(cString: src + 1), Int(h.pointee.watch.endLine)), false)  // the end of the outermost
-            }
-        }
-        if let savedWatch { h.pointee.watch = savedWatch }
+        if watched { endWatch(co, status: status, killed: killed, &result) }
         if killed != CLUA_KILL_NONE {
             switch killed {
             case CLUA_KILL_BUDGET: result.status = .budget
@@ -188,6 +178,33 @@ extension LuaState {
         return result
     }
 
+    /// Before a run that watches completion handlers, or runs inside one that does: keeps the
+    /// record's watch (restored by `endWatch`) and takes `watchNext` for `co`.
+    @inline(never) func beginWatch(_ co: OpaquePointer) {
+        let saved = hostRecord.pointee.watch
+        let reached = watch(co)
+        watchSaves.append((saved, reached))
+        if !reached.isEmpty { watching.append((nesting + 1, reached)) }
+    }
+
+    /// After that run (before `co` settles): where code holding a reached handler returned or
+    /// waits (`LuaRunResult.held`), then the outer run's watch back.
+    @inline(never) func endWatch(_ co: OpaquePointer, status: Int32, killed: Int32, _ result: inout LuaRunResult) {
+        let h = hostRecord
+        let (saved, reached) = watchSaves.removeLast()
+        if !reached.isEmpty {
+            watching.removeLast()
+            if status == LUA_YIELD && h.pointee.parked != 0 && killed == CLUA_KILL_NONE {
+                if let at = LuaState.scenarioLocation(co, from: 0) { result.held = (reached, at, true) }  // the line it waits at
+            } else if let src = h.pointee.watch.source, h.pointee.watch.line > 0 {
+                result.held = (reached, (String(cString: src + 1), Int(h.pointee.watch.line)), false)  // a return statement
+            } else if let src = h.pointee.watch.endSource, h.pointee.watch.endLine > 0 {
+                result.held = (reached, (String(cString: src + 1), Int(h.pointee.watch.endLine)), false)  // the end of the outermost
+            }
+        }
+        h.pointee.watch = saved
+    }
+
     /// Takes `watchNext` for the run of `co` (its function and arguments on its stack, or a parked
     /// thread): the tags of the watched completion handlers it can reach; the host record then
     /// watches those (clua_arm sets the return hook), or nothing.
@@ -195,28 +212,24 @@ extension LuaState {
         let h = hostRecord
         h.pointee.watch.count = 0
         guard !watchNext.isEmpty else { return [] }
-        let boxes = watchNext.prefix(Int(CLUA_WATCH_MAX))
-        watchNext = []
+        let n = min(watchNext.count, Int(CLUA_WATCH_MAX))
+        var tags: [Int] = []
         withUnsafeMutableBytes(of: &h.pointee.watch.boxes) { raw in
             let slots = raw.bindMemory(to: UnsafeMutableRawPointer?.self)
-            for (i, b) in boxes.enumerated() { slots[i] = b.box }
-        }
-        h.pointee.watch.count = Int32(boxes.count)
-        let mask = clua_watch_reach(co, h)
-        var tags: [Int] = []
-        for (i, b) in boxes.enumerated() where mask & (1 << Int32(i)) != 0 { tags.append(b.tag) }
-        if tags.isEmpty {
-            h.pointee.watch.count = 0
-        } else {
-            // Only the reached boxes count as held from here on.
-            var kept: [UnsafeMutableRawPointer] = []
-            for (i, b) in boxes.enumerated() where mask & (1 << Int32(i)) != 0 { kept.append(b.box) }
-            withUnsafeMutableBytes(of: &h.pointee.watch.boxes) { raw in
-                let slots = raw.bindMemory(to: UnsafeMutableRawPointer?.self)
-                for (i, b) in kept.enumerated() { slots[i] = b }
+            for i in 0..<n { slots[i] = watchNext[i].box }
+            h.pointee.watch.count = Int32(n)
+            let mask = clua_watch_reach(co, h)
+            guard mask != 0 else { h.pointee.watch.count = 0; return }
+            // Only the reached boxes count as held from here on (moved down, in order).
+            var kept = 0
+            for i in 0..<n where mask & (1 << Int32(i)) != 0 {
+                tags.append(watchNext[i].tag)
+                slots[kept] = watchNext[i].box
+                kept += 1
             }
-            h.pointee.watch.count = Int32(kept.count)
+            h.pointee.watch.count = Int32(kept)
         }
+        watchNext = []
         return tags
     }
 

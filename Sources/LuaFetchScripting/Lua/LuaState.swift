@@ -125,6 +125,9 @@ final class LuaState {
     /// The running handler calls that reached a watched handler: their nesting and tags
     /// (innermost last; calls that reached none are not listed, so most calls touch nothing).
     var watching: [(nesting: Int, tags: [Int])] = []
+    /// Per running watched call (`beginWatch`), innermost last: the record's watch before it, and
+    /// the tags it reached.
+    var watchSaves: [(saved: clua_Watch, reached: [Int])] = []
     /// The tags the innermost running handler reached (none when it is not watched).
     var runningWatchTags: [Int] {
         guard let w = watching.last, w.nesting == nesting else { return [] }

@@ -275,8 +275,9 @@ public final class ScenarioRuntime: ScriptHost {
     /// Before a handler call with `invocation`: the completions whose grants are still pending,
     /// for the call to watch. False (and nothing to do) when there are none.
     @inline(__always) func watchCompletions(_ invocation: Invocation) -> Bool {
-        // The common case, inline: no argument and no completion pending (a timer's callback).
-        if invocation.count == 0 && completions.isEmpty { return false }
+        // The common case, inline: no completion among the arguments and none pending (a timer's
+        // callback, with or without its timer object).
+        if !invocation.hasCompletion && completions.isEmpty { return false }
         return watchPendingCompletions(invocation)
     }
 
