@@ -507,12 +507,19 @@ static int reach(lua_State *L, int idx, clua_Host *h, int depth) {
     }
 }
 
-/* The watched boxes the frame `ar` of L holds in its locals (parameters included) or upvalues. */
+/* The watched boxes the frame `ar` of L holds in its locals (parameters included) or upvalues.
+ * Its temporaries are not locals: in a hook they are every register of the function, most of them
+ * stale values of earlier expressions, so Lua lists them after the named locals and the scan stops
+ * there (scanning them cost most of a watched return, and a stale register is not holding). */
 static int frame_holds(lua_State *L, lua_Debug *ar, clua_Host *h) {
     int mask = 0;
     for (int i = 1; ; i++) {
         const char *name = lua_getlocal(L, ar, i);
         if (name == NULL) break;
+        if (name[0] == '(' && (strcmp(name, "(temporary)") == 0 || strcmp(name, "(C temporary)") == 0)) {
+            lua_pop(L, 1);
+            break;
+        }
         mask |= reach(L, -1, h, 2);
         lua_pop(L, 1);
     }

@@ -103,6 +103,22 @@ import Testing
         #expect(try #require(missed(s)).location?.line == 7, "\(s.world.violations.map(\.message))")
     }
 
+    /// A helper's registers may still hold the handler from an earlier expression of its caller
+    /// (here `tostring(completionHandler)`'s argument): a stale register is not a local, so the
+    /// helper's `return` does not count and the report names performFetch's end.
+    @Test func aStaleRegisterIsNotHolding() throws {
+        let s = Self.fetching("""
+            function(app, completionHandler)
+                local function check()
+                  do return end
+                end
+                tostring(completionHandler)
+                check()
+              end
+            """)
+        #expect(try #require(missed(s)).location?.line == 13, "\(s.world.violations.map(\.message))")
+    }
+
     /// The handler kept in a table (as Swift's `self.completion = completionHandler`) and a timer
     /// that reaches it there but ends without calling it: the timer's end. A timer that cannot
     /// reach it changes nothing.
