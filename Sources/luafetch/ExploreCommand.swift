@@ -240,7 +240,7 @@ struct Explore: ParsableCommand {
 
     /// Runs the seeds (every one, or one shard's: the i-th seed belongs to shard i mod M + 1);
     /// workers take the next seed in order, so a time budget always ends after a prefix of them.
-    /// Guided (`guided`), the seeds run in rounds of `ExploreGuide.roundSize`: a round's plans come
+    /// Guided (`guided`), the seeds run in rounds (`ExploreGuide.roundEnd`): a round's plans come
     /// from the corpus as the rounds before left it, and its runs join the corpus in seed order once
     /// the round is over, so nothing depends on which worker ran what. `coverage`: what the runs
     /// record (guidance needs the line pairs); their counts make the report's coverage.
@@ -255,10 +255,9 @@ struct Explore: ParsableCommand {
         let workers = max(1, min(jobs, seeds))
         // One warm runtime per worker, kept across rounds (worker w only ever runs on one thread at a time).
         let warms = (0..<workers).map { _ in Explorer.Warm(path: file, coverage: coverage) }
-        let roundSize = guided ? ExploreGuide.roundSize : seeds
         var start = 0
         while start < seeds {
-            let end = min(seeds, start + roundSize), first = start
+            let end = min(seeds, guided ? ExploreGuide.roundEnd(start) : seeds), first = start
             let guide = state.guide  // the corpus as the rounds before left it
             state.round = Array(repeating: nil, count: end - start)
             DispatchQueue.concurrentPerform(iterations: min(workers, end - start)) { w in

@@ -164,13 +164,21 @@ func replayArguments(_ line: String) -> [String] {
             let out = try CLI.run(args).stdout
             #expect(out.contains("] \(pasted):\(location.split(separator: ":").last!): "), "\(location): the fragment does not reproduce it")
         }
-        // The burst, the request and the BGTask need their actions; the race needs only the order.
+        // The burst, the request and the BGTask need their actions; the race needs the order.
         // (Guided, the burst is first found by a run whose own draws leave it needing an open and a
-        // Home; unguided, by one that needs three actions.)
-        let byLine = Dictionary(uniqueKeysWithValues: findings.map { ($0["line"] as! String, $0) })
-        func minimalOf(_ l: String) -> [String: Any]? { ((byLine[l]?["members"] as? [[String: Any]])?.first)?["minimal"] as? [String: Any] }
-        #expect((minimalOf(bugs[0].1)?["inject"] as? String)?.split(separator: ",").count ?? 0 >= 2)
-        #expect(minimalOf(bugs[3].1)?["inject"] as? String == "" && minimalOf(bugs[3].1)?["order"] as? String != "0")
+        // Home; unguided, by one that needs three actions. Guided, the race is first found by a
+        // derived run whose own draws also need a push; unguided, by one that needs only the order.)
+        func minimals(_ findings: [[String: Any]]) -> [String: [String: Any]] {
+            Dictionary(uniqueKeysWithValues: findings.compactMap { f in
+                ((f["members"] as? [[String: Any]])?.first?["minimal"] as? [String: Any]).map { (f["line"] as! String, $0) }
+            })
+        }
+        let guided = minimals(findings)
+        #expect((guided[bugs[0].1]?["inject"] as? String)?.split(separator: ",").count ?? 0 >= 2)
+        #expect(guided[bugs[3].1]?["order"] as? String != "0")
+        let unguided = try CLI.run(["explore", example, "--runs", "2000", "--no-guide", "--format", "jsonl"])
+        let random = minimals(try jsonLines(unguided.stdout).filter { $0["type"] as? String == "finding" && $0["root"] as? Bool == true })
+        #expect(random[bugs[3].1]?["inject"] as? String == "" && random[bugs[3].1]?["order"] as? String != "0")
     }
 
     /// The seeds where `explore --help`'s example once reported two app-crash findings on the

@@ -256,6 +256,9 @@ public struct ExplorePlan: Equatable, Sendable {
     /// nothing at its time, the first useful one after it (wrapping around) is injected instead,
     /// so a burst of Home-or-open draws becomes Home, open, Home.
     public var alternatives: [InjectedAction.Kind] = []
+    /// Guided explore: the actions the mutations that derived it added (none in a fresh plan), the
+    /// step its children repeat first (ExploreGuide's deterministic stage). Not carried out as such.
+    public var step: [InjectedAction] = []
 
     public init(actions: [InjectedAction], anchored: [Anchored] = [], order: UInt64 = 0, alternatives: [InjectedAction.Kind] = []) {
         self.actions = actions; self.anchored = anchored; self.order = order; self.alternatives = alternatives

@@ -1,22 +1,29 @@
-// Coverage-guided explore (AFL's idea on explore's plans): runs go in rounds of `roundSize` seeds.
-// After each round, its runs are folded in seed order: a run whose coverage reached a pair of
-// consecutive scenario lines no earlier run reached (an edge), reached one a new number of times
-// (AFL's count classes), or showed an observation (violation, failed expectation) no earlier run
-// showed, joins the corpus with its plan. A run of a later round plays either a fresh plan drawn
-// from its seed or one derived from an entry of the corpus as it stood after the round before,
-// mutated with the run's own stream (`guide`): actions shifted, inserted, deleted, duplicated or
-// swapped, actions anchored to milestones added or moved, other choice-point orders, another
-// entry's tail spliced in, an action answered by its opposite (open after Home, network back on);
-// the run's own seed gives it other stub draws and network timings. The first runs of a round
-// build on the entries the round before added (`childrenOfNew` each); the rest pick a parent by
-// weight (`reweigh`, AFLFast's idea: runs reaching line pairs few runs reach weigh more). So a
-// run depends only on its seed and the rounds before it: never on --jobs or timing, and it still
-// replays as `--seed N --inject ...` (what the driver performed). Uses ExplorePlan, ActionSpec and
-// SeededStream. Pure Swift.
+// Coverage-guided explore (AFL's idea on explore's plans): runs go in rounds, the first of
+// `firstRound` seeds, then `roundSize` each. After each round, its runs are folded in seed order:
+// a run whose coverage reached a pair of consecutive scenario lines no earlier run reached (an
+// edge), reached one a new number of times (AFL's count classes), or showed an observation
+// (violation, failed expectation) no earlier run showed, joins the corpus with its plan. A run of
+// a later round plays either a fresh plan drawn from its seed or one derived from an entry of the
+// corpus as it stood after the round before, with the run's own stream (`guide`). The first runs
+// of a round are the deterministic stage of the entries the round before added (rarest first, at
+// most half the round): each entry's step (what the mutations that made it added) repeated once,
+// then twice, right after itself; a setting (Low Power Mode, the network, ...) switched just
+// before the step; and havoc; an entry that reached a new edge also gets every setting value
+// before its step (AFL's interesting values). The rest pick a parent by weight (`reweigh`:
+// AFLFast's rarity of the line pairs it reached, AFL's favoured entries, fewer actions weigh
+// more) and stack havoc mutations (`mutate`): actions shifted, inserted, deleted, duplicated or
+// swapped, settings switched, actions anchored to milestones added or moved, other choice-point
+// orders, another entry's tail spliced in, an action answered by its opposite. The run's own seed
+// gives it other stub draws and network timings. So a run depends only on its seed and the
+// rounds before it: never on --jobs or timing, and it still replays as `--seed N --inject ...`
+// (what the driver performed). Uses ExplorePlan, ActionSpec and SeededStream. Pure Swift.
 
 public struct ExploreGuide: Sendable {
-    /// Seeds per round.
+    /// Seeds of the first round (all fresh: a corpus to start from), and of each later round.
+    public static let firstRound = 16
     public static let roundSize = 32
+    /// Where the round that starts at seed index `start` ends.
+    public static func roundEnd(_ start: Int) -> Int { start == 0 ? firstRound : start + roundSize }
     /// Entries of the map of line pairs (CLuaHost's CLUA_COVERAGE_EDGES).
     public static let edges = 1 << 16
 
@@ -28,6 +35,9 @@ public struct ExploreGuide: Sendable {
         var weight: UInt64 = 1
         /// Choice points its run met (the order bits worth flipping).
         var choicePoints: Int
+        /// Whether its run reached a line pair no earlier run reached (not only a new count).
+        var newEdge = false
+        var size: Int { plan.actions.count + plan.anchored.count }
     }
 
     /// Per edge, the count classes seen so far, and how many runs reached it.
@@ -36,12 +46,29 @@ public struct ExploreGuide: Sendable {
     private var keys = Set<String>()
     private(set) var corpus: [Entry] = []
     private var totalWeight: UInt64 = 0
-    /// The entries the last round added (each gets `childrenOfNew` runs in the next round), and
-    /// where the round being folded started in the corpus.
-    private var fresh: [Int] = []
+    /// The deterministic stage's runs of the round being planned: (entry, which child), and where
+    /// the round being folded started in the corpus.
+    private(set) var stage: [(entry: Int, kid: Int)] = []
     private var roundStart = 0
-    /// Runs given to each entry the round before added (AFL fuzzes a new entry at once).
+    /// Stage runs given to each entry the round before added (AFL fuzzes a new entry at once); one
+    /// that reached a new edge also gets one per setting value (`settings`).
     static let childrenOfNew = 4
+    /// A parent not favoured (no line pair for which it is the entry with the fewest actions)
+    /// weighs this many times less; and an entry's weight is scaled by `short / (short + actions)`.
+    static let unfavoured: UInt64 = 8, short: UInt64 = 8
+
+    /// Every kind explore draws, each value of a setting apart (a flag's on and off, ...); nil
+    /// argument: drawn.
+    static let variants: [(row: Int, argument: ActionArgument?)] = ActionSpec.explored.flatMap { row -> [(row: Int, argument: ActionArgument?)] in
+        switch ActionSpec.all[row].takes {
+        case .flag: return [(row, .flag(true)), (row, .flag(false))]
+        case .optionalFlag: return [(row, .optionalFlag(true)), (row, .optionalFlag(false)), (row, .optionalFlag(nil))]
+        default: return [(row, nil)]
+        }
+    }
+    /// The settings among them: Low Power Mode and the network on and off, charging and the
+    /// device idle on, off and back to the default (what stays as set until set again).
+    static let settings: [InjectedAction.Kind] = variants.compactMap { v in v.argument.map { InjectedAction.Kind(row: v.row, $0) } }
 
     public init() {}
 
@@ -90,55 +117,137 @@ public struct ExploreGuide: Sendable {
     /// brought something new. Returns whether it did.
     @discardableResult
     public mutating func add(plan: ExplorePlan, features: [UInt32], observations: [String], choicePoints: Int) -> Bool {
-        var gain = 0
+        var gain = 0, newEdge = false
         for f in features {
             let e = Int(f >> 8), c = UInt8(truncatingIfNeeded: f)
             reached[e] &+= 1
+            if seen[e] == 0 { newEdge = true }
             if seen[e] & c == 0 { seen[e] |= c; gain += 1 }
         }
         for k in observations where keys.insert(k).inserted { gain += 1 }
         guard gain > 0 else { return false }
-        corpus.append(Entry(plan: plan, edges: features.map { UInt16(truncatingIfNeeded: $0 >> 8) }, choicePoints: choicePoints))
+        corpus.append(Entry(plan: plan, edges: features.map { UInt16(truncatingIfNeeded: $0 >> 8) }, choicePoints: choicePoints, newEdge: newEdge))
         return true
     }
 
-    /// Weighs the corpus after a round (AFLFast's idea): an entry weighs the sum, over the line
-    /// pairs its run reached, of how rare each is among all runs so far, so the runs at the edge
-    /// of what explore reached are picked more often than those that go where every run goes.
+    /// Weighs the corpus after a round and lays out the next round's stage. An entry weighs the
+    /// sum, over the line pairs its run reached, of how rare each is among all runs so far
+    /// (AFLFast's idea: the runs at the edge of what explore reached are picked more often than
+    /// those that go where every run goes); `unfavoured` times less when for none of its pairs it
+    /// is the entry with the fewest actions (AFL's favoured entries); scaled by
+    /// `short / (short + its actions)` (short plans are cheap to run and to build on).
     public mutating func reweigh() {
-        fresh = Array(roundStart..<corpus.count)
+        let fresh = Array(roundStart..<corpus.count)
         roundStart = corpus.count
+        // Per line pair, the entry with the fewest actions reaching it (ties: the first).
+        var best = [Int32](repeating: -1, count: Self.edges)
+        for i in corpus.indices {
+            for e in corpus[i].edges where best[Int(e)] < 0 || corpus[Int(best[Int(e)])].size > corpus[i].size { best[Int(e)] = Int32(i) }
+        }
+        var favoured = [Bool](repeating: false, count: corpus.count)
+        for i in corpus.indices { for e in corpus[i].edges where best[Int(e)] == Int32(i) { favoured[i] = true } }
         totalWeight = 0
         for i in corpus.indices {
             var w: UInt64 = 1
             for e in corpus[i].edges { w &+= (1 << 20) / UInt64(max(1, reached[Int(e)])) }
+            if !favoured[i] { w = w / Self.unfavoured + 1 }
+            w = w * Self.short / (Self.short + UInt64(corpus[i].size)) + 1
             corpus[i].weight = w
             totalWeight &+= w
+        }
+        // The stage: the new entries, the rarest first (ties: the lower seed's run), at most half a round.
+        stage = []
+        for i in fresh.sorted(by: { (corpus[$0].weight, $1) > (corpus[$1].weight, $0) }) {
+            let n = Self.childrenOfNew + (corpus[i].newEdge ? Self.settings.count : 0)
+            for k in 0..<n where stage.count < Self.roundSize / 2 { stage.append((i, k)) }
         }
     }
 
     /// The plan of the run with `seed` (`horizon`: where absolute actions fall): fresh in the first
-    /// round (or with an empty corpus), else fresh one time in four and derived from the corpus
-    /// otherwise.
-    /// `slot`: the run's place in its round: the first ones derive from the entries the round
-    /// before added, so a new step is built on at once.
+    /// round (or with an empty corpus). `slot`: the run's place in its round: the first ones are
+    /// the stage (`reweigh`) of the entries the round before added: the entry's step repeated once
+    /// (child 0) and twice (child 1) right after itself (`repeatStep`), a setting drawn put before
+    /// the step (child 2, `precedeStep`), havoc (child 3), and for an entry that reached a new edge
+    /// each setting value before the step (children 4...). The others are fresh one time in four,
+    /// else derived from a parent picked by weight with one to eight stacked havoc mutations.
     public func plan(seed: Int64, horizon: Millis, slot: Int = Int.max) -> ExplorePlan {
         var rng = SeededStream(seed: seed, stream: "guide")
-        let kids = Self.childrenOfNew
         let parent: Entry
-        if slot < min(fresh.count * kids, Self.roundSize / 2) {
-            parent = corpus[fresh[slot / kids]]
+        let h = max(horizon, 1)
+        var plan: ExplorePlan
+        if slot < stage.count {
+            parent = corpus[stage[slot].entry]
+            plan = parent.plan
+            switch stage[slot].kid {
+            case 0: Self.repeatStep(&plan, times: 1, horizon: h, &rng); return plan
+            case 1: Self.repeatStep(&plan, times: 2, horizon: h, &rng); return plan
+            case 2: Self.precedeStep(&plan, with: Self.settings[Int(rng.next() % UInt64(Self.settings.count))], &rng); return plan
+            case 3: break
+            case let k: Self.precedeStep(&plan, with: Self.settings[k - 4], &rng); return plan
+            }
         } else {
             guard !corpus.isEmpty, rng.next() % 4 != 0 else { return ExplorePlan.random(seed: seed, horizon: horizon) }
             parent = pick(&rng)
+            plan = parent.plan
         }
-        var plan = parent.plan
-        let h = max(horizon, 1)
         // One to eight stacked mutations, fewer more often (AFL's havoc).
         let count = 1 << Int(rng.next() % 4)
         for _ in 0..<Int(1 + rng.next() % UInt64(count)) { mutate(&plan, parent: parent, horizon: h, &rng) }
         plan.actions.sort { $0.time < $1.time }
+        // The step: what the mutations added to the parent's actions (the parent's when none).
+        var before = parent.plan.actions
+        var added: [InjectedAction] = []
+        for a in plan.actions {
+            if let i = before.firstIndex(of: a) { before.remove(at: i) } else { added.append(a) }
+        }
+        plan.step = added.isEmpty ? parent.plan.step : added
         return plan
+    }
+
+    /// The plan's step, sorted by time; a fresh plan's (it has none) is one of its bursts, drawn:
+    /// an action and its neighbours less than 10 s apart.
+    static func stepOf(_ plan: ExplorePlan, _ rng: inout SeededStream) -> [InjectedAction] {
+        if !plan.step.isEmpty { return plan.step.sorted { $0.time < $1.time } }
+        let actions = plan.actions.sorted { $0.time < $1.time }
+        guard !actions.isEmpty else { return [] }
+        var lo = Int(rng.next() % UInt64(actions.count)), hi = lo
+        while lo > 0, actions[lo].time - actions[lo - 1].time < 10 * Time.second { lo -= 1 }
+        while hi + 1 < actions.count, actions[hi + 1].time - actions[hi].time < 10 * Time.second { hi += 1 }
+        return Array(actions[lo...hi])
+    }
+
+    /// A stage rule: the step (`stepOf`) copied `times` times, each copy right after the one before
+    /// (shifted by the step's length and a gap of 50 ms to 10 s): a second visit after a first,
+    /// another push after the ones that piled up. The copies become the step. Copies past the
+    /// horizon or past `maxActions` are left out.
+    static func repeatStep(_ plan: inout ExplorePlan, times: Int, horizon h: Millis, _ rng: inout SeededStream) {
+        let step = stepOf(plan, &rng)
+        guard !step.isEmpty else { return }
+        let length = step[step.count - 1].time - step[0].time
+        var copies: [InjectedAction] = []
+        var shift: Millis = 0
+        for _ in 0..<times {
+            shift += length + InjectedAction.logUniform(50, 10 * Time.second, &rng)
+            for a in step where a.time + shift < h && plan.actions.count + plan.anchored.count < maxActions {
+                let copy = InjectedAction(time: a.time + shift, kind: a.kind)
+                plan.actions.append(copy)
+                copies.append(copy)
+            }
+        }
+        plan.actions.sort { $0.time < $1.time }
+        if !copies.isEmpty { plan.step = copies }
+    }
+
+    /// A stage rule: `kind` (a setting: Low Power Mode on, the network off, ...) a moment (50 ms to
+    /// 10 s) before the step (`stepOf`; at 0 when the plan has no actions): the conditions tried
+    /// where the new code was reached. It and the step become the step. Not past `maxActions`.
+    static func precedeStep(_ plan: inout ExplorePlan, with kind: InjectedAction.Kind, _ rng: inout SeededStream) {
+        guard plan.actions.count + plan.anchored.count < maxActions else { return }
+        let step = stepOf(plan, &rng)
+        let a = InjectedAction(time: max(0, (step.first?.time ?? 0) - InjectedAction.logUniform(50, 10 * Time.second, &rng)), kind: kind)
+        plan.actions.append(a)
+        plan.actions.sort { $0.time < $1.time }
+        plan.step = [a] + step
     }
 
     /// A parent: one time in four one of the eight newest entries, else one by weight (`reweigh`).
@@ -201,6 +310,8 @@ public struct ExploreGuide: Sendable {
         case 1 where !full:  // insert one: beside another (a burst) or anywhere
             let t = n > 0 && rng.next() % 3 != 0 ? near(plan.actions[Int(rng.next() % UInt64(n))].time) : Millis(rng.next() % UInt64(h))
             plan.actions.append(InjectedAction(time: t, kind: kind(plan, &rng)))
+        case 2 where !full:  // a setting switched before an action (Low Power Mode on, the network off)
+            Self.switchSetting(&plan, horizon: h, &rng)
         case 3 where n > 0 && !full:  // duplicate one, or it and the one after, a moment later (a second Home)
             let i = Int(rng.next() % UInt64(n))
             let span = i + 1 < n && rng.next() % 2 == 0 ? 2 : 1
@@ -253,6 +364,18 @@ public struct ExploreGuide: Sendable {
                 plan.actions.append(InjectedAction(time: Millis(rng.next() % UInt64(h)), kind: kind(plan, &rng)))
             }
         }
+    }
+
+    /// A havoc mutation: a setting drawn (`settings`) switched before one of the plan's actions
+    /// (any time when it has none): half the time a moment (50 ms to 10 s) before it, else any
+    /// time from 0 to it, since a setting holds until set again.
+    static func switchSetting(_ plan: inout ExplorePlan, horizon h: Millis, _ rng: inout SeededStream) {
+        let n = plan.actions.count
+        let k = settings[Int(rng.next() % UInt64(settings.count))]
+        let before = n > 0 ? plan.actions[Int(rng.next() % UInt64(n))].time : Millis(rng.next() % UInt64(h))
+        let t = rng.next() % 2 == 0 ? min(max(before - InjectedAction.logUniform(50, 10 * Time.second, &rng), 0), h - 1)
+                                    : Millis(rng.next() % UInt64(before + 1))
+        plan.actions.append(InjectedAction(time: t, kind: k))
     }
 
     static func placement(_ rng: inout SeededStream) -> ExplorePlan.Placement {
