@@ -273,10 +273,11 @@ def callgrind(t30, empty):
         return
     # valgrind 3.19 cannot read Swift 6's DWARF 5: count a copy without debug info. Under valgrind
     # CPU time runs ~50x slow, so the lazy budget's watchdog ticks less often (a doubted run would be
-    # redone eagerly and counted twice).
+    # redone eagerly and counted twice). Swift seeds its hashing per process: a fixed seed makes the
+    # counts repeat to the instruction (they varied by about 1 M over twitter's 30 days without it).
     lf_bin = os.path.join(TMP, "luafetch-nodebug")
     subprocess.run(["strip", "--strip-debug", "-o", lf_bin, LUAFETCH], check=True)
-    env = dict(os.environ, LUAFETCH_LAZY_TICK_MS="10000")
+    env = dict(os.environ, LUAFETCH_LAZY_TICK_MS="10000", SWIFT_DETERMINISTIC_HASHING="1")
     def instructions(cmd):
         cmd = [lf_bin if c == LUAFETCH else c for c in cmd]
         r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={TMP}/cg.out"] + cmd,
