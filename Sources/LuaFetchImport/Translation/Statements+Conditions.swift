@@ -11,10 +11,7 @@ extension Translator {
         // Plain boolean conditions: `if a and b then`.
         if i.conditions.allSatisfy({ if case .expression = $0.condition { return true } else { return $0.condition.is(AvailabilityConditionSyntax.self) } }) {
             let cond = i.conditions.map { conditionExpr($0) }.joined(separator: " and ")
-            emit("if \(cond) then", line)
-            indent += 1; block(i.body); indent -= 1
-            elseBranch(i)
-            out.append(pad + "end" + endMarker(i))
+            ifThen(i, cond, line: line, inBinding: false)
             return
         }
         // One binding: `local x = e; if x ~= nil then`.
@@ -29,13 +26,7 @@ extension Translator {
             let name = declare(id.identifier.text, type: source.type.map { var t = $0; t.optional = false; return t } ?? TypeName(b.typeAnnotation?.type),
                                stub: source.stubName)
             emit("local \(name) = \(source.code)", line)
-            emit("if \(name) ~= nil then", line)
-            indent += 1; block(i.body); indent -= 1
-            popScope()
-            elseBranch(i)
-            out.append(pad + "end" + endMarker(i))
-            indent -= 1
-            out.append(pad + "end" + endMarker(i))
+            ifThen(i, "\(name) ~= nil", line: line, inBinding: true)
             return
         }
         // Bindings: evaluated in order, each only if the ones before held.
@@ -45,11 +36,18 @@ extension Translator {
         pushScope()
         emit("local \(ok) = false", line)
         conditionChain(i.conditions, then: { emit("\(ok) = true", line) })
-        emit("if \(ok) then", line)
+        ifThen(i, ok, line: line, inBinding: true)
+    }
+
+    /// `if <cond> then <body> [else ...] end`. `inBinding`: inside the `do` block (and scope) of the
+    /// bound names, which close before the else branch (it must not see them) and after the `end`.
+    private func ifThen(_ i: IfExprSyntax, _ cond: String, line: Int, inBinding: Bool) {
+        emit("if \(cond) then", line)
         indent += 1; block(i.body); indent -= 1
-        popScope()
+        if inBinding { popScope() }
         elseBranch(i)
         out.append(pad + "end" + endMarker(i))
+        guard inBinding else { return }
         indent -= 1
         out.append(pad + "end" + endMarker(i))
     }

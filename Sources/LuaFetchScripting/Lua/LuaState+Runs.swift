@@ -183,17 +183,15 @@ extension LuaState {
     @inline(never) func beginWatch(_ co: OpaquePointer) {
         let saved = hostRecord.pointee.watch
         let reached = watch(co)
-        watchSaves.append((saved, reached))
-        if !reached.isEmpty { watching.append((nesting + 1, reached)) }
+        watchSaves.append((saved, nesting + 1, reached))
     }
 
     /// After that run (before `co` settles): where code holding a reached handler returned or
     /// waits (`LuaRunResult.held`), then the outer run's watch back.
     @inline(never) func endWatch(_ co: OpaquePointer, status: Int32, killed: Int32, _ result: inout LuaRunResult) {
         let h = hostRecord
-        let (saved, reached) = watchSaves.removeLast()
+        let (saved, _, reached) = watchSaves.removeLast()
         if !reached.isEmpty {
-            watching.removeLast()
             if status == LUA_YIELD && h.pointee.parked != 0 && killed == CLUA_KILL_NONE {
                 if let at = LuaState.scenarioLocation(co, from: 0) { result.held = (reached, at, true) }  // the line it waits at
             } else if let src = h.pointee.watch.source, h.pointee.watch.line > 0 {

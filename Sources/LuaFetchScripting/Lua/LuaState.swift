@@ -122,16 +122,14 @@ final class LuaState {
     /// where a function holding it returned (`LuaRunResult.held`). Set by the runtime just before
     /// a call; used once.
     var watchNext: [(box: UnsafeMutableRawPointer, tag: Int)] = []
-    /// The running handler calls that reached a watched handler: their nesting and tags
-    /// (innermost last; calls that reached none are not listed, so most calls touch nothing).
-    var watching: [(nesting: Int, tags: [Int])] = []
-    /// Per running watched call (`beginWatch`), innermost last: the record's watch before it, and
-    /// the tags it reached.
-    var watchSaves: [(saved: clua_Watch, reached: [Int])] = []
+    /// Per running call that watches or runs inside one that does (`beginWatch`), innermost last:
+    /// the record's watch before it, its nesting and the tags it reached (calls outside any watch
+    /// are not listed, so most calls touch nothing).
+    var watchSaves: [(saved: clua_Watch, nesting: Int, reached: [Int])] = []
     /// The tags the innermost running handler reached (none when it is not watched).
     var runningWatchTags: [Int] {
-        guard let w = watching.last, w.nesting == nesting else { return [] }
-        return w.tags
+        guard let w = watchSaves.last, w.nesting == nesting else { return [] }
+        return w.reached
     }
     /// Handlers calling handlers (an observer posting what it observes) stop here with an error.
     static let maxNesting = 48
