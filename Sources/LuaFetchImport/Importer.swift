@@ -11,8 +11,17 @@ public struct ImportOptions: Sendable {
     public var name: String?
     /// The command as typed (the scenario's header names it).
     public var command: String
-    public init(paths: [String], os: String? = nil, name: String? = nil, command: String = "luafetch import") {
+    /// `--target NAME`: the app target of the project to import (18.8.2).
+    public var target: String?
+    /// `--all`: every function, not only what background life can reach (18.8.4).
+    public var all = false
+    /// Compiles a chunk of Lua (its text, its name) and returns Lua's message when it does not
+    /// compile (18.8.5). The command passes Lua's own parser in; the importer knows no Lua.
+    public var luaCheck: (@Sendable (_ chunk: String, _ name: String) -> String?)?
+    public init(paths: [String], os: String? = nil, name: String? = nil, command: String = "luafetch import",
+                target: String? = nil, all: Bool = false, luaCheck: (@Sendable (String, String) -> String?)? = nil) {
         self.paths = paths; self.os = os; self.name = name; self.command = command
+        self.target = target; self.all = all; self.luaCheck = luaCheck
     }
 }
 
@@ -30,30 +39,14 @@ public enum Importer {
         if let os = options.os, !["ios13", "ios26"].contains(os) {
             throw ImportError("luafetch import: --os \(os): imported apps use ios13 or ios26 (BackgroundTasks and scenes exist from iOS 13)")
         }
-        let found = try SourceFiles.collect(options.paths)
-        guard !found.swift.isEmpty else {
-            throw ImportError("luafetch import: no .swift file under \(options.paths.joined(separator: ", ")); give the app's source folder or its Swift files")
-        }
-        let common = SourceFiles.commonFolder(found.swift + found.plists)
+        let input = try ImportInput.read(options)
+        let sources = input.sources
+        let common = input.common
         let program = Program()
-        var sources: [SwiftSource] = []
-        for path in found.swift {
-            let bytes = try SourceFiles.read(path)
-            let text = String(decoding: bytes, as: UTF8.self)
-            let shown = SourceFiles.relative(path, to: common)
-            sources.append(SwiftSource(path: path, shown: shown, text: text))
-        }
-        sources.sort { $0.shown < $1.shown }
         for s in sources { program.collect(try Parsing.parse(s)) }
         program.finish()
-        var plists: [InfoPlist] = []
-        for p in found.plists {
-            var plist = try InfoPlist.read(p)
-            plist.path = SourceFiles.relative(p, to: common)
-            plists.append(plist)
-        }
         let entry = EntryPoints(program)
-        let plist = InfoPlist.choose(plists, near: entry.appDelegate.map { $0.file.source.shown })
+        let plist = input.plist ?? InfoPlist.choose(input.plists, near: entry.appDelegate.map { $0.file.source.shown })
 
         let t = Translator(program: program, profile: options.os ?? "ios13")
         for f in program.files { t.setFile(f) }
@@ -78,7 +71,7 @@ public enum Importer {
         let known: Set<String> = ["fetch", "processing", "remote-notification"]
         var modes = (plist?.backgroundModes ?? []).filter { known.contains($0) }
         var permitted = plist?.permittedIdentifiers ?? []
-        var notes: [String] = []
+        var notes: [String] = input.notes
         if plist == nil {
             // No Info.plist: what the code uses, said so.
             modes = known.filter { t.usedModes[$0] != nil }.sorted()
@@ -126,7 +119,7 @@ public enum Importer {
         let scenario = lines.joined(separator: "\n") + "\n"
 
         // The report.
-        var report: [String] = []
+        var report: [String] = input.reportHead
         let total = t.counts.statements
         let untranslated = t.counts.untranslated.count
         report.append("luafetch import: \(sources.count) Swift file\(sources.count == 1 ? "" : "s")\(plist.map { ", \($0.path)" } ?? ", no Info.plist") (under \(common.isEmpty ? "." : common))")
@@ -154,7 +147,7 @@ public enum Importer {
         for n in notes { report.append("note         \(n)") }
         if t.weakCaptures > 0 { report.append("note         \(t.weakCaptures) [weak self]/unowned capture\(t.weakCaptures == 1 ? "" : "s") kept as strong references (Lua has no weak captures)") }
         var warnings: [String] = []
-        for w in t.warnings { warnings.append("\(w.where): warning: \(w.text)") }
+        for w in input.warnings + t.warnings { warnings.append("\(w.where): warning: \(w.text)") }
         return ImportResult(scenario: scenario, report: report, warnings: warnings)
     }
 
