@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "luafetch", targets: ["luafetch"]),
+        // `luafetch import`: luafetch runs it (only it needs swift-syntax and Foundation).
+        .executable(name: "luafetch-import", targets: ["luafetch-import"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -60,14 +62,22 @@ let package = Package(
         .executableTarget(
             name: "luafetch",
             dependencies: [
-                "LuaFetchCore", "LuaFetchScripting", "LuaFetchImport", "CEditLine",
+                "LuaFetchCore", "LuaFetchScripting", "CEditLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The importer's executable (SPEC 18; issue #39: the simulator builds without it).
+        .executableTarget(
+            name: "luafetch-import",
+            dependencies: [
+                "LuaFetchImport", "LuaFetchScripting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "LuaFetchCoreTests", dependencies: ["LuaFetchCore"]),
         .testTarget(name: "LuaFetchImportTests", dependencies: ["LuaFetchImport", "LuaFetchScripting", "LuaFetchCore"], exclude: ["Fixtures", "Snapshots", "RealShapes"]),
         .testTarget(name: "LuaFetchScriptingTests", dependencies: ["LuaFetchScripting", "LuaFetchCore"]),
-        .testTarget(name: "luafetchCLITests", dependencies: ["luafetch"], exclude: ["Snapshots", "Robustness", "pty_repl.py"]),
+        .testTarget(name: "luafetchCLITests", dependencies: ["luafetch", "luafetch-import"], exclude: ["Snapshots", "Robustness", "pty_repl.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

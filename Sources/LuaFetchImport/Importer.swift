@@ -48,18 +48,18 @@ public enum Importer {
         let entry = EntryPoints(program)
         let plist = input.plist ?? InfoPlist.choose(input.plists, near: entry.appDelegate.map { $0.file.source.shown })
 
-        let t = Translator(program: program, profile: options.os ?? "ios13")
-        for f in program.files { t.setFile(f) }
-        t.collectExtensionStatics()
-        // Types, then their members file by file, then free functions and globals.
-        t.typeTables()
-        let typeLines = t.out
-        t.out = []
-        for type in program.typeOrder { t.typeMembers(type) }
-        for type in program.externalOrder { t.externalMembers(type) }
-        t.topLevel()
-        let memberLines = t.out
-        t.out = []
+        // The slice (18.8.4), widened until the translation reaches nothing it left out.
+        let builder = SliceBuilder(program: program, all: options.all)
+        let slice = builder.build(entry)
+        var pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck)
+        for _ in 0..<8 {
+            let missed = pass.t.calledFunctions.filter { !slice.contains($0) }
+            let unmade = pass.t.madeTypes.filter { !slice.isMade($0) }
+            if missed.isEmpty && unmade.isEmpty { break }
+            builder.widen(functions: missed, made: unmade)
+            pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck)
+        }
+        let t = pass.t, typeLines = pass.typeLines, memberLines = pass.memberLines
         // What the code uses (18.6), the entry points' modes among it.
         if let d = entry.appDelegate {
             if let m = t.method(d, "application(_:performFetchWithCompletionHandler:)") { t.usedModes["fetch"] = "\(m.file.source.shown):\(m.file.line(m.node))" }
@@ -117,6 +117,10 @@ public enum Importer {
         lines.append("")
         lines += DefaultWorld.lines(hosts: t.hosts, modes: modes)
         let scenario = lines.joined(separator: "\n") + "\n"
+        // Every unit compiled on its own (18.8.5); the whole file once more, as it will load.
+        if let check = options.luaCheck, let message = check(scenario, "=scenario") {
+            throw ImportError("luafetch import: the scenario written for this app does not compile (\(message)); every function compiled on its own, so this is a luafetch bug: please report it with the app's Swift")
+        }
 
         // The report.
         var report: [String] = input.reportHead
@@ -128,8 +132,16 @@ public enum Importer {
         if let s = entry.sceneDelegate { entries.append("\(s.name) (scene delegate, \(s.file.source.shown):\(s.line))") }
         if let a = entry.swiftUIApp { entries.append("\(a.name) (SwiftUI App, \(a.file.source.shown):\(a.line))") }
         report.append("entry points \(entries.isEmpty ? "none found (no app delegate, scene delegate or SwiftUI App): the scenario launches an app with no handlers" : entries.joined(separator: ", "))")
-        let pct = total == 0 ? 100 : (100 * (total - min(untranslated, total)) / total)
-        report.append("translated   \(total - min(untranslated, total)) of \(total) statements (\(pct) %); \(program.typeOrder.count) types, profile \(profile)")
+        _ = total
+        let unsupportedNote = untranslated > 0 ? " (\(untranslated) left unsupported)" : ""
+        if slice.all {
+            report.append("translated   \(grouped(slice.keptStatements)) statements in \(grouped(slice.keptFunctions)) functions (--all: every function)\(unsupportedNote); \(program.typeOrder.count) types, profile \(profile)")
+        } else {
+            report.append("translated   \(grouped(slice.keptStatements)) statements in \(grouped(slice.keptFunctions)) function\(slice.keptFunctions == 1 ? "" : "s") reachable from \(slice.entryPoints) entry point\(slice.entryPoints == 1 ? "" : "s")\(unsupportedNote); \(program.typeOrder.count) types, profile \(profile)")
+            if slice.leftFunctions > 0 {
+                report.append("left out     \(grouped(slice.leftStatements)) statements in \(grouped(slice.leftFunctions)) function\(slice.leftFunctions == 1 ? "" : "s") (not reachable from background code; --all keeps them)")
+            }
+        }
         let mapped = t.counts.mappedOrder.map { "\($0) ×\(t.counts.mapped[$0]!)" }
         report.append("mapped APIs  \(mapped.isEmpty ? "none" : mapped.prefix(12).joined(separator: ", ") + (mapped.count > 12 ? ", +\(mapped.count - 12) more" : ""))")
         if t.stubs.names.isEmpty {
@@ -140,7 +152,7 @@ public enum Importer {
             if t.stubs.names.count > 20 { report.append("  +\(t.stubs.names.count - 20) more (all in stubs{})") }
         }
         if untranslated > 0 {
-            report.append("left out     \(untranslated):")
+            report.append("unsupported  \(untranslated):")
             for u in t.counts.untranslated.prefix(20) { report.append("  \(u.where): \(u.what)") }
             if untranslated > 20 { report.append("  +\(untranslated - 20) more (each is an unsupported(...) line in the scenario)") }
         }
@@ -149,6 +161,36 @@ public enum Importer {
         var warnings: [String] = []
         for w in input.warnings + t.warnings { warnings.append("\(w.where): warning: \(w.text)") }
         return ImportResult(scenario: scenario, report: report, warnings: warnings)
+    }
+
+    /// One translation of the program's kept units: the type tables, then every type's members
+    /// file by file, extensions of iOS types, free functions and globals.
+    static func translate(_ program: Program, slice: Slice, profile: String,
+                          check: (@Sendable (String, String) -> String?)?) -> (t: Translator, typeLines: [String], memberLines: [String]) {
+        let t = Translator(program: program, profile: profile, slice: slice)
+        t.luaCheck = check
+        for f in program.files { t.setFile(f) }
+        t.collectExtensionStatics()
+        t.typeTables()
+        let typeLines = t.out
+        t.out = []
+        for type in program.typeOrder { t.typeMembers(type) }
+        for type in program.externalOrder { t.externalMembers(type) }
+        t.topLevel()
+        let memberLines = t.out
+        t.out = []
+        return (t, typeLines, memberLines)
+    }
+
+    /// `27400` as `27,400`.
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return out
     }
 
     static func lastComponent(_ path: String) -> String {

@@ -76,7 +76,9 @@ extension Translator {
     func method(_ t: TypeDecl, _ selector: String) -> FuncInfo? {
         var c: TypeDecl? = t
         while let x = c {
-            for list in x.methods.values { if let f = list.first(where: { $0.selector == selector }) { return f } }
+            for list in x.methods.values {
+                if let f = list.first(where: { $0.selector == selector }) { calledFunctions.append(f); return f }
+            }
             c = x.superclass
         }
         return nil
