@@ -35,6 +35,11 @@ struct Luafetch: ParsableCommand {
 enum Main {
     static func main() {
         installCrashHandlers()
+        let args = Array(CommandLine.arguments.dropFirst())
+        if let typo = Diagnose.misspelledCommand(args) {
+            Output.error(typo + "\n")
+            exit(2)
+        }
         do {
             if let spec = fastRun() {
                 try spec.execute()
@@ -51,6 +56,11 @@ enum Main {
             Output.flush()
             let code = Luafetch.exitCode(for: error)
             if code == .success { Luafetch.exit(withError: error) }
+            // An unknown option is named first, whatever ArgumentParser noticed before it.
+            if let unknown = Diagnose.unknownOption(args) {
+                Output.error(unknown + "\n")
+                exit(2)
+            }
             Output.error("luafetch: " + Luafetch.fullMessage(for: error) + "\n")
             exit(2)
         }
