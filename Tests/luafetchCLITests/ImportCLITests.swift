@@ -93,6 +93,8 @@ import Testing
         let findings = try jsonLines(found.stdout).filter { $0["type"] as? String == "finding" }
         let swiftLines = findings.flatMap { ($0["members"] as? [[String: Any]]) ?? [] }.map { ($0["code"] as? String ?? "", $0["location"] as? String ?? "") }
         #expect(swiftLines.contains { $0.0 == code && $0.1.hasPrefix(line + " (") }, "\(name): \(code) at \(line) not among \(swiftLines)")
+        let replays = try replayMismatches(found.stdout)  // each finding's replay shows it (ReplayTests)
+        #expect(replays.isEmpty, "\(name):\n\(replays.joined(separator: "\n"))")
         let (fixed, _, _) = try Self.imported(name, "fixed")
         let clean = try CLI.run(["explore", fixed, "--runs", CLI.fixtureExploreRuns, "--no-color"])
         #expect(clean.status == 0 && clean.stdout.contains("nothing found"), "\(name)/fixed:\n\(clean.stdout)\(clean.stderr)")

@@ -59,6 +59,9 @@ public struct FindingRecord: Sendable {
     /// replay it; `shrunk` tells which).
     public var minimal: Schedule?
     public var shrunk = false
+    /// The observation as the minimal schedule's replay shows it (`luafetch run` with the replay
+    /// command's options): what the report prints, so that the replay says the same.
+    public var replayed: Observation?
 
     public init(id: String, first: Observation, runs: Int, seed: Int64, schedule: Schedule, preceded: Set<String>,
                 minimal: Schedule? = nil, shrunk: Bool = false) {
@@ -72,7 +75,7 @@ public struct FindingRecord: Sendable {
         preceded.formIntersection(other.preceded)
         if other.seed < seed {
             first = other.first; seed = other.seed; schedule = other.schedule
-            minimal = other.minimal; shrunk = other.shrunk
+            minimal = other.minimal; shrunk = other.shrunk; replayed = other.replayed
         }
     }
 }
@@ -218,7 +221,7 @@ public enum Explorer {
                            plan given: ExplorePlan? = nil) throws(ScenarioError) -> RunOutcome {
         let plan = given ?? ExplorePlan.random(seed: seed, horizon: horizon)
         let runtime = try loaded(path: path, options: options(seed: seed, os: os, order: plan.order), warm: warm)
-        let driver = ExploreDriver(plan: plan, world: runtime.world, end: horizon)
+        let driver = ExploreDriver(plan: plan, world: runtime.world, end: horizon, seed: seed)
         let result: Result<Void, ScenarioError>
         do { try runtime.run(); result = .success(()) } catch { result = .failure(error) }
         var features: [UInt32] = []
@@ -410,6 +413,12 @@ public enum Explorer {
             if stillFails(shorter) { minimal = shorter }
         }
         r.minimal = minimal
+        // The report says what its replay shows (issue 39.1): the observation of the minimal
+        // schedule's run, loaded afresh as `luafetch run` loads it (its message's times and task
+        // numbers are that run's, not those of the explore run it was shrunk from).
+        if let shown = (try? replay(path: path, seed: seed, os: os, schedule: minimal))?.first(where: { $0.key == key }) {
+            r.replayed = shown
+        }
         return r
     }
 }
