@@ -61,7 +61,8 @@ func replayMismatches(_ exploreJSONL: String, in dir: URL = CLI.root) throws -> 
     /// Every finding of every example replays as explore reported it (100 runs each).
     @Test(arguments: ReplayTests.examples)
     func everyFindingReplaysAsExploreSaidIt(example: String) throws {
-        let r = try CLI.run(["explore", "examples/\(example)", "--runs", "100", "--format", "jsonl"])
+        // 100 runs (20 under a sanitizer, whose suite checks memory safety on the same paths).
+        let r = try CLI.run(["explore", "examples/\(example)", "--runs", CLI.memoryLimitsWork ? "100" : "20", "--format", "jsonl"])
         #expect(r.status == 0 || r.status == 1, "\(example): \(r.stderr)")
         let problems = try replayMismatches(r.stdout)
         #expect(problems.isEmpty, "\(example):\n\(problems.joined(separator: "\n"))")

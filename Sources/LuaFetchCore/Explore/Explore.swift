@@ -37,6 +37,27 @@ public struct InjectedAction: Equatable, Sendable {
         world.at(time) { [unowned world] in
             if let useless, !kind.spec.isUseful(kind.argument, in: world) { useless.count += 1 }
             kind.spec.perform(kind.argument, in: world)
+            if let useless { Self.expectRestore(after: kind, in: world, counting: useless) }
+        }
+    }
+
+    /// A shrunk schedule stays a person's (ExploreDriver): what they opened they leave, an app
+    /// they force-quit they open again, Low Power Mode goes off and the network back on, within
+    /// the longest session; a schedule where one of these is still undone then counts as not useful.
+    static func expectRestore(after kind: Kind, in world: World, counting useless: UselessCount) {
+        let due = world.now + ExploreDriver.sessionLength.longest + 1
+        switch (kind.name, kind.argument) {
+        case ("open", _):
+            let exits = world.stats.foregroundExits
+            world.atIfRunning(due) { [unowned world] in if world.isForeground && world.stats.foregroundExits == exits { useless.count += 1 } }
+        case ("forceQuit", _):
+            let entries = world.stats.foregroundEntries
+            world.atIfRunning(due) { [unowned world] in if world.stats.foregroundEntries == entries { useless.count += 1 } }
+        case ("lowPower", .flag(true)), ("network", .flag(false)):
+            let undo = Kind(kind.name, .flag(kind.name == "network"))
+            world.atIfRunning(due) { [unowned world] in if undo.spec.isUseful(undo.argument, in: world) { useless.count += 1 } }
+        default:
+            break
         }
     }
 
@@ -152,9 +173,9 @@ public struct Schedule: Equatable, Sendable {
     /// `--inject`'s text (empty: none).
     public var injectText: String { actions.map(\.spec).joined(separator: ",") }
 
-    /// Shrinks to a schedule from which no action can be removed, no order bit cleared, and no
-    /// action moved closer to the one before, while `stillFails` holds (delta debugging: chunks,
-    /// then single actions, then the orders, then the gaps). `stillFails` judges a batch of
+    /// Shrinks to a schedule from which no action nor pair of neighbours can be removed, no order
+    /// bit cleared, and no action moved closer to the one before, while `stillFails` holds (delta
+    /// debugging: chunks, then single actions, then neighbouring pairs, then the orders, then the gaps). `stillFails` judges a batch of
     /// candidates at once (the caller may run them in parallel); the first failing candidate of a
     /// batch is taken, so the result does not depend on how the batch ran. At most `budget` runs.
     public static func shrink(_ start: Schedule, budget: Int = 400, stillFails: ([Schedule]) -> [Bool]) -> Schedule {
@@ -187,6 +208,17 @@ public struct Schedule: Equatable, Sendable {
                 if let s = firstFailing(candidates) { current = s; chunk = max(1, min(chunk, current.actions.count / 2)); continue }
                 if chunk == 1 { break }
                 chunk /= 2
+            }
+            // Pairs of neighbours at any offset: an action and what a person did again after it
+            // (an open and its Home, a force quit and the open after it) go together, and ddmin's
+            // aligned chunks miss a pair that straddles two of them.
+            while current.actions.count > 2 {
+                let n = current.actions.count
+                let candidates = (0..<(n - 1)).map { i in
+                    Schedule(actions: Array(current.actions[..<i]) + Array(current.actions[(i + 2)...]), order: current.order)
+                }
+                guard let s = firstFailing(candidates) else { break }
+                current = s
             }
             // The orders: none at all, then one bit at a time.
             if current.order != 0 {

@@ -16,8 +16,9 @@ public final class ExploreDriver {
     private var planned: [InjectedAction.Kind] = []
     /// What a person does again after an action of theirs (by number in `planned`): leave the app
     /// they opened (when nothing moved it since: the app's `foregroundExits` then), open again an
-    /// app they force-quit (when it is still not running), or undo a setting (when it still holds).
-    private enum Restore { case leave(exits: Int), reopen, undo }
+    /// app they force-quit (unless they launched it since: a launch for a fetch does not make it
+    /// eligible for background work again), or undo a setting (when it still holds).
+    private enum Restore { case leave(exits: Int), reopen(entries: Int), undo }
     private var restores: [Int: Restore] = [:]
     /// Draws how long until the person restores (the run's seed, a stream of its own).
     private var sessions: SeededStream
@@ -83,7 +84,7 @@ public final class ExploreDriver {
             let kind = planned[n]
             switch restore {
             case .leave(let exits): guard world.isForeground, world.stats.foregroundExits == exits else { return }
-            case .reopen: guard world.state == .notRunning else { return }
+            case .reopen(let entries): guard world.stats.foregroundEntries == entries, !world.isForeground else { return }
             case .undo: guard kind.spec.isUseful(kind.argument, in: world) else { return }
             }
             perform(kind)
@@ -101,7 +102,7 @@ public final class ExploreDriver {
         let restore: (InjectedAction.Kind, Restore)
         switch (kind.name, kind.argument) {
         case ("open", _): restore = (.home, .leave(exits: world.stats.foregroundExits))
-        case ("forceQuit", _): restore = (.open, .reopen)
+        case ("forceQuit", _): restore = (.open, .reopen(entries: world.stats.foregroundEntries))
         case ("lowPower", .flag(true)): restore = (.lowPower(false), .undo)
         case ("network", .flag(false)): restore = (InjectedAction.Kind("network", .flag(true)), .undo)
         default: return
