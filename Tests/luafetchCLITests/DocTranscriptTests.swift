@@ -36,7 +36,10 @@ func looseTranscriptDifference(_ output: String, _ expected: [String]) -> String
     return nil
 }
 
-@Suite(.serialized) struct DocTranscriptTests {
+/// Not under a sanitizer (scripts/sanitize): the same outputs the plain suite of the CI job
+/// compares, with two explores of 2,000 runs.
+@Suite(.serialized, .enabled(if: CLI.memoryLimitsWork, "the docs' outputs are compared by the plain suite"))
+struct DocTranscriptTests {
     /// The commands ReadmeTests runs itself (set-up, install, `luafetch FILE` from the PATH).
     static let coveredElsewhere: Set<String> = ["luafetch upload.lua"]
 
