@@ -32,17 +32,23 @@ func replayMismatches(_ exploreJSONL: String, in dir: URL = CLI.root) throws -> 
             continue
         }
         let code = shown["code"] as? String, location = shown["location"] as? String, message = shown["message"] as? String
+        // An imported scenario's location reads `File.swift:LINE (scenario.lua:LINE)` in explore's
+        // report and as the scenario line in run's JSON Lines: the same line.
+        func same(_ runs: Any?) -> Bool {
+            guard let l = runs as? String, let location else { return runs == nil && location == nil }
+            return l == location || location.hasSuffix("(\(l))")
+        }
         let t = (shown["t"] as? NSNumber)?.int64Value
         if code == "expectation" {
             let failed = ((summary["expectations"] as? [[String: Any]]) ?? []).filter { $0["passed"] as? Bool == false }
             let same = failed.contains { e in
-                e["location"] as? String == location && message?.hasPrefix("expected \(e["description"] as? String ?? "\u{0}")") == true
+                same(e["location"]) && message?.hasPrefix("expected \(e["description"] as? String ?? "\u{0}")") == true
             }
             if !same { problems.append("\(line): the replay's failed expectations \(failed) are not explore's \(shown)") }
         } else {
             let violations = (summary["violations"] as? [[String: Any]]) ?? []
             let same = violations.contains { v in
-                v["code"] as? String == code && v["location"] as? String == location && v["message"] as? String == message
+                v["code"] as? String == code && same(v["location"]) && v["message"] as? String == message
                     && (v["t"] as? NSNumber)?.int64Value == t
             }
             if !same {

@@ -404,21 +404,20 @@ public enum Explorer {
         r.shrunk = true
         guard stillFails(record.schedule) else { r.minimal = nil; return r }
         var minimal = Schedule.shrink(record.schedule) { batch in parallel(batch, stillFailsOn) }
-        // A shorter run: end it at the next whole second after what it shows (a violation; not
-        // an expectation, whose check may be at the end).
-        if record.first.code != "expectation",
-           let seen = (try? replay(path: path, seed: seed, os: os, schedule: minimal))?.first(where: { $0.key == key }) {
+        // What the minimal schedule's run shows, loaded afresh as `luafetch run` loads it: the
+        // report prints it (issue 39.1: its times and task numbers, not those of the explore run
+        // it was shrunk from). Then a shorter run: end it at the next whole second after it (a
+        // violation; not an expectation, whose check may be at the end). A cut after the
+        // observation changes nothing before it, so the same observation is what the shorter
+        // replay shows.
+        let seen = (try? replay(path: path, seed: seed, os: os, schedule: minimal))?.first(where: { $0.key == key })
+        if record.first.code != "expectation", let seen {
             var shorter = minimal
             shorter.until = (seen.time / Time.second + 1) * Time.second
             if stillFails(shorter) { minimal = shorter }
         }
         r.minimal = minimal
-        // The report says what its replay shows (issue 39.1): the observation of the minimal
-        // schedule's run, loaded afresh as `luafetch run` loads it (its message's times and task
-        // numbers are that run's, not those of the explore run it was shrunk from).
-        if let shown = (try? replay(path: path, seed: seed, os: os, schedule: minimal))?.first(where: { $0.key == key }) {
-            r.replayed = shown
-        }
+        r.replayed = seen
         return r
     }
 }
