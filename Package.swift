@@ -50,7 +50,7 @@ let package = Package(
                 .product(name: "SwiftOperators", package: "swift-syntax"),
                 .product(name: "SwiftIfConfig", package: "swift-syntax"),
             ],
-            exclude: ["Input/README.md", "Translation/README.md", "Tables/README.md", "Scenario/README.md"]
+            exclude: ["Input/README.md", "Slice/README.md", "Translation/README.md", "Tables/README.md", "Checks/README.md", "Scenario/README.md"]
         ),
         .target(
             name: "LuaFetchScripting",

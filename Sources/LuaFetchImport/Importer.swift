@@ -36,6 +36,10 @@ public enum Importer {
     /// Imports the app under `options.paths`. Throws an ImportError (exit 2) for unreadable
     /// input, no Swift file, or Swift that does not parse.
     public static func run(_ options: ImportOptions) throws(ImportError) -> ImportResult {
+        try Threads.onLargeStack { () throws(ImportError) -> ImportResult in try runHere(options) }
+    }
+
+    private static func runHere(_ options: ImportOptions) throws(ImportError) -> ImportResult {
         if let os = options.os, !["ios13", "ios26"].contains(os) {
             throw ImportError("luafetch import: --os \(os): imported apps use ios13 or ios26 (BackgroundTasks and scenes exist from iOS 13)")
         }
@@ -43,7 +47,7 @@ public enum Importer {
         let sources = input.sources
         let common = input.common
         let program = Program()
-        for s in sources { program.collect(try Parsing.parse(s)) }
+        for file in try Parsing.parseAll(sources) { program.collect(file) }
         program.finish()
         let entry = EntryPoints(program)
         let plist = input.plist ?? InfoPlist.choose(input.plists, near: entry.appDelegate.map { $0.file.source.shown })

@@ -373,8 +373,19 @@ let mixedScenario = """
             result.swift = document.querySelector("#detail .swift").textContent;
             result.hit = document.querySelector("#detail pre.src span.hit").textContent;
             """)
-        #expect(r["swift"] as? String == "AppDelegate.swift:25")
-        #expect((r["hit"] as? String ?? "").contains("--@ AppDelegate.swift:25"), "\(r["hit"] ?? "")")
+        // The expiration handler's end, where the code that left the task open stopped (issue 39.2),
+        // shown as the Swift source around it: the Swift files are where --@root says.
+        #expect(r["swift"] as? String == "AppDelegate.swift:28")
+        #expect((r["hit"] as? String ?? "").hasPrefix("28") && (r["hit"] as? String ?? "").hasSuffix("}"), "\(r["hit"] ?? "")")
+        // Without the Swift files (another --@root), the scenario's Lua line as before.
+        let moved = scenario.replacingOccurrences(of: "--@root ", with: "--@root /nonexistent/")
+        #expect(moved != scenario)
+        try (moved + "at(61, user.open)\nat(61.5, user.home)\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let lua = try chromiumDrive(chromium, html: try CLI.run(["run", path, "--format", "html"]).stdout, script: """
+            click(document.querySelector('#svg .marker[data-violation="task-expired"]'));
+            result.hit = document.querySelector("#detail pre.src span.hit").textContent;
+            """)
+        #expect((lua["hit"] as? String ?? "").contains("--@ AppDelegate.swift:28"), "\(lua["hit"] ?? "")")
     }
 
     /// The event list and the chart are linked both ways: a row selects its marker or bar and

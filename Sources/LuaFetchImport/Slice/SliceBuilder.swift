@@ -6,7 +6,6 @@
 // it and widens the slice when the translation reaches something left out). Uses Program,
 // EntryPoints, AppShape's delegate rows and SwiftUILift.
 import SwiftSyntax
-import Glibc
 
 final class SliceBuilder {
     let program: Program
@@ -78,11 +77,6 @@ final class SliceBuilder {
             drain()
         }
         count()
-        if let _ = getenv("LUAFETCH_SLICE_DEBUG") {
-            var lines: [String] = []
-            for list in functions.values { for (t, f) in list where slice.contains(f) { lines.append("\(t?.name ?? "-").\(f.selector)  <=  \(why[f.node.id] ?? "?")") } }
-            for l in lines.sorted() { print(l) }
-        }
         return slice
     }
 
@@ -96,18 +90,15 @@ final class SliceBuilder {
 
     // MARK: - The worklist
 
-    var why: [SyntaxIdentifier: String] = [:]
-    var current = ""
     private func drain() {
         while let (node, owner) = queue.popLast() {
             if let f = files[node.root.id] { program.module = f.source.module }
-            for r in ReferenceCollector.references(of: node, program: program, owner: owner) { current = "\(r) in \(owner?.name ?? "-")"; resolve(r, owner) }
+            for r in ReferenceCollector.references(of: node, program: program, owner: owner) { resolve(r, owner) }
         }
     }
 
     private func reach(_ f: FuncInfo, _ owner: TypeDecl?) {
         guard slice.insert(unit: f.node.id) else { return }
-        why[f.node.id] = current
         if let owner { reachType(owner) }
         queue.append((Syntax(f.node), owner))
     }

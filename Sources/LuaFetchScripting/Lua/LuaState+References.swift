@@ -39,6 +39,14 @@ extension LuaState {
 
     func release(_ ref: ScriptRef) { luaL_unref(L, clua_registryindex(), Int32(ref.id)) }
 
+    /// The identity of the table (or function) `ref` names, as completion watching compares it
+    /// (host.c, `reach`); nil for other values.
+    func identity(of ref: ScriptRef) -> UnsafeMutableRawPointer? {
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(ref.id))
+        defer { clua_pop(L, 1) }
+        return lua_type(L, -1) == LUA_TTABLE ? UnsafeMutableRawPointer(mutating: lua_topointer(L, -1)) : nil
+    }
+
     func location(of ref: ScriptRef) -> SourceLocation? {
         refLocations.location(of: ref.id)
     }

@@ -293,6 +293,10 @@
   function sourceBlock(parent, li) {
     var l = D.locs[li], blocks = D.src[l[0]], line = l[1];
     if (l[2]) { h("h4", null, "Swift line", parent); h("div", "swift", l[2], parent); }
+    if (l[3] && swiftBlock(parent, D.src[l[3]], l[4])) {
+      h("div", "srcname", "scenario line " + (l[1] > 0 ? l[0] + ":" + l[1] : l[0]), parent);
+      return;
+    }
     h("h4", null, "scenario line", parent);
     h("div", "srcname", l[1] > 0 ? l[0] + ":" + l[1] : l[0], parent);
     var block = null;
@@ -307,6 +311,22 @@
       h("i", null, String(n), s);
       s.appendChild(document.createTextNode(text));
     });
+  }
+
+  // An imported scenario's Swift source around its line (D.src["swift:PATH"]), when the page has it.
+  function swiftBlock(parent, blocks, line) {
+    var block = null;
+    (blocks || []).forEach(function (b) { if (line >= b[0] && line < b[0] + b[1].length) block = b; });
+    if (!block) return false;
+    var pre = h("pre", "src swiftsrc", null, parent);
+    block[1].forEach(function (text, k) {
+      var n = block[0] + k;
+      if (n < line - 3 || n > line + 3) return;
+      var s = h("span", n === line ? "hit" : null, null, pre);
+      h("i", null, String(n), s);
+      s.appendChild(document.createTextNode(text));
+    });
+    return true;
   }
 
   // ---- Coverage: which lines of code ran (D.cov: by file, [line, hits] of every line that holds code).
