@@ -35,7 +35,9 @@ let package = Package(
         .target(
             name: "LuaFetchCore",
             exclude: ["Engine/README.md", "iOS/README.md", "Reports/README.md", "Explore/README.md"],
-            resources: [.embedInCode("Reports/Page/page.css"), .embedInCode("Reports/Page/page.js"), .embedInCode("Reports/Page/index.js")]
+            resources: [.embedInCode("Reports/Page/page.css"), .embedInCode("Reports/Page/page.js"),
+                        .embedInCode("Reports/Page/page-details.js"), .embedInCode("Reports/Page/page-list.js"),
+                        .embedInCode("Reports/Page/index.js")]
         ),
         // SPEC 18: an app's Swift sources and Info.plist to a scenario (pure Swift, no Lua).
         .target(
