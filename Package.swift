@@ -37,7 +37,9 @@ let package = Package(
         .target(
             name: "LuaFetchCore",
             exclude: ["Engine/README.md", "iOS/README.md", "Reports/README.md", "Explore/README.md"],
-            resources: [.embedInCode("Reports/Page/page.css"), .embedInCode("Reports/Page/page.js"), .embedInCode("Reports/Page/index.js")]
+            resources: [.embedInCode("Reports/Page/page.css"), .embedInCode("Reports/Page/page.js"),
+                        .embedInCode("Reports/Page/page-details.js"), .embedInCode("Reports/Page/page-list.js"),
+                        .embedInCode("Reports/Page/index.js")]
         ),
         // SPEC 18: an app's Swift sources and Info.plist to a scenario (pure Swift, no Lua).
         .target(
@@ -55,9 +57,11 @@ let package = Package(
         .target(
             name: "LuaFetchScripting",
             dependencies: ["CLua", "CLuaHost", "LuaFetchCore"],
-            exclude: ["Lua/README.md", "API/README.md", "Runners/README.md"],
-            // The runtime of imported scenarios (SPEC 18), compiled into the binary.
-            resources: [.embedInCode("API/swift.lua")]
+            exclude: ["Lua/README.md", "API/README.md", "API/Swift/README.md", "Runners/README.md"],
+            // The runtime of imported scenarios (SPEC 18), compiled into the binary: its modules,
+            // loaded in SwiftRuntimeAPI's order.
+            resources: ["process", "types", "errors", "operators", "strings", "collections", "stubs", "concurrency",
+                        "foundation", "app", "publishers", "urlsession"].map { Resource.embedInCode("API/Swift/\($0).lua") }
         ),
         .executableTarget(
             name: "luafetch",

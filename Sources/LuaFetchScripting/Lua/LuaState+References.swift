@@ -1,6 +1,6 @@
 // References: values kept in the registry for the World (`ScriptRef`s) with where each was
 // defined, globals, the host's helper calls, compiling chunks (cached for explore), fields and
-// items of kept tables, the primitives of swift.lua and the REPL's interrupt. Uses the C API;
+// items of kept tables, the primitives of the swift runtime and the REPL's interrupt. Uses the C API;
 // the door's operations the API files use instead of it.
 import CLua
 import CLuaHost
