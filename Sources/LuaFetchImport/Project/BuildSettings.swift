@@ -201,6 +201,7 @@ struct BuildSettings: Sendable {
             guard var v = value else {
                 // Defined nowhere: `:default=` gives it, else it is empty (as Xcode has it), noted.
                 if let d = parts.first(where: { $0.hasPrefix("default=") }) { out += String(d.dropFirst(8)); continue }
+                if name.isEmpty && parts.isEmpty { continue }  // `$()`: nothing (`https:/$()/host` writes `//`)
                 if name.isEmpty || !name.allSatisfy(Self.isNameChar) { out += "$(" + inner + ")"; continue }
                 missing.insert(name)
                 continue

@@ -7,7 +7,9 @@ enum Glob {
     /// Whether `path` matches `pattern` as a whole.
     static func matches(_ pattern: String, _ path: String) -> Bool {
         for alternative in expandBraces(pattern) {
-            if match(Array(alternative.utf8), 0, Array(path.utf8), 0, budget: 0) { return true }
+            let p = Array(alternative.utf8), s = Array(path.utf8)
+            var failed = Set<Int>()
+            if match(p, 0, s, 0, failed: &failed) { return true }
         }
         return false
     }
@@ -49,9 +51,17 @@ enum Glob {
 
     private static let slash = UInt8(ascii: "/"), star = UInt8(ascii: "*"), question = UInt8(ascii: "?"), open = UInt8(ascii: "[")
 
-    /// Backtracking match; `budget` bounds the work on hostile patterns.
-    private static func match(_ p: [UInt8], _ pi: Int, _ s: [UInt8], _ si: Int, budget: Int) -> Bool {
-        guard budget < 100_000 else { return false }
+    /// Backtracking match; the (pattern, subject) positions already known to fail are not tried
+    /// again, so the work is bounded by their product whatever the pattern.
+    private static func match(_ p: [UInt8], _ pi: Int, _ s: [UInt8], _ si: Int, failed: inout Set<Int>) -> Bool {
+        let key = pi &* (s.count + 1) &+ si
+        if failed.contains(key) { return false }
+        let ok = matchFrom(p, pi, s, si, failed: &failed)
+        if !ok { failed.insert(key) }
+        return ok
+    }
+
+    private static func matchFrom(_ p: [UInt8], _ pi: Int, _ s: [UInt8], _ si: Int, failed: inout Set<Int>) -> Bool {
         var pi = pi, si = si
         while pi < p.count {
             let c = p[pi]
@@ -62,7 +72,7 @@ enum Glob {
                         // `**/X`: X here, or after any `/` further on.
                         var k = si
                         while k <= s.count {
-                            if (k == si || s[k - 1] == slash) && match(p, next + 1, s, k, budget: budget + 1) { return true }
+                            if (k == si || s[k - 1] == slash) && match(p, next + 1, s, k, failed: &failed) { return true }
                             k += 1
                         }
                         return false
@@ -70,14 +80,14 @@ enum Glob {
                     // `**` elsewhere: anything, across components.
                     var k = si
                     while k <= s.count {
-                        if match(p, next, s, k, budget: budget + 1) { return true }
+                        if match(p, next, s, k, failed: &failed) { return true }
                         k += 1
                     }
                     return false
                 }
                 var k = si
                 while true {
-                    if match(p, pi + 1, s, k, budget: budget + 1) { return true }
+                    if match(p, pi + 1, s, k, failed: &failed) { return true }
                     if k >= s.count || s[k] == slash { return false }
                     k += 1
                 }

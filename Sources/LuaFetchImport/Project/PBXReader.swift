@@ -66,25 +66,27 @@ struct PBXReader {
         return .success(reader.project())
     }
 
-    /// The line and a short reason from Foundation's parse error.
+    /// The line and a short reason from Foundation's parse error: the old-style parser's own
+    /// message when there is one (Foundation tries the other formats first), read from the
+    /// error's user info (its description prints a dictionary in no fixed order).
     static func explain(_ error: Error) -> (Int, String) {
-        var text = "\(error)"
-        // Foundation tries the other formats first: the old-style parser's own error says most.
-        if let r = text.range(of: "OldStyleParsingError") { text = String(text[r.upperBound...]) }
-        var line = 1
-        var reason = "not a property list luafetch can read"
-        // "... Expected terminating ')' for array at line 12 ..."
-        for part in [text] {
-            if let r = part.range(of: "at line ") {
-                let digits = part[r.upperBound...].prefix { $0.isNumber }
-                line = Int(digits) ?? 1
-            }
-            if let d = part.range(of: "NSDebugDescription=", options: .backwards) {
-                let msg = part[d.upperBound...].prefix { $0 != "}" && $0 != "," }
-                if !msg.isEmpty { reason = String(msg).trimmed(" ") }
+        let ns = error as NSError
+        var message = ns.userInfo[NSDebugDescriptionErrorKey] as? String
+        if let inner = ns.userInfo["kCFPropertyListOldStyleParsingError"] {
+            // A CFError on Linux: its description is `Error Domain=... Code=N "MESSAGE" UserInfo=...`.
+            let d = "\(inner)"
+            if let q1 = d.firstIndex(of: "\""), let q2 = d[d.index(after: q1)...].firstIndex(of: "\"") {
+                message = String(d[d.index(after: q1)..<q2])
+            } else if let e = inner as? NSError, let m = e.userInfo[NSDebugDescriptionErrorKey] as? String {
+                message = m
             }
         }
-        return (line, reason)
+        guard let message, !message.isEmpty else { return (1, "not a property list luafetch can read") }
+        var line = 1
+        if let r = message.range(of: "at line ", options: .backwards) {
+            line = Int(message[r.upperBound...].prefix { $0.isNumber }) ?? 1
+        }
+        return (line, message)
     }
 
     // MARK: - The graph
