@@ -3,7 +3,8 @@
 // file reference, platform filters without iOS left out) and from Xcode 16 synchronized folders
 // (PBXFileSystemSynchronizedRootGroup: every file under the folder, less the target's
 // `membershipExceptions`; plus the files another target's folder lends it through an exception
-// set naming it); what it links: frameworks of the Frameworks phase, target dependencies, Swift
+// set naming it); what it links: frameworks of the Frameworks phase (and those it embeds), target
+// dependencies, Swift
 // package products (local by `relativePath`, or any local package; remote ones counted).
 // Uses PBXReader, FolderWalk, BuildSettings.
 
@@ -72,16 +73,19 @@ extension PBXReader {
 
         // What it links.
         var links: [Link] = []
-        for phase in ids(o, "buildPhases") where isa(phase) == "PBXFrameworksBuildPhase" {
+        // The Frameworks phase, and frameworks the target embeds (a framework of a sibling project
+        // in the workspace is often only embedded: Xcode links it implicitly).
+        for phase in ids(o, "buildPhases") where isa(phase) == "PBXFrameworksBuildPhase" || isa(phase) == "PBXCopyFilesBuildPhase" {
+            let embedding = isa(phase) == "PBXCopyFilesBuildPhase"
             for bf in ids(obj(phase), "files") {
                 let build = obj(bf)
                 guard Self.buildsForIOS(build), let ref = str(build, "fileRef") else { continue }
                 let r = obj(ref)
                 switch str(r, "isa") {
-                case "PBXReferenceProxy":
-                    if let p = str(r, "path") { links.append(.productFile(ProjectPaths.name(of: p))) }
-                case "PBXFileReference" where str(r, "sourceTree") == "BUILT_PRODUCTS_DIR":
-                    if let p = str(r, "path") { links.append(.productFile(ProjectPaths.name(of: p))) }
+                case "PBXReferenceProxy", "PBXFileReference":
+                    guard str(r, "isa") == "PBXReferenceProxy" || str(r, "sourceTree") == "BUILT_PRODUCTS_DIR", let p = str(r, "path") else { break }
+                    let file = ProjectPaths.name(of: p)
+                    if !embedding || file.hasSuffix(".framework") { links.append(.productFile(file)) }
                 default:
                     break  // SDK frameworks and prebuilt binaries: not the app's code
                 }

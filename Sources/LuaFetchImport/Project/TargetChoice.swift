@@ -89,19 +89,21 @@ enum TargetChoice {
             throw e
         }
         if apps.count == 1 { return Choice(project: apps[0].0, target: apps[0].1, reason: "the only iOS application target") }
-        // Named like its project, or like the repository.
-        var best: (score: Int, pi: Int, t: ProjectTarget)?
-        for (pi, t) in apps {
-            let byProject = likeness(t.name, projects[pi].name) * 2
-            let byRepo = likeness(t.name, repository) * 2 - 1
-            let score = max(byProject, byRepo, 0)
-            guard score > 0 else { continue }
-            if best == nil || score > best!.score || score == best!.score && t.sources.count > best!.t.sources.count {
-                best = (score, pi, t)
-            }
+        // Named like its project, or like the repository; between equals, the one named like the
+        // repository, then the project nearest the folder given (an example app of a vendored
+        // project loses), then the most files.
+        typealias Rank = (named: Int, repo: Int, project: Int, depth: Int, files: Int)
+        func rank(_ pi: Int, _ t: ProjectTarget) -> Rank {
+            let byProject = likeness(t.name, projects[pi].name), byRepo = likeness(t.name, repository)
+            let depth = shown(projects[pi].path).split(separator: "/").count
+            return (max(byProject, byRepo) > 0 ? 1 : 0, byRepo, byProject, -depth, t.sources.count)
         }
-        if let best {
-            let like = best.score % 2 == 0 ? "the project" : "the repository"
+        let ranked = apps.map { (pi: $0.0, t: $0.1, r: rank($0.0, $0.1)) }.sorted { a, b in
+            if a.r != b.r { return a.r > b.r }
+            return a.t.name < b.t.name
+        }
+        if let best = ranked.first, best.r.named == 1 {
+            let like = best.r.repo > 0 && best.r.project == 0 ? "the repository" : "the project"
             return Choice(project: best.pi, target: best.t, reason: "the iOS application target named like \(like)")
         }
         let sorted = apps.sorted { ($0.1.sources.count, $1.1.name) > ($1.1.sources.count, $0.1.name) }
