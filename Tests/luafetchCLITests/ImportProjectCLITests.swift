@@ -83,6 +83,15 @@ import Testing
         #expect(Self.appBlock(ember.stdout).contains("permittedIdentifiers = { \"com.example.ember.refresh\" }"))
         #expect(!ember.stderr.contains("not permitted") && !ember.stderr.contains("never registered"), "\(ember.stderr)")
         #expect(ember.stderr.contains("Ember/Info.plist: warning: EmberBuildChannel: $(EMBER_CHANNEL) is defined nowhere luafetch can see"))
+        // Bundle.main reads it at run time: the identifier the code builds from the bundle's is permitted.
+        #expect(ember.stdout.contains("swift.infoPlist({") && ember.stdout.contains("}, \"com.example.ember\")"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-ember-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("ember.lua").path
+        try ember.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try CLI.run(["run", path, "--no-color"])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("refreshing for Ember") && run.stdout.contains("bgtasks    2 launched: com.example.ember.refresh ×2"), "\(run.stdout)")
         // The preprocessor with the target's definitions.
         let beacon = try Self.importing("plist_ifdef")
         #expect(beacon.status == 0, "\(beacon.stderr)")
