@@ -55,6 +55,16 @@ import Testing
         #expect(r.missing == ["SUFFIX"])
     }
 
+    @Test func settingsThatNameEachOtherEndInBoundedWork() {
+        var list: [(String, String)] = (0..<30).map { ("V\($0)", "$(V\($0 + 1))$(V\($0 + 1))") }
+        list += [("LOOP", "a$(LOOP2)"), ("LOOP2", "b$(LOOP)")]
+        let s = Self.settings([list])
+        let start = ContinuousClock.now
+        _ = s.value("V0")
+        #expect(s.value("LOOP")?.hasPrefix("abab") == true)
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
     @Test func platformsFromTheSettingAtTheHighestLevel() {
         #expect(Self.settings([[("SDKROOT", "macosx")]]).platforms() == [.macOS])
         #expect(Self.settings([[("SDKROOT", "iphoneos")], [("SDKROOT", "watchos")]]).platforms() == [.watchOS])

@@ -99,8 +99,15 @@ struct BuildSettings: Sendable {
     }
 
     /// The expanded value of `key`, or nil when nothing defines it.
+    /// What one expansion met: the names nothing defines, and its work so far (bounded: a
+    /// project whose settings name each other twice per level must not take forever).
+    struct Expansion {
+        var names = Set<String>()
+        var steps = 0
+    }
+
     func value(_ key: String) -> String? {
-        var missing = Set<String>()
+        var missing = Expansion()
         return resolve(key, below: levels.count, depth: 0, missing: &missing)
     }
 
@@ -116,13 +123,15 @@ struct BuildSettings: Sendable {
 
     /// `expand`, and the names it met that nothing defines (the caller warns about them).
     func expandTracking(_ text: String) -> (text: String, missing: Set<String>) {
-        var missing = Set<String>()
+        var missing = Expansion()
         let t = expand(text, key: nil, level: levels.count, position: 0, depth: 0, missing: &missing)
-        return (t, missing)
+        return (t, missing.names)
     }
 
     /// The value of `key` from the levels below `top` (nil when none sets it).
-    private func resolve(_ key: String, below top: Int, depth: Int, missing: inout Set<String>) -> String? {
+    private func resolve(_ key: String, below top: Int, depth: Int, missing: inout Expansion) -> String? {
+        missing.steps += 1
+        guard missing.steps < 20_000 else { return nil }
         var i = top - 1
         while i >= 0 {
             let c = chain(key, level: i)
@@ -134,12 +143,12 @@ struct BuildSettings: Sendable {
     }
 
     /// The value of the assignment at `position` of `key`'s chain at `level`.
-    private func resolve(_ key: String, level: Int, position: Int, chain: [String], depth: Int, missing: inout Set<String>) -> String {
+    private func resolve(_ key: String, level: Int, position: Int, chain: [String], depth: Int, missing: inout Expansion) -> String {
         expand(chain[position], key: key, level: level, position: position, depth: depth + 1, missing: &missing)
     }
 
     /// What `$(inherited)` means for the assignment at (`level`, `position`) of `key`.
-    private func inherited(_ key: String, level: Int, position: Int, depth: Int, missing: inout Set<String>) -> String {
+    private func inherited(_ key: String, level: Int, position: Int, depth: Int, missing: inout Expansion) -> String {
         guard level >= 0 else { return "" }
         if position > 0 {
             let c = chain(key, level: level)
@@ -151,7 +160,7 @@ struct BuildSettings: Sendable {
     private static func isNameChar(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber || c == "_") }
 
     /// Expands the references in `text`, a value of `key` at `level` (`$(inherited)` is below it).
-    private func expand(_ text: String, key: String?, level: Int, position: Int, depth: Int, missing: inout Set<String>) -> String {
+    private func expand(_ text: String, key: String?, level: Int, position: Int, depth: Int, missing: inout Expansion) -> String {
         guard depth < 24, text.contains("$") else { return text }
         let chars = Array(text)
         var out = ""
@@ -203,7 +212,7 @@ struct BuildSettings: Sendable {
                 if let d = parts.first(where: { $0.hasPrefix("default=") }) { out += String(d.dropFirst(8)); continue }
                 if name.isEmpty && parts.isEmpty { continue }  // `$()`: nothing (`https:/$()/host` writes `//`)
                 if name.isEmpty || !name.allSatisfy(Self.isNameChar) { out += "$(" + inner + ")"; continue }
-                missing.insert(name)
+                if missing.steps < 20_000 { missing.names.insert(name) }
                 continue
             }
             for m in parts { v = Self.modify(v, m) }

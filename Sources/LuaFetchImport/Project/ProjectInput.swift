@@ -37,7 +37,10 @@ enum ProjectInput {
         let shown: @Sendable (String) -> String = { [root] p in ProjectPaths.relative(p, to: root) }
         var warnings: [(where: String, text: String)] = []
         var projects: [Project] = []
-        let files = onlyXcode == nil && onlySpec == nil && !onlyPackage ? ProjectFiles.find(in: root) : ProjectFiles()
+        // Given a project file, only its folder's packages are looked for (a product it links
+        // without saying where is one of them).
+        var files = ProjectFiles.find(in: root)
+        if onlyXcode != nil || onlySpec != nil || onlyPackage { files.xcodeProjects = []; files.yamlFiles = [] }
         if files.truncated {
             warnings.append((root, "more than \(FolderWalk.maxEntries) entries under the folder given; project files past them were not looked for"))
         }
@@ -78,7 +81,7 @@ enum ProjectInput {
             }
         }
         // A Swift package alone.
-        if projects.isEmpty, onlyPackage || files.packages.contains("Package.swift"),
+        if projects.isEmpty, onlyPackage || onlyXcode == nil && onlySpec == nil && files.packages.contains("Package.swift"),
            let pkg = SwiftPackageReader.read(root, shown: shown, warnings: &warnings) {
             var p = Project(kind: .package, path: ProjectPaths.join(root, "Package.swift"), root: root, name: pkg.name)
             for t in pkg.targets {
