@@ -105,6 +105,10 @@ public enum Importer {
         lines.append("--@root \(common.isEmpty ? "." : common)")
         lines.append("scenario { name = \(Literals.quote(name)), os = \(Literals.quote(profile)), seed = 1, duration = days(1) }")
         lines.append("")
+        if t.readsInfoPlist {
+            lines += InfoDictionary.lines(plist)
+            lines.append("")
+        }
         lines.append("local T = {}  -- the app's types and functions")
         lines += Translator.finish(typeLines, files: t.fileNames)
         lines += Translator.finish(memberLines, files: t.fileNames)

@@ -182,6 +182,14 @@ enum APIs {
         case ("Task", "result"): return LuaExpr("swift.taskResult(\(recv))", TypeName("Result"))
         case ("URLSession", "shared"): return LuaExpr("swift.sharedSession", TypeName("URLSession"))
         case ("FileManager", "default"): return LuaExpr("swift.opaque(\"FileManager\")", TypeName("FileManager"))
+        // Bundle.main reads the app's resolved Info.plist (SPEC 18.8.3; the scenario's swift.infoPlist).
+        case ("Bundle", "main"): return LuaExpr("swift.opaque(\"Bundle.main\")", TypeName("Bundle"))
+        case ("Bundle", "bundleIdentifier"):
+            t.readsInfoPlist = true
+            return LuaExpr("swift.bundleIdentifier()", TypeName("String", optional: true))
+        case ("Bundle", "infoDictionary"):
+            t.readsInfoPlist = true
+            return LuaExpr("swift.infoDictionary()", TypeName("Dictionary", optional: true))
         case ("ProcessInfo", "processInfo"): return LuaExpr("swift.opaque(\"ProcessInfo\")", TypeName("ProcessInfo"))
         case ("ProcessInfo", "systemUptime"): return LuaExpr("swift.now()", TypeName("Double"))
         case ("ProcessInfo", "isLowPowerModeEnabled"): return LuaExpr("device.lowPowerMode", TypeName("Bool"))

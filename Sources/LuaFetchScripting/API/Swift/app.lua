@@ -2,7 +2,7 @@
 -- App wiring and SwiftUI (18.3, 18.7.13): scene phases, the app and scene delegates, launch
 -- options, `.backgroundTask`; Swift's initializers and conversions of numbers and collections,
 -- precondition and fatalError, UUID, String(format:), UserDefaults through `defaults`,
--- Dispatch through the scenario's `dispatch`.
+-- Dispatch through the scenario's `dispatch`, Bundle.main's Info.plist.
 -- Uses: process, types (metatables, copy, caseOf), operators (trap), strings (describe),
 -- concurrency (`swift.runAsync`), the scenario API.
 local S, prim, shared = ...
@@ -195,6 +195,21 @@ function S.defaultsGet(key, kind)
   return fromPlist(v)
 end
 function S.defaultsRegister(d) for k, v in pairs(d or {}) do registered[k] = plist(v) end end
+
+-- Bundle.main (SPEC 18.8.3): the app's Info.plist as the importer resolved it, written into the
+-- scenario as `swift.infoPlist({...}, bundleIdentifier)`; each read hands out a fresh copy, typed
+-- (strings, numbers, booleans, arrays, dictionaries), nil for a key it lacks.
+local infoPlist, bundleId = nil, nil
+function S.infoPlist(t, id)
+  infoPlist = type(t) == "table" and t or nil
+  bundleId = type(id) == "string" and id or (infoPlist and type(infoPlist.CFBundleIdentifier) == "string" and infoPlist.CFBundleIdentifier) or nil
+end
+function S.bundleIdentifier() return bundleId end
+function S.infoDictionary() if infoPlist == nil then return nil end return setmetatable(fromPlist(infoPlist), DictMeta) end
+function S.infoValue(key)
+  if infoPlist == nil or type(key) ~= "string" then return nil end
+  return fromPlist(infoPlist[key])
+end
 
 -- Dispatch, on the scenario's queues: "main", "global" or a queue object.
 function S.qAsync(q, block, barrier, group)
