@@ -164,8 +164,7 @@ extension Translator {
             }
             return
         }
-        let value = expr(initial, expect: p.type, optionalUse: p.type?.optional ?? false)
-        if p.type?.optional == true, let stub = value.stubName { stubs.markOptional(stub) }
+        let value = expr(initial, expect: p.type)
         if p.kind == .observed {
             emit("swift.initStored(self, \(Literals.quote(field)), \(value.code))", at: p.binding)
         } else {

@@ -208,8 +208,7 @@ extension Translator {
         let targetType = expr(lhs, lvalue: true).type
         stubs.rollback(to: checkpoint)
         counts = savedCounts
-        var rhs = expr(infix.rightOperand, expect: targetType, optionalUse: targetType?.optional ?? false)
-        if targetType?.optional == true, let stub = rhs.stubName { stubs.markOptional(stub) }
+        var rhs = expr(infix.rightOperand, expect: targetType)
         if op == "=" {
             rhs.code = valueCopy(rhs, infix.rightOperand)
         } else {
