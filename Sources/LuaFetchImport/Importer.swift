@@ -165,6 +165,10 @@ public enum Importer {
             if untranslated > 20 { report.append("  +\(untranslated - 20) more (each is an unsupported(...) line in the scenario)") }
         }
         for n in notes { report.append("note         \(n)") }
+        if !t.unmodelledAppProperties.isEmpty {
+            report.append("note         UIApplication properties without a model, accepted and ignored (a read gives the last value written): "
+                          + t.unmodelledAppProperties.sorted().joined(separator: ", "))
+        }
         if t.weakCaptures > 0 { report.append("note         \(t.weakCaptures) [weak self]/unowned capture\(t.weakCaptures == 1 ? "" : "s") kept as strong references (Lua has no weak captures)") }
         var warnings: [String] = []
         for w in input.warnings + t.warnings { warnings.append("\(w.where): warning: \(w.text)") }

@@ -18,6 +18,9 @@ struct InfoPlist: Sendable {
     var backgroundModes: [String] = []
     var permittedIdentifiers: [String] = []
     var hasSceneManifest = false
+    /// The scene manifest names a storyboard (`UISceneStoryboardFile`): UIKit makes the scene's
+    /// window and sets the scene delegate's `window` before `scene(_:willConnectTo:options:)`.
+    var sceneStoryboard = false
     var isExtension = false
     var name: String?
 
@@ -33,6 +36,10 @@ struct InfoPlist: Sendable {
         backgroundModes = values["UIBackgroundModes"]?.strings ?? []
         permittedIdentifiers = values["BGTaskSchedulerPermittedIdentifiers"]?.strings ?? []
         hasSceneManifest = values["UIApplicationSceneManifest"] != nil
+        let configurations = values["UIApplicationSceneManifest"]?.dict?["UISceneConfigurations"]?.dict ?? [:]
+        sceneStoryboard = configurations.values.contains { role in
+            (role.array ?? []).contains { $0.dict?["UISceneStoryboardFile"]?.string?.isEmpty == false }
+        }
         isExtension = values["NSExtension"] != nil || values["EXAppExtensionAttributes"] != nil
         name = [values["CFBundleDisplayName"]?.string, values["CFBundleName"]?.string].compactMap { $0 }
             .first { !$0.contains("$(") && !$0.contains("${") && !$0.isEmpty }

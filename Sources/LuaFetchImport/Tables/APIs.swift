@@ -110,6 +110,19 @@ enum APIs {
         return scene[name]
     }
 
+    /// UIApplication's settable properties luafetch does not model (SPEC 18.9.7): a write is
+    /// accepted and ignored, a read gives the last value written in this process, else the value
+    /// iOS starts with. Their types and starting values, as UIKit declares them.
+    static let unmodelledAppProperties: [String: (TypeName?, String)] = [
+        "applicationIconBadgeNumber": (TypeName("Int"), "0"),
+        "isIdleTimerDisabled": (TypeName("Bool"), "false"),
+        "shortcutItems": (TypeName("Array", optional: true), "nil"),
+        "isNetworkActivityIndicatorVisible": (TypeName("Bool"), "false"),
+        "applicationSupportsShakeToEdit": (TypeName("Bool"), "true"),
+        "isStatusBarHidden": (TypeName("Bool"), "false"),
+        "statusBarStyle": (nil, "swift.case(\"default\")"),
+    ]
+
     // MARK: - Members (values)
 
     /// `Type.name` or `value.name` of a known API (`base.code` is the receiver's Lua code).
@@ -124,6 +137,10 @@ enum APIs {
         case ("UIApplication", "backgroundFetchIntervalMinimum"): return LuaExpr("UIApplicationBackgroundFetchIntervalMinimum", TypeName("Double"))
         case ("UIApplication", "backgroundFetchIntervalNever"): return LuaExpr("UIApplicationBackgroundFetchIntervalNever", TypeName("Double"))
         case ("UIApplication", _) where notificationName(name) != nil: return LuaExpr(Literals.quote(notificationName(name)!), TypeName("Notification.Name"))
+        case ("UIApplication", _) where unmodelledAppProperties[name] != nil:
+            let (type, start) = unmodelledAppProperties[name]!
+            t.unmodelledAppProperties.insert(name)
+            return LuaExpr("swift.appGet(\(Literals.quote(name)), \(start))", type)
         case ("UIScene", _), ("UIWindowScene", _):
             if let n = sceneNotificationName(name) { return LuaExpr(Literals.quote(n), TypeName("Notification.Name")) }
             return nil

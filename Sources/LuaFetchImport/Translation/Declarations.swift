@@ -298,6 +298,18 @@ extension Translator {
                 emit("swift.computed(\(t.lua), \(q), function() return swift.opaque(\(Literals.quote(p.name))) end)", at: p.binding)
             }
             return
+        case "Published":
+            // `$name` publishes each assignment (18.9.6); the property keeps its own observers.
+            var willSet = "nil", didSet = "nil"
+            if p.kind == .observed, case .accessors(let list)? = p.binding.accessorBlock?.accessors {
+                for a in list {
+                    let param = a.parameters?.name.text ?? (a.accessorSpecifier.text == "willSet" ? "newValue" : "oldValue")
+                    let fn = accessorFunction(a.body, params: ["self", param], node: Syntax(a))
+                    if a.accessorSpecifier.text == "willSet" { willSet = fn } else if a.accessorSpecifier.text == "didSet" { didSet = fn }
+                }
+            }
+            emit("swift.published(\(t.lua), \(q), \(willSet), \(didSet))", at: p.binding)
+            return
         case "AppStorage", "SceneStorage":
             let key = p.wrapperArgument.map { String($0.split(separator: ",").first ?? "") } ?? Literals.quote(p.name)
             let initial = p.binding.initializer.map { expr($0.value, expect: p.type).code } ?? "nil"

@@ -256,6 +256,10 @@ extension Translator {
             return r
         }
         if name == "Self", let t = currentType { var r = LuaExpr(t.lua); r.typeRef = t; return r }
+        // `$name` of an @Published property of self (18.9.6).
+        if name.hasPrefix("$"), !inStatic, let t = currentType, t.property(String(name.dropFirst()))?.wrapper == "Published" {
+            return LuaExpr("swift.publishedSubject(self, \(Literals.quote(Naming.field(String(name.dropFirst())))))", TypeName("Publisher"))
+        }
         let searched = outerOnly ? Array(scopes.dropLast()) : scopes
         for s in searched.reversed() {
             if let v = s[name] {

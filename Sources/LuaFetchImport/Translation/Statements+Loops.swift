@@ -245,6 +245,11 @@ extension Translator {
             let name = m.declName.baseName.text
             let b = expr(base)
             let direct = b.typeRef != nil || b.type.flatMap({ program.type(named: $0.name, from: currentType) }) != nil || b.code == "self" || isAPIValue(b)
+            // A UIApplication property luafetch does not model: accepted, ignored (18.9.7).
+            if b.type?.name == "UIApplication", name.first?.isLowercase == true, program.type(named: "UIApplication") == nil {
+                unmodelledAppProperties.insert(name)
+                return "swift.appSet(\(Literals.quote(name)), \(value))"
+            }
             // `a?.b = v`: nothing happens when `a` is nil (the value is not even computed).
             if b.chained {
                 let o = temp("o")

@@ -48,9 +48,26 @@ function S.adaptorInstance() return P.appDelegate end
 --- `UIApplication.shared.delegate`: this process's app delegate.
 function S.appDelegate() return P.appDelegate end
 
---- The scene delegate: made when the scene connects, kept for the process.
-function S.connectScene(C)
-  if P.sceneDelegate == nil then P.sceneDelegate = S.new(C, "init") end
+--- UIApplication's properties luafetch does not model (SPEC 18.9.7: `applicationIconBadgeNumber`,
+--- `shortcutItems`, ...): a write is kept in this process and changes nothing else; a read gives
+--- the last value written, else `start` (the value iOS starts with).
+function S.appSet(name, v)
+  P.appProperties = P.appProperties or {}
+  P.appProperties[name] = v
+end
+function S.appGet(name, start)
+  local written = P.appProperties and P.appProperties[name]
+  if written ~= nil then return written end
+  return start
+end
+
+--- The scene delegate: made when the scene connects, kept for the process. `storyboard`: the
+--- scene manifest names one, so UIKit made the window and set the delegate's `window` (18.9.7).
+function S.connectScene(C, storyboard)
+  if P.sceneDelegate == nil then
+    P.sceneDelegate = S.new(C, "init")
+    if storyboard and P.sceneDelegate.window == nil then P.sceneDelegate.window = opaque("UIWindow") end
+  end
   return P.sceneDelegate
 end
 function S.sceneDelegate() return P.sceneDelegate or opaque("UISceneDelegate") end
