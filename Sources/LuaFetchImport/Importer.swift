@@ -114,7 +114,10 @@ public enum Importer {
         lines += Translator.finish(memberLines, files: t.fileNames)
         if !program.typeOrder.isEmpty {
             let conforming = program.typeOrder.filter { t in t.kind != .protocol && !t.allProtocols().isEmpty }
-            if !conforming.isEmpty { lines.append("swift.finish(\(conforming.map(\.lua).joined(separator: ", ")))") }
+            // In calls of at most 100 arguments (a Lua call takes fewer than 250).
+            for start in stride(from: 0, to: conforming.count, by: 100) {
+                lines.append("swift.finish(\(conforming[start..<min(start + 100, conforming.count)].map(\.lua).joined(separator: ", ")))")
+            }
         }
         lines.append("")
         lines += Translator.finish(appLines, files: t.fileNames)
@@ -127,7 +130,12 @@ public enum Importer {
         let scenario = lines.joined(separator: "\n") + "\n"
         // Every unit compiled on its own (18.8.5); the whole file once more, as it will load.
         if let check = options.luaCheck, let message = check(scenario, "=scenario") {
-            throw ImportError("luafetch import: the scenario written for this app does not compile (\(message)); every function compiled on its own, so this is a luafetch bug: please report it with the app's Swift")
+            // The line Lua names (`scenario:LINE: ...`), so the report can say what it holds.
+            var at = ""
+            if let r = message.range(of: "scenario:"), let n = Int(message[r.upperBound...].prefix { $0.isNumber }), n >= 1, n <= lines.count {
+                at = "; the line: " + String(lines[n - 1].trimmingCharacters(" ").prefix(200))
+            }
+            throw ImportError("luafetch import: the scenario written for this app does not compile (\(message)\(at)); every function compiled on its own, so this is a luafetch bug: please report it with the app's Swift")
         }
 
         // The report.

@@ -11,12 +11,12 @@ extension Translator {
 
     /// The `T.X = swift.class(...)` lines of every type, supertypes and outer types first.
     func typeTables() {
-        var done = Set<String>()
+        var done = Set<ObjectIdentifier>()   // two modules may each have a type of one name
         func make(_ t: TypeDecl) {
-            guard !done.contains(t.qualified) else { return }
+            guard !done.contains(ObjectIdentifier(t)) else { return }
             if let s = t.superclass { make(s) }
             if let o = t.outer { make(o) }
-            done.insert(t.qualified)
+            done.insert(ObjectIdentifier(t))
             setFile(t.file)
             let kind: String
             switch t.kind {
