@@ -35,6 +35,9 @@ public struct ImportResult: Sendable {
 public enum Importer {
     /// Imports the app under `options.paths`. Throws an ImportError (exit 2) for unreadable
     /// input, no Swift file, or Swift that does not parse.
+    /// The size a scenario's slice stays within (SPEC 18.8.6).
+    static let sliceBudget = 4 << 20
+
     public static func run(_ options: ImportOptions) throws(ImportError) -> ImportResult {
         try Threads.onLargeStack { () throws(ImportError) -> ImportResult in try runHere(options) }
     }
@@ -180,6 +183,12 @@ public enum Importer {
         if t.weakCaptures > 0 { report.append("note         \(t.weakCaptures) [weak self]/unowned capture\(t.weakCaptures == 1 ? "" : "s") kept as strong references (Lua has no weak captures)") }
         var warnings: [String] = []
         for w in input.warnings + t.warnings { warnings.append("\(w.where): warning: \(w.text)") }
+        // 18.8.6: a slice stays within 4 MiB; above it, say so (the scenario is still written).
+        let bytes = scenario.utf8.count
+        if bytes > Self.sliceBudget {
+            let mib = Double(bytes * 10 / (1 << 20)) / 10
+            warnings.append("luafetch import: warning: the scenario is \(mib) MiB, more than the 4 MiB a slice of background code should take (\(t.counts.statements) statements kept): it loads and runs, but more slowly; --target picks a smaller app target, and a report of the repository helps us keep less")
+        }
         return ImportResult(scenario: scenario, report: report, warnings: warnings)
     }
 
