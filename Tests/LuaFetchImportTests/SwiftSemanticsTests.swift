@@ -173,4 +173,18 @@ import LuaFetchCore
         #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.error?.message ?? "")\n\(r.scenario)")
         #expect(r.printed.contains("window made"), "\(r.printed)")
     }
+
+    /// An @AppStorage key written as a constant (`Keys.theme.rawValue`) is translated, not pasted.
+    @Test func appStorageKeysAreTranslatedExpressions() throws {
+        #expect(try printed("""
+            let s = Settings()
+            print(s.theme)
+            s.theme = "dark"
+            print(s.theme, UserDefaults.standard.string(forKey: "app.theme") ?? "-")
+            """, others: """
+            import SwiftUI
+            enum Keys: String { case theme = "app.theme" }
+            final class Settings { @AppStorage(Keys.theme.rawValue) var theme: String = "light" }
+            """) == ["light", "dark dark"])
+    }
 }

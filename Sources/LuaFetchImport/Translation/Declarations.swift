@@ -311,7 +311,13 @@ extension Translator {
             emit("swift.published(\(t.lua), \(q), \(willSet), \(didSet))", at: p.binding)
             return
         case "AppStorage", "SceneStorage":
-            let key = p.wrapperArgument.map { String($0.split(separator: ",").first ?? "") } ?? Literals.quote(p.name)
+            // The key is the attribute's first argument, translated (a literal, or a constant such
+            // as `Keys.theme.rawValue`), else the property's name.
+            let attr = p.decl.attributes.compactMap { $0.as(AttributeSyntax.self) }.first { $0.attributeName.trimmedDescription == p.wrapper }
+            let key = attr.flatMap { a -> String? in
+                guard case .argumentList(let list)? = a.arguments, let first = list.first else { return nil }
+                return expr(first.expression, expect: TypeName("String")).code
+            } ?? Literals.quote(p.name)
             let initial = p.binding.initializer.map { expr($0.value, expect: p.type).code } ?? "nil"
             emit("swift.computed(\(t.lua), \(q), function() return swift.coalesce(swift.defaultsGet(\(key), \"object\"), function() return \(initial) end) end, function(self, v) swift.defaultsSet(\(key), v) end)", at: p.binding)
             return
