@@ -187,4 +187,23 @@ import LuaFetchCore
             final class Settings { @AppStorage(Keys.theme.rawValue) var theme: String = "light" }
             """) == ["light", "dark dark"])
     }
+
+    /// Swift runs a property's observers for assignments from outside the type's own initializer
+    /// only (IceCubes' Theme.init set tint before label, and tint's didSet read label).
+    @Test func observersDoNotRunInTheTypesOwnInitializer() throws {
+        #expect(try printed("""
+            let t = Theme()
+            t.tint = "red"
+            """, others: """
+            final class Theme {
+                var tint: String { didSet { print("tint", tint, label) } }
+                var label: String { didSet { print("label", label) } }
+                init() {
+                    tint = "blue"
+                    self.label = "black"
+                    print("made", tint, label)
+                }
+            }
+            """) == ["made blue black", "tint red black"])
+    }
 }

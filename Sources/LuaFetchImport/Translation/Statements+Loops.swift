@@ -226,6 +226,12 @@ extension Translator {
 
     /// Assigns `value` to the place `target` names.
     func store(_ target: ExprSyntax, _ value: String, node: Syntax) -> String {
+        // In the type's own initializer, a property's willSet/didSet do not run (Swift calls
+        // them from outside the initializer only).
+        if currentFunction?.base == "init", !inStatic, let t = currentType, let name = ownProperty(target),
+           let p = t.properties[name], !p.isStatic, p.kind == .observed || p.wrapper == "Published" {
+            return "swift.initStored(self, \(Literals.quote(Naming.field(name))), \(value))"
+        }
         if let id = target.as(DeclReferenceExprSyntax.self) {
             let r = resolveIdentifier(id.baseName.text, node: Syntax(id))
             if r.code.hasPrefix("swift.global(") {
@@ -268,5 +274,18 @@ extension Translator {
         if let f = target.as(ForceUnwrapExprSyntax.self) { return store(f.expression, value, node: node) }
         if let o = target.as(OptionalChainingExprSyntax.self) { return store(o.expression, value, node: node) }
         return unsupportedCall("assignment to \(target.trimmedDescription.prefix(30))", node)
+    }
+
+    /// The name of `self`'s property that `target` is (`x` not shadowed by a local, or `self.x`).
+    func ownProperty(_ target: ExprSyntax) -> String? {
+        if let m = target.as(MemberAccessExprSyntax.self), m.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) {
+            return m.declName.baseName.text
+        }
+        if let id = target.as(DeclReferenceExprSyntax.self) {
+            let name = id.baseName.text
+            if scopes.contains(where: { $0[name] != nil }) { return nil }
+            return name
+        }
+        return nil
     }
 }
