@@ -206,4 +206,13 @@ import LuaFetchCore
             }
             """) == ["made blue black", "tint red black"])
     }
+
+    /// Swift's numeric functions on a stub's value give an opaque value, never Lua's error
+    /// (IceCubes' abs of two luminances computed from Color.resolve); on numbers, Swift's results.
+    @Test func numericFunctionsOfAStubsValueAreOpaque() throws {
+        #expect(try printed("""
+            let l = Palette.current.luminance
+            print(abs(l - 0.5) > abs(l - 0.2), floor(2.7), round(-2.5), max(5, 7), min(3, 1, 2), abs(-4))
+            """) == ["false 2.0 -3.0 7 1 4"])
+    }
 }

@@ -41,15 +41,12 @@ extension APIs {
         case "preconditionFailure", "fatalError":
             return LuaExpr("swift.fatal(\(c.args.first.map { c.code($0) } ?? "nil"))")
         case "min", "max":
-            return LuaExpr("math.\(name)(\(c.all.joined(separator: ", ")))", t.expr(c.args.first!.syntax).type)
-        case "abs": return LuaExpr("math.abs(\(c.code(c.args.first)))")
-        case "floor", "ceil":
-            // Swift's floor and ceil of a Double are Doubles (Lua's are integers).
-            return LuaExpr("(math.\(name)(\(c.code(c.args.first))) + 0.0)", TypeName("Double"))
-        case "sqrt", "exp", "log", "sin", "cos":
-            return LuaExpr("math.\(name)(\(c.code(c.args.first)))", TypeName("Double"))
-        case "round": return LuaExpr("math.floor(\(c.code(c.args.first)) + 0.5) * 1.0", TypeName("Double"))
-        case "pow": return LuaExpr("(\(c.code(c.args.first))) ^ (\(c.code(c.args.last)))", TypeName("Double"))
+            return LuaExpr("swift.math(\"\(name)\", \(c.all.joined(separator: ", ")))", t.expr(c.args.first!.syntax).type)
+        case "abs": return LuaExpr("swift.math(\"abs\", \(c.code(c.args.first)))")
+        case "floor", "ceil", "sqrt", "exp", "log", "sin", "cos", "round":
+            // Swift's floor, ceil and round of a Double are Doubles (Lua's are integers).
+            return LuaExpr("swift.math(\"\(name)\", \(c.code(c.args.first)))", TypeName("Double"))
+        case "pow": return LuaExpr("swift.math(\"pow\", \(c.code(c.args.first)), \(c.code(c.args.last)))", TypeName("Double"))
         case "usleep": return LuaExpr("work(\(c.code(c.args.first)) / 1000000)")
         case "sleep": return LuaExpr("work(\(c.code(c.args.first)))")
         case "zip": return LuaExpr("swift.zip(\(c.all.joined(separator: ", ")))", TypeName("Array"))

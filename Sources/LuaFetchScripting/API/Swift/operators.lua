@@ -1,7 +1,7 @@
 -- swift/operators.lua, module 4 of 12 of the runtime of imported scenarios (README.md):
 -- Swift's operators on Lua values: Int arithmetic traps on overflow and `/` of two Ints
 -- truncates toward zero (18.7.8), `+` joins strings and arrays, equality and ordering of
--- values, cases and collections; ranges.
+-- values, cases and collections; ranges; Swift's numeric functions (abs, floor, min, ...).
 -- Uses: process (opaque values), types (typeInfo, metatables, caseOf). Shares: trap, RangeMeta.
 local S, prim, shared = ...
 local type, rawget, rawequal, setmetatable = type, rawget, rawequal, setmetatable
@@ -137,3 +137,30 @@ function S.inRange(v, r)
 end
 
 shared.trap, shared.RangeMeta = trap, RangeMeta
+
+-- Swift's numeric functions (`abs`, `floor`, `min`, ...): a value a stub returned is opaque, and
+-- so is what they make of it (Lua's math library would raise on it); `min`/`max` compare any
+-- comparable values, as Swift's do.
+local numeric = {
+  abs = math.abs, sqrt = math.sqrt, exp = math.exp, log = math.log, sin = math.sin, cos = math.cos,
+  floor = function(x) return math.floor(x) + 0.0 end, ceil = function(x) return math.ceil(x) + 0.0 end,
+  -- Swift's round: half away from zero.
+  round = function(x) if x < 0 then return -math.floor(-x + 0.5) * 1.0 end return math.floor(x + 0.5) * 1.0 end,
+  pow = function(x, y) return x ^ y end,
+}
+function S.math(name, ...)
+  local n = select("#", ...)
+  for i = 1, n do
+    if isOpaque((select(i, ...))) then return shared.opaque("Double") end
+  end
+  if name == "min" or name == "max" then
+    local best = ...
+    for i = 2, n do
+      local v = select(i, ...)
+      if (name == "min" and S.lt(v, best)) or (name == "max" and S.gt(v, best)) then best = v end
+    end
+    return best
+  end
+  return numeric[name](...)
+end
+
