@@ -215,4 +215,31 @@ import LuaFetchCore
             print(abs(l - 0.5) > abs(l - 0.2), floor(2.7), round(-2.5), max(5, 7), min(3, 1, 2), abs(-4))
             """) == ["false 2.0 -3.0 7 1 4"])
     }
+
+    /// A SwiftUI view made for its scene-phase handler has no parent to pass its arguments: what
+    /// it was given is opaque, never nil (IceCubes' video view crashed at every launch).
+    @Test func aViewMadeForItsHandlersHasOpaqueArguments() throws {
+        let files = ["PlayerApp.swift": """
+            import SwiftUI
+            @main
+            struct PlayerApp: App {
+                var body: some Scene { WindowGroup { PlayerView(viewModel: PlayerModel()) } }
+            }
+            final class PlayerModel { func pause() { print("paused") } }
+            struct PlayerView: View {
+                @Environment(\\.scenePhase) private var scenePhase
+                let viewModel: PlayerModel
+                let title: String?
+                init(viewModel: PlayerModel) { self.viewModel = viewModel; self.title = nil }
+                var body: some View {
+                    Text("video").onChange(of: scenePhase) { _, phase in
+                        if phase == .background { viewModel.pause(); print("title", title ?? "none") }
+                    }
+                }
+            }
+            """]
+        let r = try ImportHarness.run(files)
+        #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.error?.message ?? "")\n\(r.scenario)")
+        #expect(r.printed.contains("title none"), "\(r.printed)")
+    }
 }

@@ -166,7 +166,7 @@ extension Translator {
                 }
                 if row.field == "willConnect" {
                     for v in swiftUITypes where v !== entry.swiftUIApp && v.conforms(to: "View") {
-                        calls.append(("swift.new(\(v.lua), \"init\"):__swiftui()", v.line))
+                        calls.append((liftedView(v), v.line))
                     }
                 }
                 if let phase = row.phase, entry.swiftUIApp != nil { calls.append(("swift.scenePhase(\(Literals.quote(phase)))", nil)) }
@@ -196,6 +196,18 @@ extension Translator {
     /// manifest, its `window` is the one UIKit made (18.9.7), never nil.
     func connectScene(_ s: TypeDecl, _ plist: InfoPlist?) -> String {
         plist?.sceneStoryboard == true && s.property("window") != nil ? "swift.connectScene(\(s.lua), true)" : "swift.connectScene(\(s.lua))"
+    }
+
+    /// A view made for its background handlers (SwiftUILift): made without the arguments its
+    /// parent would pass, so each non-optional stored property it leaves nil is an opaque value of
+    /// its type (what the view was given is unknown; a nil would crash where the app cannot).
+    func liftedView(_ v: TypeDecl) -> String {
+        let unknown = v.propertyOrder.filter { name in
+            guard let p = v.properties[name], !p.isStatic, p.kind == .stored || p.kind == .observed else { return false }
+            return p.type?.optional != true
+        }
+        guard !unknown.isEmpty else { return "swift.new(\(v.lua), \"init\"):__swiftui()" }
+        return "swift.liftedView(\(v.lua), { \(unknown.map { Literals.quote(Naming.field($0)) }.joined(separator: ", ")) }):__swiftui()"
     }
 
     func emitPlainLine(_ code: String, _ line: Int?) {

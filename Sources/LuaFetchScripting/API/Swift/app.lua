@@ -48,6 +48,16 @@ function S.adaptorInstance() return P.appDelegate end
 --- `UIApplication.shared.delegate`: this process's app delegate.
 function S.appDelegate() return P.appDelegate end
 
+--- A SwiftUI view made for its background handlers, without its parent's arguments: each of
+--- `names` (its non-optional stored properties) it left nil is an opaque value.
+function S.liftedView(C, names)
+  local v = S.new(C, "init")
+  for i = 1, #names do
+    if v[names[i]] == nil then v[names[i]] = opaque(names[i]) end
+  end
+  return v
+end
+
 --- UIApplication's properties luafetch does not model (SPEC 18.9.7: `applicationIconBadgeNumber`,
 --- `shortcutItems`, ...): a write is kept in this process and changes nothing else; a read gives
 --- the last value written, else `start` (the value iOS starts with).
