@@ -117,4 +117,45 @@ import LuaFetchCore
             }
             """) == ["3 x 5"])
     }
+
+    /// Statics of a type nested in an extension, named `Outer.Inner.name` (nightguard's group
+    /// names were left out and read as nil).
+    @Test func staticsOfATypeNestedInAnExtensionAreKept() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(Groups.Names.sync, Groups.add(Groups.Names.alarm))
+            """, others: """
+            final class Groups { static func add(_ name: String) -> String { name + "!" } }
+            extension Groups {
+                struct Names {
+                    static let sync = "watchSync"
+                    static let alarm = "alarm"
+                }
+            }
+            """))
+        #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.error?.message ?? "")")
+        #expect(r.printed == ["watchSync alarm!"])
+    }
+
+    /// The app delegate UIKit makes runs its own `init()` (openHAB's set a static the launch read).
+    @Test func theDelegatesOwnInitializerIsKept() throws {
+        let r = try ImportHarness.run(["AppDelegate.swift": """
+            import UIKit
+            @main
+            class AppDelegate: UIResponder, UIApplicationDelegate {
+                static var current: AppDelegate!
+                let name: String
+                override init() {
+                    name = "delegate"
+                    super.init()
+                    AppDelegate.current = self
+                }
+                func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+                    print(AppDelegate.current.name)
+                    return true
+                }
+            }
+            """])
+        #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.error?.message ?? "")")
+        #expect(r.printed.first == "delegate")
+    }
 }

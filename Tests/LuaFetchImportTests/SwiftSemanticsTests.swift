@@ -242,4 +242,28 @@ import LuaFetchCore
         #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.error?.message ?? "")\n\(r.scenario)")
         #expect(r.printed.contains("title none"), "\(r.printed)")
     }
+
+    /// `super.method()` of a superclass the files do not define is the SDK's method, a stub
+    /// (kiwix's `super.fetchRequest()` of NSManagedObject was nil); a library property wrapper
+    /// with no type written holds an opaque value (cryptomator's `@Dependency(\\.database)`).
+    @Test func superOfAnSDKClassAndLibraryWrappersAreStubs() throws {
+        #expect(try printed("""
+            let request = Tab.emptyTabs()
+            request.predicate = "empty"
+            print(Store().count())
+            """, others: """
+            import CoreData
+            import Dependencies
+            final class Tab: NSManagedObject {
+                static func emptyTabs() -> NSFetchRequest<Tab> {
+                    let request = super.fetchRequest() as! NSFetchRequest<Tab>
+                    return request
+                }
+            }
+            final class Store {
+                @Dependency(\\.database) private var database
+                func count() -> Int { _ = database.read { db in 1 }; return 2 }
+            }
+            """) == ["2"])
+    }
 }

@@ -272,9 +272,11 @@ final class ReferenceCollector: SyntaxVisitor {
         }
         if let t = b.as(TypeExprSyntax.self), let last = typeNames(t.type).last { return .type(last) }
         // `Module.Type` or `Outer.Inner` written as members: the last component names the type.
+        // Written whole (`Groups.Names`), so a type nested in another (even in an extension) is
+        // found by its qualified name; Program.type(named:) falls back to the last component.
         if let m = b.as(MemberAccessExprSyntax.self), m.declName.baseName.text.first?.isUppercase == true,
-           m.base.map({ receiver(of: $0) }).map({ if case .type = $0 { return true } else { return false } }) ?? false {
-            return .type(plain(m.declName.baseName.text))
+           let outer = m.base.map({ receiver(of: $0) }), case .type(let o) = outer {
+            return .type(o + "." + plain(m.declName.baseName.text))
         }
         return .other
     }

@@ -50,20 +50,20 @@ final class SliceBuilder {
     func build(_ entry: EntryPoints) -> Slice {
         if !slice.all {
             if let d = entry.appDelegate {
-                make(d)
+                makeBySystem(d)
                 for row in AppShape.appDelegateRows { for f in methods(in: family(d, down: false), base: nil) where f.selector == row.selector { reach(f, d) } }
                 slice.entryPoints += 1
             }
             if let s = entry.sceneDelegate {
-                make(s)
+                makeBySystem(s)
                 for row in AppShape.sceneRows { for f in methods(in: family(s, down: false), base: nil) where f.selector == row.selector { reach(f, s) } }
                 slice.entryPoints += 1
             }
-            if let a = entry.swiftUIApp { make(a); slice.entryPoints += 1 }
+            if let a = entry.swiftUIApp { makeBySystem(a); slice.entryPoints += 1 }
             for t in program.typeOrder {
                 let calls = SwiftUILift.calls(in: t)
                 guard !calls.isEmpty else { continue }
-                make(t)
+                makeBySystem(t)
                 for c in calls {
                     queue.append((Syntax(c.arguments), t))
                     if let tc = c.trailingClosure { queue.append((Syntax(tc), t)) }
@@ -120,6 +120,14 @@ final class SliceBuilder {
     }
 
     /// A type that is made: its stored state, subscripts and implicit members; its superclass's.
+    /// A type UIKit or SwiftUI makes (a delegate, the App, a view made for its handlers): with
+    /// its initializers that take no argument (openHAB's `override init()` set a static the
+    /// launch then read).
+    private func makeBySystem(_ t: TypeDecl) {
+        make(t)
+        for i in t.inits where i.accepts([]) { reach(i, t) }
+    }
+
     private func make(_ t: TypeDecl) {
         reachType(t)
         guard slice.insert(made: t) else { return }
@@ -194,7 +202,9 @@ final class SliceBuilder {
         case .type(let name):
             if let t = program.type(named: name, from: owner) { return within(familySet(t)) }
             // An iOS or Swift type: only what extensions of it add.
-            if let ext = program.externals[name] { return list.filter { $0.0 === ext } }
+            if let ext = program.externals[name] ?? name.split(separator: ".").last.flatMap({ program.externals[String($0)] }) {
+                return list.filter { $0.0 === ext }
+            }
             return []
         case .typed(let name):
             if let t = program.type(named: name, from: owner) { return within(familySet(t)) }

@@ -213,14 +213,14 @@ extension Translator {
                 if currentType?.opaqueBase == "Operation" || currentType?.opaqueBase == "BlockOperation" {
                     return LuaExpr("swift.Operation.\(Naming.field(name))(self\(args.isEmpty ? "" : ", " + args.map { expr($0.syntax).code }.joined(separator: ", ")))")
                 }
-                return LuaExpr("nil")
+                return superStub(name, args, c, optionalUse: optionalUse, awaited: awaited, tried: tried)
             }
             if name == "init" {
                 if let i = pick(sup.inits, args) { return LuaExpr("\(sup.lua).\(i.lua)(self\(trailingArgs(ordered(i, args))))") }
                 return LuaExpr("nil")
             }
             if let f = pick(sup.methods(name), args, isStatic: inStatic) { return LuaExpr("\(sup.lua).\(f.lua)(self\(trailingArgs(ordered(f, args))))", f.returnType) }
-            return LuaExpr("nil")
+            return superStub(name, args, c, optionalUse: optionalUse, awaited: awaited, tried: tried)
         }
         // self.init(...) in a convenience initializer.
         if name == "init", let t = currentType, baseSyntax.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
@@ -364,4 +364,13 @@ extension Translator {
     }
 
     // Overloads, arguments and stub calls are Calls+Arguments.swift's.
+
+    /// `super.name(args)` of a superclass the files do not define (`NSManagedObject`'s
+    /// `fetchRequest()`, `UIViewController`'s `viewDidLoad()`): the SDK's method, a stub named after
+    /// that class; its `init` does nothing.
+    func superStub(_ name: String, _ args: [CallArg], _ c: FunctionCallExprSyntax, optionalUse: Bool, awaited: Bool, tried: Bool) -> LuaExpr {
+        if name == "init" { return LuaExpr("nil") }
+        let base = currentType.flatMap { t in t.inheritedOpaqueBase ?? t.inherited.first { $0.first?.isUppercase == true && program.type(named: $0) == nil } } ?? "super"
+        return stubCall("\(base).\(name)", recv: inStatic ? "nil" : "self", args: args, node: Syntax(c), optionalUse: optionalUse, awaited: awaited, tried: tried)
+    }
 }

@@ -159,8 +159,9 @@ extension Translator {
         guard let initial = p.binding.initializer?.value else {
             // A property wrapper of a library (`@Injected var api: Client`) always holds a value:
             // a stub of the declared type.
-            if let w = p.wrapper, Self.libraryWrapper(w), let type = p.type?.name {
-                emit("self.\(field) = swift.opaque(\(Literals.quote(type)))", at: p.binding)
+            // (`@Dependency(\.database) var database` has no type written: named by the property.)
+            if let w = p.wrapper, Self.libraryWrapper(w) {
+                emit("self.\(field) = swift.opaque(\(Literals.quote(p.type?.name ?? p.name)))", at: p.binding)
             }
             return
         }

@@ -71,6 +71,8 @@ final class Program {
         // The module's own first (18.9.6: same names in two modules are two things).
         if let t = typesByModule[scope?.file.source.module ?? module]?[name] { return t }
         if let t = types[name] { return t }
+        // `Module.Type` or an outer type the lookup does not know: the last component.
+        if let dot = name.lastIndex(of: ".") { return type(named: String(name[name.index(after: dot)...]), from: scope) }
         return nil
     }
 

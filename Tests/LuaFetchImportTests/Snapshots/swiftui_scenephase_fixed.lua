@@ -95,6 +95,9 @@ swift.fields(T.NotesApp, function(self)  --@ NotesApp.swift:3
   self.appDelegate = swift.adaptor(T.AppDelegate)  --@ NotesApp.swift:5
 end)  --@ NotesApp.swift:3
 swift.computed(T.NotesApp, "scenePhase", function() return swift.currentScenePhase() end)  --@ NotesApp.swift:6
+function T.NotesApp:init()  --@ NotesApp.swift:8
+  swift.defaultsSet("app.launchedAt", (swift.now() + 1379462400))  --@ NotesApp.swift:9
+end  --@ NotesApp.swift:10
 function T.NotesApp:__swiftui()  --@ NotesApp.swift:12
   swift.onScenePhase(function(newPhase)  --@ NotesApp.swift:16
     do  --@ NotesApp.swift:17
