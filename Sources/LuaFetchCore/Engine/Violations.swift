@@ -153,7 +153,12 @@ public struct Violation: Sendable {
     public var location: SourceLocation?
     public var message: String
     public var traceback: String?
+    /// The stub failures the run took before it (SPEC 18.9.4): `needs A.b to fail (F.swift:12)`;
+    /// nil when it needed none.
+    public var needs: String?
     public var severity: Severity { code.severity }
+    /// The message, then what it needed: `MESSAGE; needs A.b to fail (F.swift:12)`.
+    public var messageAndNeeds: String { needs.map { "\(message); \($0)" } ?? message }
     public var exceptionCode: String? { code.exceptionCode }
     /// The message without the code's fix where it ends with it (task-expired's): the page shows
     /// the fix under the rule already.
