@@ -123,6 +123,20 @@ import LuaFetchCore
         #expect(r.printed == ["3 true", "done"], "\(r.printed) \(r.error?.message ?? "")")
     }
 
+    @Test func aSemaphoreStoredOnAnOpaqueValueBlocks() throws {
+        let files = ImportHarness.launching("""
+            DispatchQueue.global().async {
+                let session = MailSession.shared
+                session.readySignal = DispatchSemaphore(value: 0)
+                let waited = session.readySignal?.wait(timeout: .now() + 20)
+                print("waited", waited == .timedOut)
+            }
+            """)
+        let r = try run(files, seed: 1, failures: .none)
+        #expect(r.printed == ["waited true"], "\(r.printed) \(r.error?.message ?? "")")
+        #expect((r.world?.now ?? 0) >= 20 * Time.second, "\(r.world?.now ?? 0)")
+    }
+
     @Test func anUnknownBoolPropertyIsDrawnBothWays() throws {
         let files = ImportHarness.launching("""
             if SyncClient.shared.isSyncing { print("busy") } else { print("idle") }

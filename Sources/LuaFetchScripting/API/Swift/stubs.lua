@@ -136,6 +136,18 @@ function S.call(site, recv, name, labelled, ...)
     end
     return S.stubCall(site, recv, ...)
   end
+  -- `wait(timeout: .now() + 20)` on a semaphore or group whose type the importer could not see
+  -- (stored on an opaque value, issue 38.3): the deadline is absolute, the scenario API's `wait`
+  -- takes seconds; `.success` or `.timedOut`, as APIs' DispatchSemaphore.wait row gives.
+  if (labelled == "wait_timeout" or labelled == "wait_wallTimeout") and type(recv) == "table" and not isOpaque(recv) then
+    local wait = safeIndex(recv, "wait")
+    if type(wait) == "function" then
+      local deadline = ...
+      local seconds = mtype(deadline) and (deadline > G.now() and deadline - G.now() or 0) or nil
+      if wait(recv, seconds) then return S.case("success") end
+      return S.case("timedOut")
+    end
+  end
   if type(recv) == "table" and not isOpaque(recv) then
     local m = labelled and safeIndex(recv, labelled) or nil
     if m == nil then m = safeIndex(recv, name) end
