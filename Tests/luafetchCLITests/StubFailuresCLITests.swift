@@ -38,6 +38,14 @@ import Testing
         #expect(try replayMismatches(jsonl.stdout).isEmpty)
     }
 
+    /// The one failure is drawn from the seed and the run's own order: the same report on any --jobs.
+    @Test func theSameReportOnAnyNumberOfJobs() throws {
+        let (buggy, _, _) = try ImportCLITests.imported("launch_store_tries", "buggy")
+        let one = try CLI.run(["explore", buggy, "--runs", "120", "--jobs", "1", "--no-color"])
+        let two = try CLI.run(["explore", buggy, "--runs", "120", "--jobs", "2", "--no-color"])
+        #expect(one.status == 1 && one.stdout == two.stdout, "\(one.stdout)\n---\n\(two.stdout)")
+    }
+
     @Test func underNoneTheLaunchNeverFails() throws {
         let (buggy, _, _) = try ImportCLITests.imported("launch_store_tries", "buggy")
         let r = try CLI.run(["explore", buggy, "--runs", "100", "--no-color", "--stub-failures", "none"])
