@@ -7,7 +7,7 @@ import LuaFetchCore
 @testable import LuaFetchImport
 @testable import LuaFetchScripting
 
-@Suite struct StubTruthTests {
+@Suite struct StubRuntimeTests {
     /// Six `try`s of an unknown SDK at launch, each ending in the app's own fatalError.
     static let sixTries = ImportHarness.launching("""
         do {
