@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `luafetch import` (SPEC 18) parses Swift with SwiftSyntax, never a hand-written parser.
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
+        // XcodeGen project specs (SPEC 18.8.1) are YAML, read with Yams, never a hand-written parser.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -51,8 +53,9 @@ let package = Package(
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftOperators", package: "swift-syntax"),
                 .product(name: "SwiftIfConfig", package: "swift-syntax"),
+                .product(name: "Yams", package: "Yams"),
             ],
-            exclude: ["Input/README.md", "Slice/README.md", "Translation/README.md", "Tables/README.md", "Checks/README.md", "Scenario/README.md"]
+            exclude: ["Input/README.md", "Project/README.md", "Slice/README.md", "Translation/README.md", "Tables/README.md", "Checks/README.md", "Scenario/README.md"]
         ),
         .target(
             name: "LuaFetchScripting",
@@ -74,12 +77,12 @@ let package = Package(
         .executableTarget(
             name: "luafetch-import",
             dependencies: [
-                "LuaFetchImport", "LuaFetchScripting",
+                "LuaFetchImport", "LuaFetchScripting", "LuaFetchCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "LuaFetchCoreTests", dependencies: ["LuaFetchCore"]),
-        .testTarget(name: "LuaFetchImportTests", dependencies: ["LuaFetchImport", "LuaFetchScripting", "LuaFetchCore"], exclude: ["Fixtures", "Snapshots", "RealShapes"]),
+        .testTarget(name: "LuaFetchImportTests", dependencies: ["LuaFetchImport", "LuaFetchScripting", "LuaFetchCore"], exclude: ["Fixtures", "Snapshots", "RealShapes", "Projects"]),
         .testTarget(name: "LuaFetchScriptingTests", dependencies: ["LuaFetchScripting", "LuaFetchCore"]),
         .testTarget(name: "luafetchCLITests", dependencies: ["luafetch", "luafetch-import"], exclude: ["Snapshots", "Robustness", "pty_repl.py"]),
     ],

@@ -534,6 +534,20 @@ def guidance():
 
 # MARK: - Report
 
+def adversarial():
+    """Wall time of the robustness repros whose bug was slowness (R12: 300 findings merged, 49 s
+    when each comparison sorted again; R12b: the same from explore's 300 lines). The tests check
+    what they print; how fast is measured here."""
+    base = os.path.join(ROOT, "Tests/luafetchCLITests/Robustness/adversarial")
+    for label, args in [("R12: merge 300 findings", ["explore", "--merge", os.path.join(base, "R12_merge_300_findings_cubic.jsonl"), "--format", "jsonl"]),
+                        ("R12b: explore 300 warning lines, 20 runs", ["explore", os.path.join(base, "R12b_explore_300_violation_lines_cubic.lua"), "--runs", "20", "--format", "jsonl"])]:
+        ts = []
+        for _ in range(max(1, RUNS // 2)):
+            t = time.perf_counter()
+            subprocess.run([LUAFETCH] + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            ts.append(time.perf_counter() - t)
+        add("adversarial", label, fmt(statistics.median(ts), 2), "s", "release build", "luafetch " + " ".join(a.replace(ROOT + "/", "") for a in args))
+
 def write_report():
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()) if os.path.exists("/proc/cpuinfo") else platform.processor()
     lines = ["| section | measure | value | unit | note |", "|---|---|---:|---|---|"]
@@ -570,6 +584,7 @@ if __name__ == "__main__":
     memory(twitter, empty)
     growth()
     limits()
+    adversarial()
     importing()
     coverage_overhead(twitter)
     guidance()

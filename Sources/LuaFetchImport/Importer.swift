@@ -35,6 +35,9 @@ public struct ImportResult: Sendable {
 public enum Importer {
     /// Imports the app under `options.paths`. Throws an ImportError (exit 2) for unreadable
     /// input, no Swift file, or Swift that does not parse.
+    /// The size a scenario's slice stays within (SPEC 18.8.6).
+    static let sliceBudget = 4 << 20
+
     public static func run(_ options: ImportOptions) throws(ImportError) -> ImportResult {
         try Threads.onLargeStack { () throws(ImportError) -> ImportResult in try runHere(options) }
     }
@@ -105,12 +108,19 @@ public enum Importer {
         lines.append("--@root \(common.isEmpty ? "." : common)")
         lines.append("scenario { name = \(Literals.quote(name)), os = \(Literals.quote(profile)), seed = 1, duration = days(1) }")
         lines.append("")
+        if t.readsInfoPlist {
+            lines += InfoDictionary.lines(plist)
+            lines.append("")
+        }
         lines.append("local T = {}  -- the app's types and functions")
         lines += Translator.finish(typeLines, files: t.fileNames)
         lines += Translator.finish(memberLines, files: t.fileNames)
         if !program.typeOrder.isEmpty {
             let conforming = program.typeOrder.filter { t in t.kind != .protocol && !t.allProtocols().isEmpty }
-            if !conforming.isEmpty { lines.append("swift.finish(\(conforming.map(\.lua).joined(separator: ", ")))") }
+            // In calls of at most 100 arguments (a Lua call takes fewer than 250).
+            for start in stride(from: 0, to: conforming.count, by: 100) {
+                lines.append("swift.finish(\(conforming[start..<min(start + 100, conforming.count)].map(\.lua).joined(separator: ", ")))")
+            }
         }
         lines.append("")
         lines += Translator.finish(appLines, files: t.fileNames)
@@ -123,7 +133,12 @@ public enum Importer {
         let scenario = lines.joined(separator: "\n") + "\n"
         // Every unit compiled on its own (18.8.5); the whole file once more, as it will load.
         if let check = options.luaCheck, let message = check(scenario, "=scenario") {
-            throw ImportError("luafetch import: the scenario written for this app does not compile (\(message)); every function compiled on its own, so this is a luafetch bug: please report it with the app's Swift")
+            // The line Lua names (`scenario:LINE: ...`), so the report can say what it holds.
+            var at = ""
+            if let r = message.range(of: "scenario:"), let n = Int(message[r.upperBound...].prefix { $0.isNumber }), n >= 1, n <= lines.count {
+                at = "; the line: " + String(lines[n - 1].trimmingCharacters(" ").prefix(200))
+            }
+            throw ImportError("luafetch import: the scenario written for this app does not compile (\(message)\(at)); every function compiled on its own, so this is a luafetch bug: please report it with the app's Swift")
         }
 
         // The report.
@@ -161,9 +176,19 @@ public enum Importer {
             if untranslated > 20 { report.append("  +\(untranslated - 20) more (each is an unsupported(...) line in the scenario)") }
         }
         for n in notes { report.append("note         \(n)") }
+        if !t.unmodelledAppProperties.isEmpty {
+            report.append("note         UIApplication properties without a model, accepted and ignored (a read gives the last value written): "
+                          + t.unmodelledAppProperties.sorted().joined(separator: ", "))
+        }
         if t.weakCaptures > 0 { report.append("note         \(t.weakCaptures) [weak self]/unowned capture\(t.weakCaptures == 1 ? "" : "s") kept as strong references (Lua has no weak captures)") }
         var warnings: [String] = []
         for w in input.warnings + t.warnings { warnings.append("\(w.where): warning: \(w.text)") }
+        // 18.8.6: a slice stays within 4 MiB; above it, say so (the scenario is still written).
+        let bytes = scenario.utf8.count
+        if bytes > Self.sliceBudget {
+            let mib = Double(bytes * 10 / (1 << 20)) / 10
+            warnings.append("luafetch import: warning: the scenario is \(mib) MiB, more than the 4 MiB a slice of background code should take (\(t.counts.statements) statements kept): it loads and runs, but more slowly; --target picks a smaller app target, and a report of the repository helps us keep less")
+        }
         return ImportResult(scenario: scenario, report: report, warnings: warnings)
     }
 

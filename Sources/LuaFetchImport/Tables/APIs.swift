@@ -110,6 +110,19 @@ enum APIs {
         return scene[name]
     }
 
+    /// UIApplication's settable properties luafetch does not model (SPEC 18.9.7): a write is
+    /// accepted and ignored, a read gives the last value written in this process, else the value
+    /// iOS starts with. Their types and starting values, as UIKit declares them.
+    static let unmodelledAppProperties: [String: (TypeName?, String)] = [
+        "applicationIconBadgeNumber": (TypeName("Int"), "0"),
+        "isIdleTimerDisabled": (TypeName("Bool"), "false"),
+        "shortcutItems": (TypeName("Array", optional: true), "nil"),
+        "isNetworkActivityIndicatorVisible": (TypeName("Bool"), "false"),
+        "applicationSupportsShakeToEdit": (TypeName("Bool"), "true"),
+        "isStatusBarHidden": (TypeName("Bool"), "false"),
+        "statusBarStyle": (nil, "swift.case(\"default\")"),
+    ]
+
     // MARK: - Members (values)
 
     /// `Type.name` or `value.name` of a known API (`base.code` is the receiver's Lua code).
@@ -124,6 +137,10 @@ enum APIs {
         case ("UIApplication", "backgroundFetchIntervalMinimum"): return LuaExpr("UIApplicationBackgroundFetchIntervalMinimum", TypeName("Double"))
         case ("UIApplication", "backgroundFetchIntervalNever"): return LuaExpr("UIApplicationBackgroundFetchIntervalNever", TypeName("Double"))
         case ("UIApplication", _) where notificationName(name) != nil: return LuaExpr(Literals.quote(notificationName(name)!), TypeName("Notification.Name"))
+        case ("UIApplication", _) where unmodelledAppProperties[name] != nil:
+            let (type, start) = unmodelledAppProperties[name]!
+            t.unmodelledAppProperties.insert(name)
+            return LuaExpr("swift.appGet(\(Literals.quote(name)), \(start))", type)
         case ("UIScene", _), ("UIWindowScene", _):
             if let n = sceneNotificationName(name) { return LuaExpr(Literals.quote(n), TypeName("Notification.Name")) }
             return nil
@@ -182,6 +199,14 @@ enum APIs {
         case ("Task", "result"): return LuaExpr("swift.taskResult(\(recv))", TypeName("Result"))
         case ("URLSession", "shared"): return LuaExpr("swift.sharedSession", TypeName("URLSession"))
         case ("FileManager", "default"): return LuaExpr("swift.opaque(\"FileManager\")", TypeName("FileManager"))
+        // Bundle.main reads the app's resolved Info.plist (SPEC 18.8.3; the scenario's swift.infoPlist).
+        case ("Bundle", "main"): return LuaExpr("swift.opaque(\"Bundle.main\")", TypeName("Bundle"))
+        case ("Bundle", "bundleIdentifier"):
+            t.readsInfoPlist = true
+            return LuaExpr("swift.bundleIdentifier()", TypeName("String", optional: true))
+        case ("Bundle", "infoDictionary"):
+            t.readsInfoPlist = true
+            return LuaExpr("swift.infoDictionary()", TypeName("Dictionary", optional: true))
         case ("ProcessInfo", "processInfo"): return LuaExpr("swift.opaque(\"ProcessInfo\")", TypeName("ProcessInfo"))
         case ("ProcessInfo", "systemUptime"): return LuaExpr("swift.now()", TypeName("Double"))
         case ("ProcessInfo", "isLowPowerModeEnabled"): return LuaExpr("device.lowPowerMode", TypeName("Bool"))

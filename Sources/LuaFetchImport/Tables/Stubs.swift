@@ -3,6 +3,11 @@
 // used as an optional, its closures (error parameters, success flags, Results, failure labels),
 // and whether it is awaited or tried; then the `swift.sites{}` table the runtime reads and the
 // `stubs{}` block the user edits (names in order of first use, each with its first file:line).
+// Whether a site's result can be nil (18.9.1, 18.9.2): as declared, when the app declares the
+// member (`declared`: a stub standing for a unit that could not be translated, LoadCheck) or
+// the SDK's table does (Signatures); otherwise only where the code itself
+// proves an optional (`if let`, `guard let`, `?.`, `??`, `!`, `== nil` on the call itself), and
+// never for an initializer.
 import SwiftSyntax
 
 final class StubBook {
@@ -13,6 +18,8 @@ final class StubBook {
         var closures: [StubClosure]
         var awaited: Bool
         var tried: Bool
+        /// Its optionality comes from a declaration; the code's use does not change it.
+        var declared: Bool
     }
     private(set) var sites: [Site] = []
     /// Names in order of first use, with the first location and how many calls.
@@ -22,9 +29,20 @@ final class StubBook {
     private var lastSite: [String: Int] = [:]
 
     /// A new call site; returns its number (1-based).
+    /// `labels`: the call's argument labels (`_` for none), nil for a property read; `declared`:
+    /// `optional` is the member's declared result (a stub shaped by the app's declaration).
     func site(_ name: String, where location: String, optional: Bool, node: Syntax, closures: [StubClosure] = [],
-              awaited: Bool = false, tried: Bool = false) -> Int {
-        sites.append(Site(name: name, location: location, optional: optional, closures: closures, awaited: awaited, tried: tried))
+              awaited: Bool = false, tried: Bool = false, labels: [String]? = nil, declared: Bool = false) -> Int {
+        var optional = optional, declared = declared
+        if !declared, let sig = Signatures.lookup(name, labels: labels) {
+            optional = sig.optional
+            declared = true
+        } else if !declared, name.hasSuffix(".init") {
+            optional = false
+            declared = true
+        }
+        sites.append(Site(name: name, location: location, optional: optional, closures: closures, awaited: awaited, tried: tried,
+                          declared: declared))
         if let i = nameIndex[name] {
             names[i].calls += 1
             undo.append(.calls(i, previousLast: lastSite[name]))
@@ -58,10 +76,10 @@ final class StubBook {
         sites.removeLast(sites.count - c.sites)
     }
 
-    /// The result of the most recent site of `name` is used as an optional (`if let`, `?.`, `??`,
-    /// `== nil`, a variable declared optional; 18.7.11).
+    /// The result of the most recent site of `name` is used as an optional by the code itself
+    /// (`?.`, `??`, `== nil` on it; 18.9.2), unless a declaration decided.
     func markOptional(_ name: String) {
-        if let i = lastSite[name] { sites[i - 1].optional = true }
+        if let i = lastSite[name], !sites[i - 1].declared { sites[i - 1].optional = true }
     }
 
     var isEmpty: Bool { sites.isEmpty }

@@ -67,7 +67,7 @@ extension Translator {
                     continue
                 }
                 var code = a.closure.map { closure($0, paramTypes: p.closureParams).code }
-                    ?? expr(a.syntax, expect: p.type, optionalUse: p.type?.optional ?? false).code
+                    ?? expr(a.syntax, expect: p.type).code
                 if a.closure == nil, let t = p.type, !p.inout_, ["Array", "Dictionary", "Set"].contains(t.name) || program.type(named: t.name)?.kind == .struct,
                    a.syntax.is(DeclReferenceExprSyntax.self) || a.syntax.is(MemberAccessExprSyntax.self) {
                     code = "swift.copy(\(code))"
@@ -110,7 +110,8 @@ extension Translator {
                 }
             }
         }
-        let site = stubs.site(name, where: location(node), optional: optionalUse, node: node, closures: closures, awaited: awaited, tried: tried)
+        let site = stubs.site(name, where: location(node), optional: optionalUse, node: node, closures: closures, awaited: awaited, tried: tried,
+                              labels: args.map { $0.label ?? "_" })
         var r: LuaExpr
         if let (method, labelled) = dynamic {
             let fn = chained ? "optCall" : "call"

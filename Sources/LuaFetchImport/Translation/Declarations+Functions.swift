@@ -156,15 +156,29 @@ extension Translator {
 /// The handlers a SwiftUI `App`, `View` or `Scene` declares in its `body` that background life
 /// runs: `onChange(of: scenePhase)`, `onReceive` and `.backgroundTask` calls (what the
 /// translation lifts out, and what the slice starts from).
+/// The handlers of a SwiftUI body that background life runs (18.8.4: the scene-phase handlers,
+/// an app-refresh `.backgroundTask`, a notification received through NotificationCenter's
+/// publisher); `.onChange` of anything else, `.onReceive` of a timer or a model's publisher,
+/// `.onAppear` and `.task` are the UI's, not entry points.
 enum SwiftUILift {
+    static func isBackgroundHandler(_ node: FunctionCallExprSyntax) -> Bool {
+        guard let m = node.calledExpression.as(MemberAccessExprSyntax.self) else { return false }
+        let first = node.arguments.first
+        switch m.declName.baseName.text {
+        case "onChange": return first?.label?.text == "of" && first?.expression.trimmedDescription.contains("scenePhase") == true
+        case "onReceive": return first?.expression.trimmedDescription.contains("publisher(for:") == true
+        case "backgroundTask": return true
+        default: return false
+        }
+    }
+
     static func calls(in t: TypeDecl) -> [FunctionCallExprSyntax] {
         guard t.conforms(to: "App") || t.conforms(to: "View") || t.conforms(to: "Scene"),
               let body = t.properties["body"], let acc = body.binding.accessorBlock else { return [] }
         final class Finder: SyntaxVisitor {
             var found: [FunctionCallExprSyntax] = []
             override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-                if let m = node.calledExpression.as(MemberAccessExprSyntax.self),
-                   ["onChange", "onReceive", "backgroundTask"].contains(m.declName.baseName.text) { found.append(node) }
+                if SwiftUILift.isBackgroundHandler(node) { found.append(node) }
                 return .visitChildren
             }
         }

@@ -11,12 +11,12 @@ extension Translator {
 
     /// The `T.X = swift.class(...)` lines of every type, supertypes and outer types first.
     func typeTables() {
-        var done = Set<String>()
+        var done = Set<ObjectIdentifier>()   // two modules may each have a type of one name
         func make(_ t: TypeDecl) {
-            guard !done.contains(t.qualified) else { return }
+            guard !done.contains(ObjectIdentifier(t)) else { return }
             if let s = t.superclass { make(s) }
             if let o = t.outer { make(o) }
-            done.insert(t.qualified)
+            done.insert(ObjectIdentifier(t))
             setFile(t.file)
             let kind: String
             switch t.kind {
@@ -164,8 +164,7 @@ extension Translator {
             }
             return
         }
-        let value = expr(initial, expect: p.type, optionalUse: p.type?.optional ?? false)
-        if p.type?.optional == true, let stub = value.stubName { stubs.markOptional(stub) }
+        let value = expr(initial, expect: p.type)
         if p.kind == .observed {
             emit("swift.initStored(self, \(Literals.quote(field)), \(value.code))", at: p.binding)
         } else {
@@ -299,8 +298,26 @@ extension Translator {
                 emit("swift.computed(\(t.lua), \(q), function() return swift.opaque(\(Literals.quote(p.name))) end)", at: p.binding)
             }
             return
+        case "Published":
+            // `$name` publishes each assignment (18.9.6); the property keeps its own observers.
+            var willSet = "nil", didSet = "nil"
+            if p.kind == .observed, case .accessors(let list)? = p.binding.accessorBlock?.accessors {
+                for a in list {
+                    let param = a.parameters?.name.text ?? (a.accessorSpecifier.text == "willSet" ? "newValue" : "oldValue")
+                    let fn = accessorFunction(a.body, params: ["self", param], node: Syntax(a))
+                    if a.accessorSpecifier.text == "willSet" { willSet = fn } else if a.accessorSpecifier.text == "didSet" { didSet = fn }
+                }
+            }
+            emit("swift.published(\(t.lua), \(q), \(willSet), \(didSet))", at: p.binding)
+            return
         case "AppStorage", "SceneStorage":
-            let key = p.wrapperArgument.map { String($0.split(separator: ",").first ?? "") } ?? Literals.quote(p.name)
+            // The key is the attribute's first argument, translated (a literal, or a constant such
+            // as `Keys.theme.rawValue`), else the property's name.
+            let attr = p.decl.attributes.compactMap { $0.as(AttributeSyntax.self) }.first { $0.attributeName.trimmedDescription == p.wrapper }
+            let key = attr.flatMap { a -> String? in
+                guard case .argumentList(let list)? = a.arguments, let first = list.first else { return nil }
+                return expr(first.expression, expect: TypeName("String")).code
+            } ?? Literals.quote(p.name)
             let initial = p.binding.initializer.map { expr($0.value, expect: p.type).code } ?? "nil"
             emit("swift.computed(\(t.lua), \(q), function() return swift.coalesce(swift.defaultsGet(\(key), \"object\"), function() return \(initial) end) end, function(self, v) swift.defaultsSet(\(key), v) end)", at: p.binding)
             return

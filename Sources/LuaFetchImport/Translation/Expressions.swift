@@ -32,7 +32,7 @@ extension Translator {
                 let opText = op.operator.text
                 if opText == "??" {
                     let a = expr(infix.leftOperand, optionalUse: true)
-                    if let stub = a.stubName { stubs.markOptional(stub) }
+                    if let stub = a.stubName, provesOptional(infix.leftOperand) { stubs.markOptional(stub) }
                     let b = expr(infix.rightOperand, expect: a.type)
                     return LuaExpr("swift.coalesce(\(a.code), function() return \(b.code) end)", b.type ?? a.type.map { var t = $0; t.optional = false; return t })
                 }
@@ -40,7 +40,7 @@ extension Translator {
                     if infix.rightOperand.is(NilLiteralExprSyntax.self) || infix.leftOperand.is(NilLiteralExprSyntax.self) {
                         let other = infix.rightOperand.is(NilLiteralExprSyntax.self) ? infix.leftOperand : infix.rightOperand
                         let x = expr(other, optionalUse: true)
-                        if let stub = x.stubName { stubs.markOptional(stub) }
+                        if let stub = x.stubName, provesOptional(other) { stubs.markOptional(stub) }
                         return LuaExpr("\(x.code) \(opText == "==" ? "==" : "~=") nil", TypeName("Bool"))
                     }
                 }
@@ -82,14 +82,15 @@ extension Translator {
             return LuaExpr(unsupportedCall("postfix operator \(p.operator.text)", p))
         }
         if let f = e.as(ForceUnwrapExprSyntax.self) {
-            var x = expr(f.expression)
+            var x = expr(f.expression, optionalUse: true)
+            if let stub = x.stubName, provesOptional(f.expression) { stubs.markOptional(stub) }
             x.code = "swift.unwrap(\(x.code))"
             x.type?.optional = false
             return x
         }
         if let o = e.as(OptionalChainingExprSyntax.self) {
             var x = expr(o.expression, optionalUse: true)
-            if let stub = x.stubName { stubs.markOptional(stub) }
+            if let stub = x.stubName, provesOptional(o.expression) { stubs.markOptional(stub) }
             x.chained = true
             return x
         }
@@ -255,6 +256,10 @@ extension Translator {
             return r
         }
         if name == "Self", let t = currentType { var r = LuaExpr(t.lua); r.typeRef = t; return r }
+        // `$name` of an @Published property of self (18.9.6).
+        if name.hasPrefix("$"), !inStatic, let t = currentType, t.property(String(name.dropFirst()))?.wrapper == "Published" {
+            return LuaExpr("swift.publishedSubject(self, \(Literals.quote(Naming.field(String(name.dropFirst())))))", TypeName("Publisher"))
+        }
         let searched = outerOnly ? Array(scopes.dropLast()) : scopes
         for s in searched.reversed() {
             if let v = s[name] {
@@ -346,6 +351,19 @@ extension Translator {
         return r
     }
 
+
+    /// Whether `e`'s use as an optional is the code's own proof that the call it is can be nil
+    /// (18.9.2): the call itself (through parentheses and `try`), not a variable that holds its
+    /// result.
+    func provesOptional(_ e: ExprSyntax) -> Bool {
+        var e = e
+        while true {
+            if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { e = only.expression; continue }
+            if let t = e.as(TryExprSyntax.self) { e = t.expression; continue }
+            break
+        }
+        return !e.is(DeclReferenceExprSyntax.self)
+    }
 }
 
 // Members and constants are Expressions+Members.swift's; operators, casts, macros and closures

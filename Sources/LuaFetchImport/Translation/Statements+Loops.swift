@@ -220,8 +220,7 @@ extension Translator {
         let targetType = expr(lhs, lvalue: true).type
         stubs.rollback(to: checkpoint)
         counts = savedCounts
-        var rhs = expr(infix.rightOperand, expect: targetType, optionalUse: targetType?.optional ?? false)
-        if targetType?.optional == true, let stub = rhs.stubName { stubs.markOptional(stub) }
+        var rhs = expr(infix.rightOperand, expect: targetType)
         if op == "=" {
             rhs.code = valueCopy(rhs, infix.rightOperand)
         } else {
@@ -258,6 +257,11 @@ extension Translator {
             let name = m.declName.baseName.text
             let b = expr(base)
             let direct = b.typeRef != nil || b.type.flatMap({ program.type(named: $0.name, from: currentType) }) != nil || b.code == "self" || isAPIValue(b)
+            // A UIApplication property luafetch does not model: accepted, ignored (18.9.7).
+            if b.type?.name == "UIApplication", name.first?.isLowercase == true, program.type(named: "UIApplication") == nil {
+                unmodelledAppProperties.insert(name)
+                return "swift.appSet(\(Literals.quote(name)), \(value))"
+            }
             // `a?.b = v`: nothing happens when `a` is nil (the value is not even computed).
             if b.chained {
                 let o = temp("o")

@@ -87,8 +87,7 @@ extension Translator {
             let declared = TypeName(b.typeAnnotation?.type)
             if let id = b.pattern.as(IdentifierPatternSyntax.self) {
                 if let initial = b.initializer?.value {
-                    var e = expr(initial, expect: declared, optionalUse: declared?.optional ?? false, awaited: asyncLet)
-                    if declared?.optional == true, let stub = e.stubName { stubs.markOptional(stub) }
+                    var e = expr(initial, expect: declared, awaited: asyncLet)
                     e.code = valueCopy(e, initial)
                     let name = declare(id.identifier.text, type: declared ?? e.type, stub: e.stubName)
                     if v.bindingSpecifier.tokenKind == .keyword(.let), let text = constantString(initial) { setLocalConstant(id.identifier.text, text) }

@@ -98,8 +98,12 @@ final class Translator {
     var usesAppGroup = false
     /// The newest profile the code needs (`ios26` for continued processing tasks).
     var needsIOS26 = false
+    /// The code reads the app's Info.plist (`Bundle.main`): the scenario carries it (InfoDictionary).
+    var readsInfoPlist = false
     /// SwiftUI: scene phase handlers and background tasks found in `body`, by type.
     var weakCaptures = 0
+    /// UIApplication properties the code writes or reads that luafetch does not model (18.9.7).
+    var unmodelledAppProperties: Set<String> = []
     /// The call translated now is `reduce(into:)` (its closure's first parameter is inout).
     var reduceInto = false
     /// A `try` whose call is translated next (the call reads and clears it).

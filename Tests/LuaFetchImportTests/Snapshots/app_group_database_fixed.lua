@@ -160,7 +160,7 @@ stubs {
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
   { "WidgetCenter.reloadAllTimelines", "AppDelegate.swift:32" },
-  { "DatabaseQueue.init", "JournalDatabase.swift:41", opt = true, throws = true, fails = true },
+  { "DatabaseQueue.init", "JournalDatabase.swift:41", throws = true, fails = true },
   { "JournalEntry.insert", "JournalDatabase.swift:54", throws = true, fails = true },
   { "db.execute", "JournalDatabase.swift:56", throws = true, fails = true },
   { "DatabaseQueue.write", "JournalDatabase.swift:52", throws = true, fails = true, closures = { [1] = { index = 1, params = 1 } } },

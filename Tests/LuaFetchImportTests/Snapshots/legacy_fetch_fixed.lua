@@ -144,7 +144,7 @@ swift.sites {
   { "KeychainSwift.get", "AppDelegate.swift:27", opt = true },
   { "WeatherClient.init", "ForecastLoader.swift:11" },
   { "forecast.issuedAt", "ForecastLoader.swift:34" },
-  { "forecast.issuedAt", "ForecastLoader.swift:35", opt = true },
+  { "forecast.issuedAt", "ForecastLoader.swift:35" },
   { "WeatherClient.forecast", "ForecastLoader.swift:20", fails = true, closures = { [3] = { index = 3, params = 2, kinds = { false, "error" } } } },
 }
 

@@ -123,7 +123,7 @@ app {
       end,  --@ AppDelegate.swift:24
       scene = {
         willConnect = function(scene)  --@ SceneDelegate.swift:7
-          swift.connectScene(T.SceneDelegate):scene(scene, swift.opaque("UISceneSession"), swift.opaque("UIScene.ConnectionOptions"))  --@ SceneDelegate.swift:7
+          swift.connectScene(T.SceneDelegate, true):scene(scene, swift.opaque("UISceneSession"), swift.opaque("UIScene.ConnectionOptions"))  --@ SceneDelegate.swift:7
         end,  --@ SceneDelegate.swift:7
         willEnterForeground = function(scene)  --@ SceneDelegate.swift:24
           swift.sceneDelegate():sceneWillEnterForeground(scene)  --@ SceneDelegate.swift:24

@@ -2,7 +2,7 @@
 -- App wiring and SwiftUI (18.3, 18.7.13): scene phases, the app and scene delegates, launch
 -- options, `.backgroundTask`; Swift's initializers and conversions of numbers and collections,
 -- precondition and fatalError, UUID, String(format:), UserDefaults through `defaults`,
--- Dispatch through the scenario's `dispatch`.
+-- Dispatch through the scenario's `dispatch`, Bundle.main's Info.plist.
 -- Uses: process, types (metatables, copy, caseOf), operators (trap), strings (describe),
 -- concurrency (`swift.runAsync`), the scenario API.
 local S, prim, shared = ...
@@ -48,9 +48,26 @@ function S.adaptorInstance() return P.appDelegate end
 --- `UIApplication.shared.delegate`: this process's app delegate.
 function S.appDelegate() return P.appDelegate end
 
---- The scene delegate: made when the scene connects, kept for the process.
-function S.connectScene(C)
-  if P.sceneDelegate == nil then P.sceneDelegate = S.new(C, "init") end
+--- UIApplication's properties luafetch does not model (SPEC 18.9.7: `applicationIconBadgeNumber`,
+--- `shortcutItems`, ...): a write is kept in this process and changes nothing else; a read gives
+--- the last value written, else `start` (the value iOS starts with).
+function S.appSet(name, v)
+  P.appProperties = P.appProperties or {}
+  P.appProperties[name] = v
+end
+function S.appGet(name, start)
+  local written = P.appProperties and P.appProperties[name]
+  if written ~= nil then return written end
+  return start
+end
+
+--- The scene delegate: made when the scene connects, kept for the process. `storyboard`: the
+--- scene manifest names one, so UIKit made the window and set the delegate's `window` (18.9.7).
+function S.connectScene(C, storyboard)
+  if P.sceneDelegate == nil then
+    P.sceneDelegate = S.new(C, "init")
+    if storyboard and P.sceneDelegate.window == nil then P.sceneDelegate.window = opaque("UIWindow") end
+  end
   return P.sceneDelegate
 end
 function S.sceneDelegate() return P.sceneDelegate or opaque("UISceneDelegate") end
@@ -195,6 +212,21 @@ function S.defaultsGet(key, kind)
   return fromPlist(v)
 end
 function S.defaultsRegister(d) for k, v in pairs(d or {}) do registered[k] = plist(v) end end
+
+-- Bundle.main (SPEC 18.8.3): the app's Info.plist as the importer resolved it, written into the
+-- scenario as `swift.infoPlist({...}, bundleIdentifier)`; each read hands out a fresh copy, typed
+-- (strings, numbers, booleans, arrays, dictionaries), nil for a key it lacks.
+local infoPlist, bundleId = nil, nil
+function S.infoPlist(t, id)
+  infoPlist = type(t) == "table" and t or nil
+  bundleId = type(id) == "string" and id or (infoPlist and type(infoPlist.CFBundleIdentifier) == "string" and infoPlist.CFBundleIdentifier) or nil
+end
+function S.bundleIdentifier() return bundleId end
+function S.infoDictionary() if infoPlist == nil then return nil end return setmetatable(fromPlist(infoPlist), DictMeta) end
+function S.infoValue(key)
+  if infoPlist == nil or type(key) ~= "string" then return nil end
+  return fromPlist(infoPlist[key])
+end
 
 -- Dispatch, on the scenario's queues: "main", "global" or a queue object.
 function S.qAsync(q, block, barrier, group)

@@ -22,7 +22,9 @@ function S.array(t) return setmetatable(t or {}, ArrayMeta) end
 function S.dict(t) return setmetatable(t or {}, DictMeta) end
 function S.set(t)
   local s = setmetatable({}, SetMeta)
-  if t then for _, v in ipairs(t) do s[v] = true end end
+  -- Any sequence, as `for x in t` walks it (an opaque value is empty: ipairs would follow its
+  -- fields forever).
+  if t then for _, v in S.iter(t) do s[v] = true end end
   return s
 end
 local function isArray(v) return getmetatable(v) == ArrayMeta end

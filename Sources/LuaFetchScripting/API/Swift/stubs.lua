@@ -117,8 +117,18 @@ function S.setMember(recv, name, v)
 end
 
 --- `recv.name(args)`; `labelled`: the name with its first argument label (`remove_at`), tried first.
+-- Optional's own `map`/`flatMap` (18.9.6): on nil they give nil; on a value that has no method
+-- of that name, the closure gets the value itself.
+local function optionalMap(name, recv, f)
+  if (name == "map" or name == "flatMap") and type(f) == "function" then return true, f(recv) end
+  return false
+end
+
 function S.call(site, recv, name, labelled, ...)
-  if recv == nil then error("attempt to call '" .. name .. "' on nil (an Optional used without '?' or '!')", 2) end
+  if recv == nil then
+    if name == "map" or name == "flatMap" then return nil end
+    error("attempt to call '" .. name .. "' on nil (an Optional used without '?' or '!')", 2)
+  end
   -- A Result's `get()`: the success's value, or the failure's error thrown.
   local case = caseOf(recv)
   if name == "get" and (case == "success" or case == "failure") and select("#", ...) == 0 then
@@ -134,6 +144,8 @@ function S.call(site, recv, name, labelled, ...)
       local v = members[name](recv)
       if type(v) == "function" then return v(...) end
     end
+    local mapped, r = optionalMap(name, recv, ...)
+    if mapped then return r end
     return S.stubCall(site, recv, ...)
   end
   -- `wait(timeout: .now() + 20)` on a semaphore or group whose type the importer could not see
@@ -153,8 +165,11 @@ function S.call(site, recv, name, labelled, ...)
     if m == nil then m = safeIndex(recv, name) end
     if type(m) == "function" then return m(recv, ...) end
     if type(m) == "table" and getmetatable(m) == Opaque then return S.stubCall(site, recv, ...) end
-    if m == nil and getmetatable(recv) == nil then return S.stubCall(site, recv, ...) end
-    if m == nil then return S.stubCall(site, recv, ...) end
+    if m == nil then
+      local mapped, r = optionalMap(name, recv, ...)
+      if mapped then return r end
+      return S.stubCall(site, recv, ...)
+    end
     return m
   end
   -- A closure the app stored on an opaque value (`client.onDone = { ... }`, then `client.onDone()`).

@@ -1,0 +1,3 @@
+enum Launches {
+    static var count = 0
+}

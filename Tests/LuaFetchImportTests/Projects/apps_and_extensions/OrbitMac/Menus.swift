@@ -1,0 +1,2 @@
+// The Mac app's code.
+let macMenus = "Menus"

@@ -1,0 +1,2 @@
+// The watch app's code.
+let watchFaces = "Faces"

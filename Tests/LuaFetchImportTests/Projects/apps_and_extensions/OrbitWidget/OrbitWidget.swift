@@ -1,0 +1,2 @@
+// The widget's code.
+let orbitWidgetKind = "OrbitWidget"

@@ -1,0 +1,13 @@
+import UIKit
+import BackgroundTasks
+
+@main
+class AppDelegate: UIResponder, UIApplicationDelegate {
+    func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.quill.refresh", using: nil) { task in
+            task.setTaskCompleted(success: true)
+        }
+        NoteStore.shared.load()
+        return true
+    }
+}

@@ -1,0 +1,2 @@
+// On disk, but in no build phase: not part of any target.
+let leftoverValue = 1

@@ -1,0 +1,2 @@
+// The test target's file: never imported.
+let quillTestValue = 2

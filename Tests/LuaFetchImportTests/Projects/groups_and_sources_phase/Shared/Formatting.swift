@@ -1,0 +1,5 @@
+enum Formatting {
+    static func title(for count: Int) -> String {
+        count == 1 ? "one note" : "\(count) notes"
+    }
+}

@@ -1,0 +1,2 @@
+// The helper app's code.
+let helperPairing = "Pairing"

@@ -1,0 +1,3 @@
+enum Rides {
+    static var planned: [String] = []
+}

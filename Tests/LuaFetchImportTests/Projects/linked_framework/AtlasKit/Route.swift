@@ -1,0 +1,3 @@
+public struct Route {
+    public var stops: [String]
+}

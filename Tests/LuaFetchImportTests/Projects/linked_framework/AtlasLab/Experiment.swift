@@ -1,0 +1,2 @@
+// A framework the app does not link.
+let experimentName = "lab"

@@ -1,0 +1,2 @@
+// The share extension the app embeds: not the app's code.
+let shareTitle = "Share"

@@ -1,0 +1,3 @@
+enum Pace {
+    static var current = 5
+}

@@ -1,0 +1,3 @@
+public struct Ink {
+    public var color = "black"
+}

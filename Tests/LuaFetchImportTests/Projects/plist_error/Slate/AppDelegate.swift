@@ -1,0 +1,12 @@
+import UIKit
+import BackgroundTasks
+
+@main
+class AppDelegate: UIResponder, UIApplicationDelegate {
+    func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.slate.refresh", using: nil) { task in
+            task.setTaskCompleted(success: true)
+        }
+        return true
+    }
+}

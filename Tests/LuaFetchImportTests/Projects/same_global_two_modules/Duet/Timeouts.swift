@@ -1,0 +1,2 @@
+// The app's own global.
+let requestTimeout = 10

@@ -1,0 +1,2 @@
+// Excluded from the app by its membership exceptions.
+let debugMenuTitle = "Debug"

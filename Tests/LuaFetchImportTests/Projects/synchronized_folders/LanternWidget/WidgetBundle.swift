@@ -1,0 +1,2 @@
+// The widget's own code: not the app's.
+let widgetKind = "LanternWidget"

@@ -1,0 +1,2 @@
+// In a folder built as resources: not compiled.
+let resourceNote = "resources"

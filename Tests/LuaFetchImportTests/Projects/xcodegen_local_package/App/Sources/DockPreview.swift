@@ -1,0 +1,2 @@
+// Excluded by the spec's excludes glob.
+let dockPreviewName = "preview"

@@ -1,0 +1,3 @@
+public struct Berth {
+    public var number: Int
+}

@@ -1,0 +1,2 @@
+// A package test: never imported.
+let dockTestValue = 4

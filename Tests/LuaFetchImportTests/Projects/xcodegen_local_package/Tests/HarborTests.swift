@@ -1,0 +1,2 @@
+// The test target's file.
+let harborTestValue = 3

@@ -1,0 +1,94 @@
+// SPEC 18.9.1 and 18.9.2, rule by rule: which stub call sites may return nil. Declarations decide
+// (the SDK's table, the app's own protocol requirements); otherwise only the code's own use of the
+// call itself as an optional, never a variable declared optional, never an initializer. The test
+// reads the scenario's `swift.sites{}` table, the runtime's record of what each site can do.
+import Testing
+@testable import LuaFetchImport
+
+@Suite struct StubTruthTests {
+    /// Each stub site of the import as (name, may be nil), in order.
+    func sites(_ body: String, members: String = "", others: String = "") throws -> [(String, Bool)] {
+        let dir = try ImportHarness.folder(ImportHarness.launching(body, members: members, others: others))
+        let r = try Importer.run(ImportOptions(paths: [dir], luaCheck: ImportHarness.checkLua))
+        let lines = r.scenario.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(of: "swift.sites {") else { return [] }
+        var out: [(String, Bool)] = []
+        for line in lines[(start + 1)...] {
+            if line == "}" { break }
+            guard let q1 = line.firstIndex(of: "\""), let q2 = line[line.index(after: q1)...].firstIndex(of: "\"") else { continue }
+            out.append((String(line[line.index(after: q1)..<q2]), line.contains("opt = true")))
+        }
+        return out
+    }
+
+    func mayBeNil(_ name: String, in s: [(String, Bool)]) -> [Bool] { s.filter { $0.0 == name }.map(\.1) }
+
+    @Test func anInitializerIsNeverNilEvenIntoAnOptionalProperty() throws {
+        let s = try sites("""
+            window = UIWindow(frame: .zero)
+            coordinator = AppCoordinator(window: window)
+            if let c = AppCoordinator(window: window) { _ = c }
+            """, members: "var window: UIWindow?\nvar coordinator: AppCoordinator?")
+        #expect(mayBeNil("UIWindow.init", in: s) == [false])
+        #expect(mayBeNil("AppCoordinator.init", in: s) == [false, false])
+    }
+
+    @Test func aVariableDeclaredOptionalProvesNothing() throws {
+        let s = try sites("""
+            let a: Session? = SessionStore.current()
+            var b: Session?
+            b = SessionStore.current()
+            print(a == nil, b == nil)
+            """)
+        #expect(mayBeNil("SessionStore.current", in: s) == [false, false])
+    }
+
+    @Test func theCodesOwnUseOfTheCallProvesAnOptional() throws {
+        let s = try sites("""
+            if let a = SessionStore.current() { print(a) }
+            guard let b = SessionStore.current() else { return true }
+            print(b, SessionStore.current()?.name ?? "-", SessionStore.current() ?? "none", SessionStore.current() == nil)
+            SessionStore.current()!.start()
+            """)
+        #expect(mayBeNil("SessionStore.current", in: s) == [true, true, true, true, true, true])
+    }
+
+    @Test func theSDKsTableDecides() throws {
+        let s = try sites("""
+            let data = FileManager.default.contents(atPath: "/x")
+            let docs = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)
+            let parts = URLComponents(string: "https://example.com")
+            let window = UIWindow(frame: .zero)
+            print(data, docs, parts, window)
+            """)
+        #expect(mayBeNil("FileManager.contents", in: s) == [true])
+        #expect(mayBeNil("FileManager.urls", in: s) == [false])
+        #expect(mayBeNil("URLComponents.init", in: s) == [true])
+        #expect(mayBeNil("UIWindow.init", in: s) == [false])
+        #expect(Signatures.lookup("URL.init", labels: ["string"]) == Signature(optional: true, throwing: false, async: false))
+        #expect(Signatures.lookup("URL.init", labels: ["fileURLWithPath"])?.optional == false)
+        #expect(Signatures.lookup("FileManager.default.removeItem", labels: ["at"])?.throwing == true)
+        #expect(Signatures.lookup("Decoder.container.decodeIfPresent", labels: ["_", "forKey"])?.optional == true)
+    }
+
+    /// A stub standing for the app's own function whose Lua does not compile (here: nesting deeper
+    /// than Lua's parser takes) follows its declaration (LoadCheck): what the code does with the
+    /// result changes nothing.
+    @Test func aStubOfTheAppsOwnFunctionFollowsItsDeclaration() throws {
+        let deep = String(repeating: "(", count: 300) + "1" + String(repeating: " + 1)", count: 300)
+        let s = try sites("""
+            let a = Loader.latest()
+            print(a == nil)
+            print(Loader.count() ?? 0, Loader.size())
+            """, others: """
+            enum Loader {
+                static func latest() -> Int? { let x = \(deep); return x > 0 ? nil : x }
+                static func count() -> Int? { let y = \(deep); return y }
+                static func size() -> Int { let z = \(deep); return z }
+            }
+            """)
+        #expect(mayBeNil("Loader.latest", in: s) == [true])
+        #expect(mayBeNil("Loader.count", in: s) == [true])
+        #expect(mayBeNil("Loader.size", in: s) == [false])
+    }
+}
