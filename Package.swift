@@ -63,8 +63,8 @@ let package = Package(
             exclude: ["Lua/README.md", "API/README.md", "API/Swift/README.md", "Runners/README.md"],
             // The runtime of imported scenarios (SPEC 18), compiled into the binary: its modules,
             // loaded in SwiftRuntimeAPI's order.
-            resources: ["process", "types", "errors", "operators", "strings", "collections", "stubs", "concurrency",
-                        "foundation", "app", "publishers", "urlsession"].map { Resource.embedInCode("API/Swift/\($0).lua") }
+            resources: ["process", "types", "errors", "operators", "strings", "collections", "failures", "stubs",
+                        "concurrency", "foundation", "app", "publishers", "urlsession"].map { Resource.embedInCode("API/Swift/\($0).lua") }
         ),
         .executableTarget(
             name: "luafetch",

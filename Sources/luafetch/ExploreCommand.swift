@@ -67,6 +67,12 @@ struct Explore: ParsableCommand {
     @Flag(help: "Sample schedules at random only: no corpus of runs that reached new code (shards always do).")
     var noGuide = false
 
+    @Option(help: ArgumentHelp("How many stub calls of an imported scenario fail in a run: none, one (the default: half of the runs none, the others one call drawn from the seed among those that can fail and that the run reaches) or every (each such call with probability 1/4).", valueName: "none|one|every"))
+    var stubFailures: String?
+
+    /// `--stub-failures`, checked by validate().
+    var failures: StubFailures { stubFailures.flatMap(StubFailures.init(rawValue:)) ?? .one }
+
     @OptionGroup var coverageOptions: CoverageOptions
 
     @Flag(help: "No colour (explore's report has none; accepted as by every command).")
@@ -109,6 +115,7 @@ struct Explore: ParsableCommand {
             throw ValidationError("--seed-from \(seedFrom) with --runs \(runs) passes the largest seed (\(Int64.max)); use a smaller --seed-from")
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        try StubFailures.validate(stubFailures)
         if let osProfile, OSProfile(rawValue: osProfile) == nil {
             throw ValidationError("unknown --os '\(osProfile)': use ios6, ios7, ios13 or ios26")
         }
@@ -165,6 +172,7 @@ struct Explore: ParsableCommand {
                                    runs: shardSpec == nil ? swept.runs : total,
                                    shard: shardSpec, timeBudget: budget == nil ? nil : time, findings: swept.findings)
         report.stubDraws = probe.usesStubs
+        report.stubFailures = failures
         report.guided = guided
         report.coverage = swept.coverage
         // A single run shrinks what it reports; a shard shrinks every observation, since after
@@ -201,14 +209,16 @@ struct Explore: ParsableCommand {
         let ranked = report.findings.ranking
         for (n, line) in ranked.roots.enumerated() {
             guard let head = ranked.headline(line), let minimal = head.minimal, let command = report.replay(head) else { continue }
-            guard let page = Explorer.page(path: report.file, seed: head.seed, os: report.osOption, schedule: minimal, reproduce: command) else { continue }
+            guard let page = Explorer.page(path: report.file, seed: head.seed, os: report.osOption, schedule: minimal, reproduce: command,
+                                           failures: report.stubFailures) else { continue }
             let file = "finding-\(n + 1)-\(head.first.code).html"
             if let problem = writeFile(dir + "/" + file, page.html, existing: .replace) {
                 Output.error("luafetch explore: cannot write \(dir)/\(file): \(problem.message)\n")
                 throw ExitCode(2)
             }
             pages.append(.init(title: "\(head.first.code) \(line)", file: file, status: head.first.severity == .warning ? .warning : .error,
-                               note: (head.replayed ?? head.first).message, virtualTime: page.virtualTime,
+                               note: (head.replayed ?? head.first).message + (report.findings.lines[line]?.needs.map { "; \($0)" } ?? ""),
+                               virtualTime: page.virtualTime,
                                details: "seen in \(head.runs) run\(head.runs == 1 ? "" : "s"), seed \(head.seed)"))
         }
         if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch explore · \(report.name)", entryName: "finding", pages), existing: .replace) {
@@ -271,7 +281,8 @@ struct Explore: ParsableCommand {
                     guard let i else { return }
                     do {
                         let plan = guided && first > 0 ? guide.plan(seed: seed(i), horizon: horizon, slot: i - first) : nil
-                        let outcome = try Explorer.run(path: file, seed: seed(i), os: os, horizon: horizon, warm: warm, plan: plan)
+                        let outcome = try Explorer.run(path: file, seed: seed(i), os: os, horizon: horizon, warm: warm, plan: plan,
+                                                       failures: failures)
                         state.locked {
                             state.findings.add(outcome)
                             if guided { state.round[i - first] = outcome }
@@ -321,7 +332,7 @@ struct Explore: ParsableCommand {
         for (n, key) in keys.enumerated() {
             progress.note("shrinking \(n + 1)/\(keys.count)")
             guard let record = findings.observations[key] else { continue }
-            findings.observations[key] = Explorer.shrink(record, path: file, os: os) { batch, stillFails in
+            findings.observations[key] = Explorer.shrink(record, path: file, os: os, failures: failures) { batch, stillFails in
                 let results = Verdicts(count: batch.count)
                 let workers = min(jobs, batch.count)
                 DispatchQueue.concurrentPerform(iterations: workers) { w in

@@ -24,6 +24,8 @@ struct ExploreReport {
     var findings: ExploreFindings
     /// The scenario's stubs draw (an imported scenario): replays add `--stub-draws explore`.
     var stubDraws = false
+    /// `--stub-failures` (replays repeat it when it is not the default).
+    var stubFailures = StubFailures.one
     /// Whether the runs were guided by coverage (ExploreGuide).
     var guided = false
     /// What the runs covered, when they recorded it (guided, or --coverage).
@@ -66,6 +68,7 @@ struct ExploreReport {
             out.append("")
             out.append("\(mark(o.severity)) \(o.code) [\([o.severity.rawValue, o.exception].compactMap { $0 }.joined(separator: ", "))] \(o.location ?? "-")")
             out.append("  \(o.message)")
+            if let needs = group.needs { out.append("  \(needs)") }
             out.append("  in \(group.runs) of \(runs) runs (\(share(group.runs))), first at seed \(group.seed)")
             let others = (ranked.members[line] ?? []).dropFirst()
             if !others.isEmpty {
@@ -126,6 +129,7 @@ struct ExploreReport {
         if !s.actions.isEmpty { parts += ["--inject", shellQuote(s.injectText)] }
         if s.order != 0 { parts += ["--order", String(s.order)] }
         if stubDraws { parts += ["--stub-draws", "explore"] }
+        if stubDraws, stubFailures != .one { parts += ["--stub-failures", stubFailures.rawValue] }
         if strict { parts.append("--strict") }
         return parts.joined(separator: " ")
     }
@@ -140,7 +144,8 @@ struct ExploreReport {
             ("seedFrom", .int(seedFrom)), ("runs", .int(runs)),
             ("shard", .opt(shard.map { "\($0.index)/\($0.count)" })), ("timeBudget", .opt(timeBudget)),
             ("guide", .bool(guided)), ("coverage", .bool(coverage != nil)),
-        ] + (stubDraws ? [("stubDraws", JSON.bool(true))] : [])).text)
+        ] + (stubDraws ? [("stubDraws", JSON.bool(true))] : [])
+          + (stubFailures != .one ? [("stubFailures", JSON.string(stubFailures.rawValue))] : [])).text)
         let ranked = findings.ranking
         let causes = ranked.causedBy
         let roots = Set(ranked.roots)
@@ -154,7 +159,7 @@ struct ExploreReport {
                     ("runs", .int(m.runs)), ("seed", .int(m.seed)), ("schedule", Self.json(m.schedule)),
                     ("preceded", .array(m.preceded.sorted().map(JSON.string))),
                     ("shrunk", .bool(shown && m.shrunk)), ("minimal", shown ? m.minimal.map(Self.json) ?? .null : .null),
-                ] + (shown ? m.replayed.map { [("replayed", JSON.object(Self.observation($0) + [("t", .int($0.time))]))] } ?? [] : []))
+                ] + (m.needs.map { [("needs", JSON.string($0))] } ?? []) + (shown ? m.replayed.map { [("replayed", JSON.object(Self.observation($0) + [("t", .int($0.time))]))] } ?? [] : []))
             }
             out.append(JSON.object([
                 ("type", .string("finding")), ("line", .string(group.id)), ("severity", .string(ranked.severity(group.id).rawValue)),
@@ -165,7 +170,7 @@ struct ExploreReport {
                 ("headline", .opt(head?.id)),
                 ("replay", root ? .opt(head.flatMap(replay)) : .null),
                 ("members", .array(members)),
-            ]).text)
+            ] + (group.needs.map { [("needs", JSON.string($0))] } ?? [])).text)
         }
         if let coverage {
             for r in coverage.records { out.append(r.text) }
@@ -203,6 +208,7 @@ struct ExploreReport {
         var r = FindingRecord(id: id, first: first, runs: Int(runs), seed: seed, schedule: sched, preceded: Set(preceded),
                               minimal: schedule(j["minimal"]), shrunk: shrunk)
         r.replayed = observation(j["replayed"])
+        r.needs = j["needs"]?.stringValue
         return r
     }
 
@@ -301,14 +307,15 @@ struct ExploreReport {
             var h = ExploreReport(file: file, name: name, os: os, osOption: j["osOption"]?.stringValue.flatMap(OSProfile.init(rawValue:)),
                                   seedFrom: seedFrom, runs: Int(runs), shard: shard, timeBudget: nil, findings: ExploreFindings())
             if case .bool(true)? = j["stubDraws"] { h.stubDraws = true }
+            if let f = j["stubFailures"]?.stringValue.flatMap(StubFailures.init(rawValue:)) { h.stubFailures = f }
             if case .bool(true)? = j["guide"] {
                 return .failure(Problem(message: "\(at): a guided exploration, not a shard's (shards sample at random: write them with explore --shard K/M --format jsonl)"))
             }
             if case .bool(true)? = j["coverage"] {} else { withoutCoverage.append(path) }
             if let r = report {
                 guard r.file == h.file, r.name == h.name, r.os == h.os, r.osOption == h.osOption, r.seedFrom == h.seedFrom,
-                      r.runs == h.runs, count == shard.count else {
-                    return .failure(Problem(message: "\(at): \(path) explored something else than \(seen.values.min() ?? "the first file") (file, os, seeds and shard count must agree)"))
+                      r.runs == h.runs, r.stubFailures == h.stubFailures, count == shard.count else {
+                    return .failure(Problem(message: "\(at): \(path) explored something else than \(seen.values.min() ?? "the first file") (file, os, seeds, --stub-failures and shard count must agree)"))
                 }
             } else {
                 report = h

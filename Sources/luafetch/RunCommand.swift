@@ -65,6 +65,9 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("How an imported scenario's stubs draw: run, or explore (as explore's runs: whole time ranges, nil results, failure paths; replays a finding).", valueName: "run|explore"))
     var stubDraws: StubDraws = .run
 
+    @Option(help: ArgumentHelp("With --stub-draws explore, how many stub calls fail: none, one (half of the runs none, the others one call drawn from the seed; explore's default) or every (each call that can fail, with probability 1/4).", valueName: "none|one|every"))
+    var stubFailures: String?
+
     @OptionGroup var limitOptions: LimitOptions
 
     @OptionGroup var coverageOptions: CoverageOptions
@@ -76,12 +79,14 @@ struct Run: ParsableCommand {
         if let until, Time.parseDuration(until) == nil {
             throw ValidationError("bad --until '\(until)': use a duration like 90, 90s, 15m, 2h, 3d or 1h30m")
         }
+        try StubFailures.validate(stubFailures)
     }
 
     func run() throws {
         try RunSpec(file: file, seed: seed, osProfile: osProfile, until: until, format: format, trace: trace,
                     inject: inject, quiet: quiet, noColor: noColor, strict: strict, limits: limitOptions.limits,
                     debugger: debugger, order: order, settle: settle, stubDraws: stubDraws,
+                    stubFailures: stubFailures.flatMap(StubFailures.init(rawValue:)) ?? .one,
                     coverage: coverageOptions.coverage, coverageFormat: coverageOptions.format).execute()
     }
 }
@@ -157,6 +162,7 @@ struct RunSpec {
     var order: UInt64?
     var settle = false
     var stubDraws = StubDraws.run
+    var stubFailures = StubFailures.one
     /// `--coverage FILE` and its format.
     var coverage: String?
     var coverageFormat = CoverageFormat.lcov
@@ -188,6 +194,7 @@ struct RunSpec {
             case "--debugger": spec.debugger = true
             case "--settle": spec.settle = true
             case "--stub-draws": guard let v = value(), let d = StubDraws(rawValue: v) else { return nil }; spec.stubDraws = d
+            case "--stub-failures": guard let v = value(), let f = StubFailures(rawValue: v) else { return nil }; spec.stubFailures = f
             case "--coverage": guard let v = value(), !v.isEmpty, spec.coverage == nil else { return nil }; spec.coverage = v
             case "--coverage-format": guard let v = value(), let f = CoverageFormat(rawValue: v) else { return nil }; spec.coverageFormat = f; sawFormat = true
             case "--order": guard let v = value(), let n = UInt64(v), spec.order == nil else { return nil }; spec.order = n
@@ -214,7 +221,7 @@ struct RunSpec {
     var options: RunOptions {
         RunOptions(seed: seed, os: osProfile.flatMap(OSProfile.init(rawValue:)),
                    until: until.flatMap(Time.parseDuration), strict: strict, limits: limits,
-                   debugger: debugger, order: order ?? 0, settle: settle, stubDraws: stubDraws)
+                   debugger: debugger, order: order ?? 0, settle: settle, stubDraws: stubDraws, stubFailures: stubFailures)
     }
 
     /// Runs the scenario: first with the lazy budget (fast), and when its watchdog doubted the run,
@@ -355,6 +362,7 @@ struct RunSpec {
         if let order, order != 0 { parts += ["--order", String(order)] }
         if settle { parts.append("--settle") }
         if stubDraws == .explore { parts += ["--stub-draws", "explore"] }
+        if stubFailures != .one { parts += ["--stub-failures", stubFailures.rawValue] }
         if let n = limits.instructions { parts += ["--limit-instructions", String(n)] }
         if let n = limits.events { parts += ["--limit-events", String(n)] }
         if let n = limits.memory { parts += ["--limit-memory", String(n)] }
@@ -379,6 +387,16 @@ struct RunSpec {
 }
 
 extension StubDraws: ExpressibleByArgument {}
+
+extension StubFailures {
+    /// `--stub-failures` of run and explore: one of the three, else exit 2 with "did you mean".
+    static func validate(_ text: String?) throws {
+        guard let text, StubFailures(rawValue: text) == nil else { return }
+        let names = allCases.map(\.rawValue)
+        let hint = closest(text, among: names).map { "; did you mean '\($0)'?" } ?? ""
+        throw ValidationError("unknown --stub-failures '\(text)'\(hint) (use none, one or every)")
+    }
+}
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, jsonl, html

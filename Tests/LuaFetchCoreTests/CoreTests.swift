@@ -168,9 +168,9 @@ import Testing
     }
 
     @Test func severitiesAndExceptionCodes() {
-        #expect(ViolationCode.allCases.count == 29)
+        #expect(ViolationCode.allCases.count == 30)
         let warnings = ViolationCode.allCases.filter { $0.severity == .warning }.map(\.rawValue)
-        #expect(warnings == ["task-not-ended-in-handler", "task-unknown", "task-held-too-long", "fetch-not-configured", "unmatched-request", "pending-at-end", "deadlock", "timer-on-background-thread", "masked-by-debugger", "bgtask-double-completion", "session-no-completion", "scene-lifecycle-required"])
+        #expect(warnings == ["task-not-ended-in-handler", "task-unknown", "task-held-too-long", "fetch-not-configured", "unmatched-request", "pending-at-end", "deadlock", "timer-on-background-thread", "masked-by-debugger", "bgtask-double-completion", "bgtask-submit-refused", "session-no-completion", "scene-lifecycle-required"])
         #expect(ViolationCode.tooManyTasks.exceptionCode == "0xbada5e47")
         #expect(ViolationCode.appHang.exceptionCode == "0x8badf00d")
     }

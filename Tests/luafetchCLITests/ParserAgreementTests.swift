@@ -2,6 +2,7 @@
 // start-up) and ArgumentParser's `Run` must read every option the same way: for each command line
 // the fast path accepts, both give the same RunSpec; what it declines, ArgumentParser handles.
 import Testing
+import LuaFetchCore
 @testable import luafetch
 
 @Suite struct ParserAgreementTests {
@@ -16,6 +17,8 @@ import Testing
         ["s.lua", "--os", "ios26"],
         ["s.lua", "--debugger", "--order", "5"],
         ["s.lua", "--settle", "--inject", "3:home"],
+        ["s.lua", "--stub-draws", "explore", "--stub-failures", "every"],
+        ["s.lua", "--stub-failures", "sometimes"],
         ["s.lua", "--order", "-1"],
         ["s.lua", "--seed", "x"],
         ["s.lua", "--limit-events", "0"],
@@ -46,6 +49,7 @@ import Testing
         #expect(fast.debugger == r.debugger)
         #expect(fast.order == r.order)
         #expect(fast.settle == r.settle)
+        #expect(fast.stubFailures == (r.stubFailures.flatMap(StubFailures.init(rawValue:)) ?? .one))
         #expect(fast.coverage == r.coverageOptions.coverage)
         #expect(fast.coverageFormat == r.coverageOptions.format)
     }
@@ -53,7 +57,7 @@ import Testing
     @Test func theFastParserTakesEveryOptionOfRun() {
         // Every option Run declares is one the fast path knows (else it would silently decline it).
         let known = ["--seed", "--os", "--until", "--format", "--trace", "--inject", "--quiet", "--no-color", "--strict",
-                     "--debugger", "--order", "--settle", "--stub-draws", "--limit-instructions", "--limit-events", "--limit-memory",
+                     "--debugger", "--order", "--settle", "--stub-draws", "--stub-failures", "--limit-instructions", "--limit-events", "--limit-memory",
                      "--coverage", "--coverage-format"]
         let help = Run.helpMessage(columns: 200)
         for option in known { #expect(help.contains(option), "\(option)") }

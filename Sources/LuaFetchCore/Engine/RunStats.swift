@@ -38,4 +38,7 @@ public struct RunStats: Sendable {
     /// path (a nil result, a failure), as `+TIME Name (File.swift:LINE) → nil` (at most 32).
     public var stubCalls = 0
     public var stubNotes: [String] = []
+    /// The stub failures the run took so far, as `Name to fail (File.swift:LINE)` (SPEC 18.9.4:
+    /// a violation after one says it needed it; at most 8).
+    public var stubFailures: [String] = []
 }

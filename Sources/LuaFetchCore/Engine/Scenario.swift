@@ -69,20 +69,34 @@ public struct RunOptions: Sendable {
     /// `--stub-draws explore` (SPEC 18.7.11): stubs of imported scenarios draw as explore's runs
     /// do (times from the whole range, nil results, failure paths), so `run` replays a finding.
     public var stubDraws = StubDraws.run
+    /// `--stub-failures` (SPEC 18.9.3): under explore's draws, how many stub calls fail in a run.
+    public var stubFailures = StubFailures.one
     public init(seed: Int64? = nil, os: OSProfile? = nil, until: Millis? = nil, strict: Bool = false,
                 limits: RunLimits = RunLimits(), debugger: Bool = false, order: UInt64 = 0, settle: Bool = false,
-                stubDraws: StubDraws = .run) {
+                stubDraws: StubDraws = .run, stubFailures: StubFailures = .one) {
         self.seed = seed; self.os = os; self.until = until; self.strict = strict; self.limits = limits
         self.debugger = debugger; self.order = order; self.settle = settle; self.stubDraws = stubDraws
+        self.stubFailures = stubFailures
     }
+}
+
+/// How many stub calls fail in a run with explore's draws (SPEC 18.9.3).
+public enum StubFailures: String, Sendable, CaseIterable {
+    /// None: every stub succeeds (still with drawn times and loop counts).
+    case none
+    /// Half of the runs none; the other half, exactly one execution of one call site that can
+    /// fail among those the run reaches (stubs.lua says how it is chosen).
+    case one
+    /// Each call that can fail fails with probability 1/4 (the draws before SPEC 18.9).
+    case every
 }
 
 /// How the stubs of an imported scenario draw (SPEC 18.4).
 public enum StubDraws: String, Sendable {
     /// Times from the stub's range, results as specified.
     case run
-    /// As explore: times from the whole range, nil for results used as optionals and the failure
-    /// path, each with probability 1/4.
+    /// As explore: times from the whole range, and failures (nil results, failure paths) as
+    /// `--stub-failures` says.
     case explore
 }
 

@@ -1,7 +1,7 @@
-// The stubs of imported scenarios, on the World's side (SPEC 18.4, 18.7.11): their draws are a
+// The stubs of imported scenarios, on the World's side (SPEC 18.4, 18.7.11, 18.9): their draws are a
 // function of the run's seed, the call site, how many times it ran and what is drawn (no stream
 // to shift: a new stub elsewhere changes no other draw), and the explore-only draws a run took
-// are noted (the timeline says so, and explore's findings name them). The Lua side is the
+// are noted (the timeline says so, and the violations after a failure say they needed it). The Lua side is the
 // `swift` runtime (LuaFetchScripting/API/Swift/stubs.lua).
 
 extension World {
@@ -20,10 +20,22 @@ extension World {
     /// Whether stubs draw as explore's runs do (`--stub-draws explore`).
     public var exploreStubDraws: Bool { options.stubDraws == .explore }
 
-    /// A stub call took an explore-only path: noted on the timeline and for findings.
+    /// How many stub calls fail in a run with explore's draws (`--stub-failures`, SPEC 18.9.3).
+    public var stubFailureMode: StubFailures { options.stubFailures }
+
+    /// A stub call took an explore-only path (a failure: nil, a thrown error, the failure
+    /// closure): noted on the timeline, and every violation after it needs it (SPEC 18.9.4).
     public func noteStubDraw(_ name: String, at location: String, _ what: String) {
         log("stub", .info, "\(name) (\(location)) → \(what) (explore's draw; --stub-draws explore replays it)")
         if stats.stubNotes.count < 32 { stats.stubNotes.append("\(Time.stamp(now)) \(name) (\(location)) → \(what)") }
+        let failure = "\(name) to fail (\(location))"
+        if stats.stubFailures.count < 8, !stats.stubFailures.contains(failure) { stats.stubFailures.append(failure) }
+    }
+
+    /// What a violation now needed: `needs A.b to fail (File.swift:LINE)`, or nil when no stub
+    /// failed before it in this run.
+    public var stubFailureNeeds: String? {
+        stats.stubFailures.isEmpty ? nil : "needs " + stats.stubFailures.joined(separator: " and ")
     }
 
     /// `unsupported(...)` ran: code the importer could not translate.

@@ -45,6 +45,7 @@ public enum ViolationCode: String, CaseIterable, Sendable {
     case bgtaskUnregistered = "bgtask-unregistered"
     case bgtaskNoCompletion = "bgtask-no-completion"
     case bgtaskDoubleCompletion = "bgtask-double-completion"
+    case bgtaskSubmitRefused = "bgtask-submit-refused"
     case pushNoCompletion = "push-no-completion"
     case pushDoubleCompletion = "push-double-completion"
     case pushBadResult = "push-bad-result"
@@ -80,6 +81,7 @@ public enum ViolationCode: String, CaseIterable, Sendable {
         case .bgtaskUnregistered: return .init(.error, "bgtask", "NSInternalInconsistencyException", "a request submitted, or a task launched, with no handler registered in the process")
         case .bgtaskNoCompletion: return .init(.error, "bgtask", "0x8badf00d", "a task not completed by its end")
         case .bgtaskDoubleCompletion: return .init(.warning, "bgtask", nil, "setTaskCompleted a second time")
+        case .bgtaskSubmitRefused: return .init(.warning, "bgtask", nil, "BGTaskScheduler.submit refused a request (tooManyPendingTaskRequests, notPermitted, unavailable)")
         case .pushNoCompletion: return .init(.error, "push", "0x8badf00d", "no completion within `pushCompletion` seconds of a background push")
         case .pushDoubleCompletion: return .init(.error, "push", "NSInternalInconsistencyException", "a second completion")
         case .pushBadResult: return .init(.error, "push", nil, "a result other than the three")
@@ -116,6 +118,7 @@ public enum ViolationCode: String, CaseIterable, Sendable {
         case .bgtaskUnregistered: return "Call BGTaskScheduler.register in didFinishLaunching, before any submit and before the task can launch."
         case .bgtaskNoCompletion: return "Call task:setTaskCompleted when the work finishes, and set an expirationHandler that stops the work and completes the task."
         case .bgtaskDoubleCompletion: return "Complete each task once: make sure the work's end and the expiration handler cannot both call setTaskCompleted."
+        case .bgtaskSubmitRefused: return "Submit at most one BGAppRefreshTaskRequest (and ten processing requests): one identifier whose handler does all the refresh work, resubmitted from the task; keep the identifier in BGTaskSchedulerPermittedIdentifiers and the mode in UIBackgroundModes."
         case .pushNoCompletion: return "Call didReceiveRemoteNotification's completionHandler on every path within pushCompletion (30 s)."
         case .pushDoubleCompletion: return "Call the completion handler exactly once: return right after calling it."
         case .pushBadResult: return "Pass \"newData\", \"noData\" or \"failed\" (UIBackgroundFetchResult) to the completion handler."
@@ -150,7 +153,12 @@ public struct Violation: Sendable {
     public var location: SourceLocation?
     public var message: String
     public var traceback: String?
+    /// The stub failures the run took before it (SPEC 18.9.4): `needs A.b to fail (F.swift:12)`;
+    /// nil when it needed none.
+    public var needs: String?
     public var severity: Severity { code.severity }
+    /// The message, then what it needed: `MESSAGE; needs A.b to fail (F.swift:12)`.
+    public var messageAndNeeds: String { needs.map { "\(message); \($0)" } ?? message }
     public var exceptionCode: String? { code.exceptionCode }
     /// The message without the code's fix where it ends with it (task-expired's): the page shows
     /// the fix under the rule already.

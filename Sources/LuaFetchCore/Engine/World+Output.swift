@@ -59,7 +59,8 @@ extension World {
         var message = message
         if let location, message.hasPrefix("\(location.plain): ") { message.removeFirst("\(location.plain): ".count) }
         else if let location, message.hasPrefix("\(location): ") { message.removeFirst("\(location): ".count) }
-        violations.append(Violation(code: code, time: now, location: location, message: message, traceback: traceback))
+        violations.append(Violation(code: code, time: now, location: location, message: message, traceback: traceback,
+                                    needs: stubFailureNeeds))
         log(code.actor, .violation, message, violation: violations.count - 1)
     }
 

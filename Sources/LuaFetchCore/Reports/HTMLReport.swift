@@ -163,7 +163,7 @@ public enum HTMLReport {
         let violations: [JSON] = world.violations.enumerated().map { i, v in
             if ruled.insert(v.code).inserted { rules.append((v.code.rawValue, .array([.string(v.code.info.summary), .string(v.code.fix)]))) }
             let frames = v.traceback.flatMap(TextReport.scenarioFrames).map { JSON.array($0.dropFirst().map { .string(String($0.drop { $0 == " " })) }) }
-            return .array([.int(v.time), .string(v.code.rawValue), .string(v.severity.rawValue), .int(loc(v.location)), .string(v.messageWithoutFix),
+            return .array([.int(v.time), .string(v.code.rawValue), .string(v.severity.rawValue), .int(loc(v.location)), .string(v.needs.map { "\(v.messageWithoutFix); \($0)" } ?? v.messageWithoutFix),
                            .opt(v.exceptionCode), .int(expected.contains(v.code) ? 1 : 0), .int(entryOf[i]), frames ?? .null])
         }
         // Every kept timeline entry: [time, kind, actor, text, lane, item, location, violation].
@@ -350,7 +350,9 @@ public enum HTMLReport {
             list += "<span class=\"t\">\(escape(Time.stamp(v.time)))</span> <b>\(escape(v.code.rawValue))</b>"
             list += isExpected ? " <span class=\"badge expected\" title=\"an expect.violation in the scenario names this code: it does not fail the run\">expected</span>" : ""
             list += " <span class=\"loc\">\(escape(line))</span>"
-            list += "<div class=\"msg\">\(escape(v.message))</div></li>\n"
+            list += "<div class=\"msg\">\(escape(v.message))</div>"
+            if let needs = v.needs { list += "<div class=\"msg needs\">\(escape(needs))</div>" }
+            list += "</li>\n"
         }
         if world.violations.isEmpty { list = "<li class=\"none\">no violations</li>\n" }
         let passed = result.hasPrefix("PASS")

@@ -28,6 +28,7 @@ public enum JSONLReport {
                 if let sw = v.location?.swift { o.field("swift", sw.description) }
                 o.field("exception", v.exceptionCode)
                 o.field("message", v.message); o.field("traceback", v.traceback)
+                if let needs = v.needs { o.field("needs", needs) }
             }
         }
         switch e.detail {
@@ -61,6 +62,7 @@ public enum JSONLReport {
                                          ("location", .opt(v.location?.plain))]
         if let sw = v.location?.swift { fields.append(("swift", .string(sw.description))) }
         fields += [("exception", .opt(v.exceptionCode)), ("message", .string(v.message)), ("traceback", .opt(v.traceback))]
+        if let needs = v.needs { fields.append(("needs", .string(needs))) }
         return .object(fields)
     }
 

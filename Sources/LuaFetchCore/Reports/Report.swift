@@ -64,11 +64,12 @@ public struct TextReport {
         return ["stack traceback:"] + frames.map { "  " + $0 }
     }
 
-    /// `✗ task-expired [error, 0x8badf00d] file:line: message`.
+    /// `✗ task-expired [error, 0x8badf00d] file:line: message`, then `; needs X to fail (F.swift:N)`
+    /// when it came after a stub failure (SPEC 18.9.4).
     public func violationText(_ v: Violation) -> String {
         let mark = v.severity == .error ? "✗" : "⚠"
         let code = [v.severity.rawValue, v.exceptionCode].compactMap { $0 }.joined(separator: ", ")
-        return "\(mark) \(v.code.rawValue) [\(code)] \(v.location.map { "\($0): " } ?? "")\(v.message)"
+        return "\(mark) \(v.code.rawValue) [\(code)] \(v.location.map { "\($0): " } ?? "")\(v.messageAndNeeds)"
     }
 
     // MARK: - Summary

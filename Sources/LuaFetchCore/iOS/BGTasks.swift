@@ -240,9 +240,9 @@ extension World {
     /// `BGTaskScheduler.submit(request)`: accepted, refused (and why), or the app crashed.
     public func submitBGTask(_ request: BGTaskRequest) -> BGSubmitOutcome {
         if request.kind == .continued { return submitContinued(request).map { .refused($0) } ?? .accepted }
-        guard device.backgroundRefresh else { return .refused(.unavailable) }
+        guard device.backgroundRefresh else { return refuse(request, .unavailable) }
         guard app.permittedIdentifiers.contains(request.identifier), app.backgroundModes.contains(request.kind.mode ?? "") else {
-            return .refused(.notPermitted)
+            return refuse(request, .notPermitted)
         }
         // A submit before this process registered the identifier's launch handler (from another
         // thread at launch, say) is an exception in BGTaskScheduler (SPEC 13).
@@ -252,12 +252,37 @@ extension World {
             return .crashed
         }
         let others = bgTasks.pending.filter { $0.request.kind == request.kind && $0.request.identifier != request.identifier }.count
-        guard others < (request.kind == .appRefresh ? 1 : 10) else { return .refused(.tooManyPendingTaskRequests) }
+        guard others < (request.kind == .appRefresh ? 1 : 10) else { return refuse(request, .tooManyPendingTaskRequests) }
         bgTasks.pending.removeAll { $0.request.identifier == request.identifier }  // a resubmit replaces it
         bgTasks.pending.append(PendingBGRequest(request: request))
         log("bgtask", .task, "submitted \(request.kind.requestName) \(request.identifier)\(request.earliestBeginDate.map { ", not before \(Time.stamp($0))" } ?? "")")
         evaluateBGRequests()
         return .accepted
+    }
+
+    /// A refused submit (SPEC 13.1): the app may catch the error, but the work it asked for will
+    /// not run, so it is the warning `bgtask-submit-refused` at the submit's line (on the timeline
+    /// too, every one of them).
+    private func refuse(_ request: BGTaskRequest, _ error: BGSubmitError) -> BGSubmitOutcome {
+        let kind = request.kind.requestName
+        let why: String
+        switch error {
+        case .unavailable:
+            why = "background refresh is off on this device (Settings › General › Background App Refresh), so no request can be scheduled"
+        case .notPermitted:
+            why = app.permittedIdentifiers.contains(request.identifier)
+                ? "the app's background modes (UIBackgroundModes) lack \"\(request.kind.mode ?? "")\""
+                : "\(request.identifier) is not in permittedIdentifiers (BGTaskSchedulerPermittedIdentifiers)"
+        case .tooManyPendingTaskRequests:
+            let pending = bgTasks.pending.filter { $0.request.kind == request.kind }.map(\.request.identifier)
+            let limit = request.kind == .appRefresh ? "1 app-refresh request" : "10 processing requests"
+            why = "iOS keeps at most \(limit) pending, and \(pending.count == 1 ? "this one is" : "these are") pending: \(pending.joined(separator: ", "))"
+        case .immediateRunIneligible:
+            why = "a continued-processing task is running"
+        }
+        violate(.bgtaskSubmitRefused, at: request.submittedAt ?? app.location,
+                "BGTaskScheduler.submit refused \(kind) \(request.identifier) (\(error.rawValue)): \(why); the work it asks for will not run")
+        return .refused(error)
     }
 
     /// `BGTaskScheduler.cancel(identifier)`.

@@ -75,6 +75,11 @@ extension Translator {
     func whileStmt(_ w: WhileStmtSyntax, label: String?) {
         let line = file.line(w)
         let (id, cont) = newLoop()
+        // Loops over stubs end (SPEC 18.9.5): `swift.loop()` is this entry's state, `loopEnter`
+        // marks where the conditions start, and `loopCondition` holds a condition that consulted
+        // a stub for a drawn number of iterations only (failures.lua).
+        let loop = temp("loop")
+        emit("local \(loop) = swift.loop()", line)
         emit("while true do", line)
         indent += 1
         pushScope()
@@ -83,15 +88,20 @@ extension Translator {
         // that `continue` jumps over no local.
         let ok = temp("ok")
         emit("local \(ok) = false", line)
+        emit("swift.loopEnter(\(loop))", line)
         emit("do", line)
         indent += 1
         conditionChain(w.conditions, then: {
+            emit("if swift.loopCondition(\(loop), true) then", line)
+            indent += 1
             emit("\(ok) = true", line)
             emit("do", line)
             indent += 1
             block(w.body)
             indent -= 1
             emit("end", file.endLine(w.body))
+            indent -= 1
+            emit("end", line)
         })
         indent -= 1
         emit("end", line)
@@ -106,6 +116,8 @@ extension Translator {
     func repeatStmt(_ r: RepeatStmtSyntax, label: String?) {
         let line = file.line(r)
         let (id, cont) = newLoop()
+        let loop = temp("loop")
+        emit("local \(loop) = swift.loop()", line)
         emit("while true do", line)
         indent += 1
         control.append(.loop(label: label, continueLabel: cont, id: id))
@@ -116,7 +128,7 @@ extension Translator {
         out.append(pad + "end" + endMarker(r.body))
         control.removeLast()
         placeLabel(cont, endMarker(r.body))
-        emit("if not (\(expr(r.condition).code)) then break end", at: r.condition)
+        emit("if not swift.loopCondition(swift.loopEnter(\(loop)), \(expr(r.condition).code)) then break end", at: r.condition)
         indent -= 1
         endLoop(cont, r)
     }

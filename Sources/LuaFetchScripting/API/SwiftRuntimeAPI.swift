@@ -1,7 +1,7 @@
 // The host side of `swift`, the runtime of imported scenarios (SPEC 18): its Lua modules
 // (API/Swift/, compiled into the binary, in load order) and the primitives they are handed when a
 // scenario first reads `swift`, `stubs` or `unsupported`: the stubs' draws (seeded by run, site and count),
-// whether they draw as explore does, notes of explore-only draws, timeline lines, "did you mean"
+// whether they draw as explore does and how many fail (--stub-failures), notes of explore-only draws, timeline lines, "did you mean"
 // and the caller's line. Also the warnings of unused `stubs{}` names after loading (18.7.12).
 import LuaFetchCore
 
@@ -13,7 +13,8 @@ extension ScenarioRuntime {
         ("process", PackageResources.process_lua), ("types", PackageResources.types_lua),
         ("errors", PackageResources.errors_lua), ("operators", PackageResources.operators_lua),
         ("strings", PackageResources.strings_lua), ("collections", PackageResources.collections_lua),
-        ("stubs", PackageResources.stubs_lua), ("concurrency", PackageResources.concurrency_lua),
+        ("failures", PackageResources.failures_lua), ("stubs", PackageResources.stubs_lua),
+        ("concurrency", PackageResources.concurrency_lua),
         ("foundation", PackageResources.foundation_lua), ("app", PackageResources.app_lua),
         ("publishers", PackageResources.publishers_lua), ("urlsession", PackageResources.urlsession_lua),
     ].map { ("=swift/\($0.0).lua", String(decoding: $0.1, as: UTF8.self)) }
@@ -29,6 +30,7 @@ extension ScenarioRuntime {
                     return c.returns(.number(world.stubDraw(site: site, count: count, k: k)))
                 }),
                 ("exploreDraws", { [unowned self] c throws(LuaFailure) in c.returns(.boolean(world.exploreStubDraws)) }),
+                ("stubFailures", { [unowned self] c throws(LuaFailure) in c.returns(.string(world.stubFailureMode.rawValue)) }),
                 ("note", { [unowned self] c throws(LuaFailure) in
                     world.noteStubDraw(c.text(1), at: c.text(2), c.text(3))
                     return 0

@@ -24,10 +24,13 @@ public struct Observation: Sendable, Equatable {
     public var exception: String?
     /// When it happened (virtual time).
     public var time: Millis
+    /// The stub failures its run took before it (SPEC 18.9.4), or nil.
+    public var needs: String?
 
-    public init(key: String, code: String, severity: Severity, location: String?, message: String, exception: String?, time: Millis = 0) {
+    public init(key: String, code: String, severity: Severity, location: String?, message: String, exception: String?, time: Millis = 0,
+                needs: String? = nil) {
         self.key = key; self.code = code; self.severity = severity; self.location = location; self.message = message
-        self.exception = exception; self.time = time
+        self.exception = exception; self.time = time; self.needs = needs
     }
 }
 
@@ -62,17 +65,21 @@ public struct FindingRecord: Sendable {
     /// The observation as the minimal schedule's replay shows it (`luafetch run` with the replay
     /// command's options): what the report prints, so that the replay says the same.
     public var replayed: Observation?
+    /// What it needed in every run that showed it (the first such run's stub failures), or nil
+    /// when a run showed it with no stub failure before it (SPEC 18.9.4).
+    public var needs: String?
 
     public init(id: String, first: Observation, runs: Int, seed: Int64, schedule: Schedule, preceded: Set<String>,
                 minimal: Schedule? = nil, shrunk: Bool = false) {
         self.id = id; self.first = first; self.runs = runs; self.seed = seed; self.schedule = schedule
-        self.preceded = preceded; self.minimal = minimal; self.shrunk = shrunk
+        self.preceded = preceded; self.minimal = minimal; self.shrunk = shrunk; self.needs = first.needs
     }
 
     /// Folds in another record of the same id (another run, or another shard's record).
     mutating func merge(_ other: FindingRecord) {
         runs += other.runs
         preceded.formIntersection(other.preceded)
+        needs = needs == nil || other.needs == nil ? nil : other.seed < seed ? other.needs : needs
         if other.seed < seed {
             first = other.first; seed = other.seed; schedule = other.schedule
             minimal = other.minimal; shrunk = other.shrunk; replayed = other.replayed
@@ -195,8 +202,10 @@ public struct ExploreFindings: Sendable {
 
         public func severity(_ line: String) -> Severity { severities[line] ?? .warning }
 
-        /// Errors first, then by first seed, then by line.
+        /// Findings that need no stub failure first (SPEC 18.9.4), then errors, then by first
+        /// seed, then by line.
         func reportOrder(_ a: FindingRecord, _ b: FindingRecord) -> Bool {
+            if (a.needs == nil) != (b.needs == nil) { return a.needs == nil }
             let sa = severity(a.id), sb = severity(b.id)
             if sa != sb { return sa == .error }
             if a.seed != b.seed { return a.seed < b.seed }
@@ -207,8 +216,9 @@ public struct ExploreFindings: Sendable {
 
 public enum Explorer {
     /// The options of every explore run: settled at the end.
-    static func options(seed: Int64, os: OSProfile?, order: UInt64, until: Millis? = nil) -> RunOptions {
-        RunOptions(seed: seed, os: os, until: until, order: order, settle: true, stubDraws: .explore)
+    /// `failures`: `--stub-failures` (SPEC 18.9.3).
+    static func options(seed: Int64, os: OSProfile?, order: UInt64, until: Millis? = nil, failures: StubFailures = .one) -> RunOptions {
+        RunOptions(seed: seed, os: os, until: until, order: order, settle: true, stubDraws: .explore, stubFailures: failures)
     }
 
     /// Runs the scenario with `seed`, drawing its schedule from the seed (`horizon`: where
@@ -218,9 +228,9 @@ public enum Explorer {
     /// the seed. With a warm runtime that records coverage, the run's counts are added to the
     /// runtime's (`Warm.coverage`) and, when guided, its features returned.
     public static func run(path: String, seed: Int64, os: OSProfile?, horizon: Millis, warm: Warm? = nil,
-                           plan given: ExplorePlan? = nil) throws(ScenarioError) -> RunOutcome {
+                           plan given: ExplorePlan? = nil, failures: StubFailures = .one) throws(ScenarioError) -> RunOutcome {
         let plan = given ?? ExplorePlan.random(seed: seed, horizon: horizon)
-        let runtime = try loaded(path: path, options: options(seed: seed, os: os, order: plan.order), warm: warm)
+        let runtime = try loaded(path: path, options: options(seed: seed, os: os, order: plan.order, failures: failures), warm: warm)
         let driver = ExploreDriver(plan: plan, world: runtime.world, end: horizon, seed: seed)
         let result: Result<Void, ScenarioError>
         do { try runtime.run(); result = .success(()) } catch { result = .failure(error) }
@@ -245,8 +255,9 @@ public enum Explorer {
     /// `usefulOnly`: the replay shows nothing when one of its actions was not useful at its
     /// moment (a shrunk schedule holds only actions a person or the system would do then).
     public static func replay(path: String, seed: Int64, os: OSProfile?, schedule: Schedule, warm: Warm? = nil,
-                              usefulOnly: Bool = false) throws(ScenarioError) -> [Observation] {
-        let runtime = try loaded(path: path, options: options(seed: seed, os: os, order: schedule.order, until: schedule.until), warm: warm)
+                              usefulOnly: Bool = false, failures: StubFailures = .one) throws(ScenarioError) -> [Observation] {
+        let runtime = try loaded(path: path, options: options(seed: seed, os: os, order: schedule.order, until: schedule.until,
+                                                              failures: failures), warm: warm)
         let useless = UselessCount()
         for a in schedule.actions { a.schedule(in: runtime.world, counting: usefulOnly ? useless : nil) }
         try runtime.run()
@@ -331,8 +342,10 @@ public enum Explorer {
 
     /// The page of a schedule's replay (`explore --html`) and the virtual time it covered, or nil
     /// when the scenario fails to load.
-    public static func page(path: String, seed: Int64, os: OSProfile?, schedule: Schedule, reproduce: String) -> (html: String, virtualTime: Millis)? {
-        let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: schedule.order, until: schedule.until),
+    public static func page(path: String, seed: Int64, os: OSProfile?, schedule: Schedule, reproduce: String,
+                            failures: StubFailures = .one) -> (html: String, virtualTime: Millis)? {
+        let runtime = ScenarioRuntime(path: path, options: options(seed: seed, os: os, order: schedule.order, until: schedule.until,
+                                                                   failures: failures),
                                       reuseCompiledChunks: true, coverage: .lines)
         runtime.world.timelineKeeping = .picture(limit: HTMLReport.maxEntries)
         guard (try? runtime.load()) != nil else { return nil }
@@ -351,13 +364,14 @@ public enum Explorer {
         for v in world.violations where !expected.contains(v.code) && v.code != .pendingAtEnd {
             let loc = v.location?.description
             out.append((v.time, Observation(key: "\(v.code.rawValue) \(loc ?? "-")", code: v.code.rawValue, severity: v.severity,
-                                            location: loc, message: v.message, exception: v.exceptionCode, time: v.time)))
+                                            location: loc, message: v.message, exception: v.exceptionCode, time: v.time,
+                                            needs: v.needs)))
         }
         for e in world.expectationResults where !e.passed && !e.aboutViolations {
             let loc = e.location?.description
             out.append((e.time, Observation(key: "expectation \(loc ?? "-")", code: "expectation", severity: .error, location: loc,
                                             message: "expected \(e.description)\(e.detail.map { ": \($0)" } ?? "")", exception: nil,
-                                            time: e.time)))
+                                            time: e.time, needs: world.stubFailureNeeds)))
         }
         // Stable: violations before expectations of the same instant.
         return out.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element.o)
@@ -392,13 +406,13 @@ public enum Explorer {
     /// Shrinks the record's schedule; `parallel` runs a batch of candidate schedules (in any
     /// order, on any threads, each thread with its own warm runtime or none) and returns whether
     /// each still shows the record's key.
-    public static func shrink(_ record: FindingRecord, path: String, os: OSProfile?,
+    public static func shrink(_ record: FindingRecord, path: String, os: OSProfile?, failures: StubFailures = .one,
                               parallel: ([Schedule], @escaping @Sendable (Schedule, Warm?) -> Bool) -> [Bool]) -> FindingRecord {
         var r = record
         let key = record.id
         let seed = record.seed
         let stillFailsOn: @Sendable (Schedule, Warm?) -> Bool = { s, warm in
-            ((try? replay(path: path, seed: seed, os: os, schedule: s, warm: warm, usefulOnly: true)) ?? []).contains { $0.key == key }
+            ((try? replay(path: path, seed: seed, os: os, schedule: s, warm: warm, usefulOnly: true, failures: failures)) ?? []).contains { $0.key == key }
         }
         let stillFails: @Sendable (Schedule) -> Bool = { stillFailsOn($0, nil) }
         r.shrunk = true
@@ -410,7 +424,7 @@ public enum Explorer {
         // violation; not an expectation, whose check may be at the end). A cut after the
         // observation changes nothing before it, so the same observation is what the shorter
         // replay shows.
-        let seen = (try? replay(path: path, seed: seed, os: os, schedule: minimal))?.first(where: { $0.key == key })
+        let seen = (try? replay(path: path, seed: seed, os: os, schedule: minimal, failures: failures))?.first(where: { $0.key == key })
         if record.first.code != "expectation", let seen {
             var shorter = minimal
             shorter.until = (seen.time / Time.second + 1) * Time.second

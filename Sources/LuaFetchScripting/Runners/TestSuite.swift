@@ -176,7 +176,7 @@ public enum TestSuite {
         if let violation, expectation.map({ violation.time <= $0.time }) ?? true {
             v.code = violation.code.rawValue
             v.location = violation.location
-            v.message = violation.message
+            v.message = violation.messageAndNeeds
         } else if let e = expectation {
             v.code = "expectation"
             v.location = e.location

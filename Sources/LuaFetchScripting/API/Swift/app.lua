@@ -1,4 +1,4 @@
--- swift/app.lua, module 10 of 12 of the runtime of imported scenarios (README.md):
+-- swift/app.lua, module 11 of 13 of the runtime of imported scenarios (README.md):
 -- App wiring and SwiftUI (18.3, 18.7.13): scene phases, the app and scene delegates, launch
 -- options, `.backgroundTask`; Swift's initializers and conversions of numbers and collections,
 -- precondition and fatalError, UUID, String(format:), UserDefaults through `defaults`,

@@ -1,4 +1,4 @@
--- swift/collections.lua, module 6 of 12 of the runtime of imported scenarios (README.md):
+-- swift/collections.lua, module 6 of 13 of the runtime of imported scenarios (README.md):
 -- Arrays, dictionaries and sets (0-based subscripts, iteration, count), and the members and
 -- methods of built-in values (arrays, dictionaries, sets, strings, numbers, ranges) found by
 -- name when the importer did not know the receiver's type; `swift.extendBuiltins`.

@@ -1,4 +1,4 @@
--- swift/concurrency.lua, module 8 of 12 of the runtime of imported scenarios (README.md):
+-- swift/concurrency.lua, module 9 of 13 of the runtime of imported scenarios (README.md):
 -- Swift concurrency (18.3, 18.7.2): `Task {}` runs its body as a coroutine on the main queue
 -- or a background queue; `await` suspends the task (not its thread) and resumes it on the same
 -- executor; cancellation, continuations, task groups, actors' main-actor hops.

@@ -1,4 +1,4 @@
--- swift/errors.lua, module 3 of 12 of the runtime of imported scenarios (README.md):
+-- swift/errors.lua, module 3 of 13 of the runtime of imported scenarios (README.md):
 -- Optionals (unwrap, `??`, optional chaining), inout boxes, Swift errors (throw, try, try?,
 -- try!, do/catch) and scopes with `defer`, and the loop-control tokens the translation returns.
 -- Uses: types (the array metatable). Shares: isSwiftError.

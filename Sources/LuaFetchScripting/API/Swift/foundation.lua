@@ -1,4 +1,4 @@
--- swift/foundation.lua, module 9 of 12 of the runtime of imported scenarios (README.md):
+-- swift/foundation.lua, module 10 of 13 of the runtime of imported scenarios (README.md):
 -- Foundation and UIKit bits the translation maps onto the scenario API: Date and Calendar on
 -- virtual time, Progress, BGTaskScheduler requests, Timer, Operation and OperationQueue,
 -- DispatchWorkItem, notification sequences, DispatchSource timers, NotificationCenter observers.

@@ -1,4 +1,4 @@
--- swift/operators.lua, module 4 of 12 of the runtime of imported scenarios (README.md):
+-- swift/operators.lua, module 4 of 13 of the runtime of imported scenarios (README.md):
 -- Swift's operators on Lua values: Int arithmetic traps on overflow and `/` of two Ints
 -- truncates toward zero (18.7.8), `+` joins strings and arrays, equality and ordering of
 -- values, cases and collections; ranges; Swift's numeric functions (abs, floor, min, ...).

@@ -1,4 +1,4 @@
--- swift/process.lua, module 1 of 12 of the runtime of imported scenarios (README.md):
+-- swift/process.lua, module 1 of 13 of the runtime of imported scenarios (README.md):
 -- What a Swift program keeps in memory (statics, globals, singletons): one table per process,
 -- made by `swift.launch`, handed to the other modules through `shared.process`; and opaque
 -- values, what a stub returns (18.7.1).
@@ -45,6 +45,7 @@ S.null = setmetatable({}, { __tostring = function() return "nil" end })
 -- ===========================================================================================
 -- Opaque values: what a stub returns. Every field and call is again opaque; true in conditions,
 -- iterates as empty, compares unequal and not-less to anything, prints as `opaque` (18.7.1).
+-- What the app assigns on one reads back (stubs.lua's `swift.setMember` and `swift.get`).
 -- ===========================================================================================
 local Opaque = {}
 local opaqueName = setmetatable({}, { __mode = "k" })
@@ -53,7 +54,15 @@ local function opaque(name)
   opaqueName[o] = name
   return o
 end
-S.opaque = opaque
+--- `swift.opaque(name)` in imported code (an unknown type or global, `Foo.shared`): one value per
+--- name and process, so what the app writes on it reads back (issue 38.3).
+function S.opaque(name)
+  local known = P.opaques
+  if known == nil then known = {}; P.opaques = known end
+  local o = known[name]
+  if o == nil then o = opaque(name); known[name] = o end
+  return o
+end
 local function isOpaque(v) return getmetatable(v) == Opaque end
 S.isOpaque = isOpaque
 Opaque.__index = function(o, k) return opaque((opaqueName[o] or "opaque") .. "." .. tostring(k)) end

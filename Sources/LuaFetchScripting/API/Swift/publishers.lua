@@ -1,4 +1,4 @@
--- swift/publishers.lua, module 11 of 12 of the runtime of imported scenarios (README.md):
+-- swift/publishers.lua, module 12 of 13 of the runtime of imported scenarios (README.md):
 -- NotificationCenter's post and Combine's publishers (`publisher(for:)`, `Timer.publish`, an
 -- `@Published` property's `$name`): their stages (map, filter, compactMap) and `sink`, on the
 -- scenario's notifications and timers and on each assignment of the property.

@@ -1,4 +1,4 @@
--- swift/strings.lua, module 5 of 12 of the runtime of imported scenarios (README.md):
+-- swift/strings.lua, module 5 of 13 of the runtime of imported scenarios (README.md):
 -- `String(describing:)`, string interpolation and `print`, as Swift shows values.
 -- Uses: process (Opaque), types (metatables, caseOf). Shares: describe.
 local S, prim, shared = ...

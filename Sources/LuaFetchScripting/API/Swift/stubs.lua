@@ -1,13 +1,13 @@
--- swift/stubs.lua, module 7 of 12 of the runtime of imported scenarios (README.md):
+-- swift/stubs.lua, module 8 of 13 of the runtime of imported scenarios (README.md):
 -- Member access and calls where the importer did not know the receiver's type (`swift.get`,
 -- `swift.call`), and the stubs of 18.4 and 18.7: calls into code the imported files do not
 -- define, whose time, result and failure are drawn from their own seeded stream (`prim.draw`),
 -- `stubs{}` and `unsupported`.
 -- Uses: the host's primitives (prim), process (opaque values), types (metatables, copy,
--- caseOf), collections (builtinTables).
+-- caseOf), collections (builtinTables), failures (the sites, specs and counts; which calls fail).
 local S, prim, shared = ...
 local G = _G
-local type, rawget, getmetatable, select, error = type, rawget, getmetatable, select, error
+local type, rawget, rawset, getmetatable, setmetatable, select, error = type, rawget, rawset, getmetatable, setmetatable, select, error
 local pcall, tostring = pcall, tostring
 local pack, unpack, sort = table.pack, table.unpack, table.sort
 local mtype, floor = math.type, math.floor
@@ -15,13 +15,15 @@ local Opaque, opaque, isOpaque = shared.Opaque, shared.opaque, shared.isOpaque
 local ArrayMeta, DictMeta, SetMeta = shared.ArrayMeta, shared.DictMeta, shared.SetMeta
 local copy, CaseMeta, caseOf = shared.copy, shared.CaseMeta, shared.caseOf
 local builtinTables = shared.builtinTables
+local failureKind, failsNow, touchStub = shared.failureKind, shared.failsNow, shared.touchStub
+-- The call sites (swift.sites), stubs{} by name, and per site how many times it ran in this run.
+local sites, specs, counts = shared.stubSites, shared.stubSpecs, shared.stubCounts
 
 -- ===========================================================================================
 -- Member access and calls where the importer did not know the receiver's type: an instance of a
 -- translated type answers itself, a built-in value by the tables above, anything else (an opaque
 -- value, an SDK object) is a stub call named by the site.
 -- ===========================================================================================
-local sites = {}
 local safeIndex
 
 --- `t[k]`, and whether it could be read (the scenario API's objects refuse unknown fields).
@@ -31,6 +33,55 @@ safeIndex = function(t, k)
   local ok, v = pcall(function() return t[k] end)
   if ok then return v, true end
   return nil, false
+end
+
+-- ===========================================================================================
+-- Opaque values keep what the app writes (issue 38.3): a property the app assigns on an opaque
+-- object reads back what it assigned (a semaphore, a flag, a handler; nil too), so the app's own
+-- objects survive a trip through a stub. A property never written is a stub's value; one whose
+-- site the importer marked `bool` (read as a condition), or named as Swift's API guidelines
+-- name Booleans (isX, hasX, canX, shouldX, ...), reads as a Bool drawn once per object and
+-- property from the run's seed (false and true both searched), never an opaque "true forever".
+-- ===========================================================================================
+local NIL = {}   -- a property assigned nil
+local drawnBools = setmetatable({}, { __mode = "k" })   -- opaque value -> { property -> its drawn Bool }
+local boolPrefixes = { "is", "has", "can", "should", "did", "was", "were", "will", "needs", "allows", "supports", "contains" }
+local boolNames = {}
+local function looksBoolean(name)
+  local known = boolNames[name]
+  if known ~= nil then return known end
+  local yes = false
+  for _, p in ipairs(boolPrefixes) do
+    local c = name:sub(#p + 1, #p + 1)
+    if name:sub(1, #p) == p and c ~= "" and c:match("%u") then yes = true break end
+  end
+  boolNames[name] = yes
+  return yes
+end
+
+--- A property of an opaque value: what the app wrote, a drawn Bool, or a stub's value.
+local function opaqueMember(site, recv, name)
+  local v = rawget(recv, name)
+  if v ~= nil then
+    if v == NIL then return nil end
+    return v
+  end
+  local info = sites[site]
+  local drawn = drawnBools[recv] and drawnBools[recv][name]
+  if drawn ~= nil then
+    touchStub(info and info[1])
+    return drawn
+  end
+  if info and (info.bool or looksBoolean(name)) then
+    local n = (counts[site] or 0) + 1
+    counts[site] = n
+    local b = prim.draw(site, n, 5) < 0.5
+    drawnBools[recv] = drawnBools[recv] or {}
+    drawnBools[recv][name] = b
+    touchStub(info[1])
+    return b
+  end
+  return S.stubValue(site, recv)
 end
 
 --- `recv.name`.
@@ -44,7 +95,7 @@ function S.get(site, recv, name)
     return nil
   end
   if type(recv) == "table" then
-    if isOpaque(recv) then return S.stubValue(site, recv) end
+    if isOpaque(recv) then return opaqueMember(site, recv, name) end
     if caseOf(recv) and name == "rawValue" then return recv.rawValue end
     local v, ok = safeIndex(recv, name)
     if ok then return v end
@@ -56,7 +107,13 @@ end
 --- `recv.name = v`.
 function S.setMember(recv, name, v)
   if recv == nil then error("attempt to set '" .. name .. "' of nil (an Optional used without '?' or '!')", 2) end
-  if type(recv) == "table" and not isOpaque(recv) then recv[name] = v end
+  if type(recv) ~= "table" then return end
+  if isOpaque(recv) then
+    if v == nil then v = NIL end
+    rawset(recv, name, v)
+    return
+  end
+  recv[name] = v
 end
 
 --- `recv.name(args)`; `labelled`: the name with its first argument label (`remove_at`), tried first.
@@ -91,6 +148,18 @@ function S.call(site, recv, name, labelled, ...)
     if mapped then return r end
     return S.stubCall(site, recv, ...)
   end
+  -- `wait(timeout: .now() + 20)` on a semaphore or group whose type the importer could not see
+  -- (stored on an opaque value, issue 38.3): the deadline is absolute, the scenario API's `wait`
+  -- takes seconds; `.success` or `.timedOut`, as APIs' DispatchSemaphore.wait row gives.
+  if (labelled == "wait_timeout" or labelled == "wait_wallTimeout") and type(recv) == "table" and not isOpaque(recv) then
+    local wait = safeIndex(recv, "wait")
+    if type(wait) == "function" then
+      local deadline = ...
+      local seconds = mtype(deadline) and (deadline > G.now() and deadline - G.now() or 0) or nil
+      if wait(recv, seconds) then return S.case("success") end
+      return S.case("timedOut")
+    end
+  end
   if type(recv) == "table" and not isOpaque(recv) then
     local m = labelled and safeIndex(recv, labelled) or nil
     if m == nil then m = safeIndex(recv, name) end
@@ -102,6 +171,11 @@ function S.call(site, recv, name, labelled, ...)
       return S.stubCall(site, recv, ...)
     end
     return m
+  end
+  -- A closure the app stored on an opaque value (`client.onDone = { ... }`, then `client.onDone()`).
+  if type(recv) == "table" then
+    local stored = rawget(recv, name)
+    if type(stored) == "function" then return stored(...) end
   end
   return S.stubCall(site, recv, ...)
 end
@@ -119,10 +193,8 @@ end
 -- ===========================================================================================
 -- Stubs (18.4, 18.7): calls into code the imported files do not define.
 -- ===========================================================================================
-local specs = {}
 local declaredNames = {}   -- names given to stubs{}, in order, with where
 local usedNames = {}
-local counts = {}          -- per site: how many times it ran in this run
 local defaultRange = { 0.01, 10 }
 local exploreRange = { 0.001, 120 }
 
@@ -136,7 +208,7 @@ function S.sites(list)
   end
 end
 
-local stubSpecFields = { seconds = true, result = true, calls = true, blocking = true, lock = true }
+local stubSpecFields = { seconds = true, result = true, calls = true, blocking = true, lock = true, iterations = true }
 --- `stubs{ ["Type.member"] = spec, ... }`: what each stub does; a later call adds to the earlier
 --- ones and overrides the names it repeats.
 function S.declareStubs(t)
@@ -149,8 +221,8 @@ function S.declareStubs(t)
     if type(spec) ~= "table" then error("stubs: [\"" .. name .. "\"] must be a table, like { seconds = 2 }", 2) end
     for f in pairs(spec) do
       if not stubSpecFields[f] then
-        local hint = prim.didYouMean(tostring(f), { "seconds", "result", "calls", "blocking", "lock" })
-        error("stubs: unknown field '" .. tostring(f) .. "' of [\"" .. name .. "\"]" .. hint .. " (fields: seconds, result, calls, blocking, lock)", 2)
+        local hint = prim.didYouMean(tostring(f), { "seconds", "result", "calls", "blocking", "lock", "iterations" })
+        error("stubs: unknown field '" .. tostring(f) .. "' of [\"" .. name .. "\"]" .. hint .. " (fields: seconds, result, calls, blocking, lock, iterations)", 2)
       end
     end
     local s = spec.seconds
@@ -163,6 +235,10 @@ function S.declareStubs(t)
       error("stubs: [\"" .. name .. "\"].calls must be a whole number ≥ 0", 2)
     end
     if spec.blocking ~= nil and type(spec.blocking) ~= "boolean" then error("stubs: [\"" .. name .. "\"].blocking must be true or false", 2) end
+    local it = spec.iterations
+    if it ~= nil and not (mtype(it) == "integer" and it >= 0) and not (type(it) == "table" and mtype(it[1]) == "integer" and mtype(it[2]) == "integer" and 0 <= it[1] and it[1] <= it[2]) then
+      error("stubs: [\"" .. name .. "\"].iterations must be a whole number ≥ 0 or { min, max }", 2)
+    end
     if spec.lock ~= nil and spec.lock ~= "sharedContainer" then error("stubs: [\"" .. name .. "\"].lock must be \"sharedContainer\"", 2) end
     if not specs[name] then declaredNames[#declaredNames + 1] = { name = name, where = prim.where(2) } end
     specs[name] = spec
@@ -202,18 +278,29 @@ local function outcome(site, recv)
   counts[site] = n
   local explore = prim.exploreDraws()
   local seconds = drawSeconds(spec, site, n, explore)
-  local failing = false
-  local canFail = info.fails or info.throws
-  if explore and canFail then failing = prim.draw(site, n, 2) < 0.25 end
   local result
   local r = spec.result
   if r == nil or r == "opaque" then result = opaque(name)
   elseif r == "nil" then result = nil
   elseif type(r) == "table" then result = copy(r)
   else result = r end
-  if explore and info.opt and (r == nil or r == "opaque") and prim.draw(site, n, 3) < 0.25 then
-    result = nil
-    prim.note(name, info[2], "nil")
+  local failing = false
+  touchStub(name)
+  local kind = explore and failureKind(info, spec)
+  if kind and prim.stubFailures() == "every" then
+    -- The draws before 18.9: the failure path and a nil result, each with probability 1/4.
+    if info.fails or info.throws then failing = failsNow(site, n, "fails") end
+    if info.opt and (r == nil or r == "opaque") and failsNow(site, n, "nil") then
+      result = nil
+      prim.note(name, info[2], "nil")
+    end
+  elseif kind and failsNow(site, n, kind) then
+    if kind == "nil" then
+      result = nil
+      prim.note(name, info[2], "nil")
+    else
+      failing = true
+    end
   end
   if failing then prim.note(name, info[2], "its failure path") end
   return { name = name, spec = spec, seconds = seconds, failing = failing, result = result, info = info, n = n }

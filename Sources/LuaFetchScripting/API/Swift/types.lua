@@ -1,4 +1,4 @@
--- swift/types.lua, module 2 of 12 of the runtime of imported scenarios (README.md):
+-- swift/types.lua, module 2 of 13 of the runtime of imported scenarios (README.md):
 -- Classes, structs, protocols and enums as tables: instances find methods through their type,
 -- computed and observed properties through getters and setters, statics per process; value
 -- semantics (`swift.copy`); enum cases and their comparison.

@@ -1,4 +1,4 @@
--- swift/urlsession.lua, module 12 of 12 of the runtime of imported scenarios (README.md):
+-- swift/urlsession.lua, module 13 of 13 of the runtime of imported scenarios (README.md):
 -- URLSession (18.3): shared sessions send `http` requests to the fake servers; background
 -- sessions are the scenario's `urlSession.background`, their delegate calls made to the Swift
 -- delegate; tasks as Swift sees them.

@@ -1,0 +1,122 @@
+-- swift/failures.lua, module 7 of 13 of the runtime of imported scenarios (README.md):
+-- Which stub calls fail in a run (18.9.3: one failure per run, `--stub-failures`) and loops over
+-- stubs (18.9.5: an opaque condition holds for a drawn number of iterations). Holds the call
+-- sites' table, the stubs' specs and the per-run call counts that stubs.lua fills and reads.
+-- Uses: the host's primitives (prim.draw, prim.stubFailures), process (isOpaque).
+-- Shares: stubSites, stubSpecs, stubCounts, failureKind, failsNow, touchStub.
+local S, prim, shared = ...
+local type, ipairs = type, ipairs
+local floor, exp, log = math.floor, math.exp, math.log
+local isOpaque = shared.isOpaque
+
+local sites = {}    -- the call sites (swift.sites), by number
+local specs = {}    -- stubs{} by name
+local counts = {}   -- per site: how many times it ran in this run
+shared.stubSites, shared.stubSpecs, shared.stubCounts = sites, specs, counts
+
+-- ===========================================================================================
+-- Failures as a search dimension (18.9.3). A site can fail when it throws or has a failure path
+-- (`throws`, `fails`) or its result can be nil (`opt`, a result left opaque). `--stub-failures
+-- every`: each execution of such a site fails with probability 1/4 (nil and the failure path
+-- drawn apart: the draws before 18.9). `one` (the default): the run draws once, from its seed,
+-- either no failure (half of the runs) or a target: the j-th site that can fail in the order the
+-- run first reaches such sites, at its m-th execution. j is uniform over 1..N (N: the sites of
+-- the scenario that can fail) when N <= 8, else log-uniform (each doubling of j as likely), so
+-- the first sites a run reaches are found as often as the rest; m is 1 with probability 3/4, else
+-- 2, 3, ... each half as likely as the one before. A run that never reaches its target fails
+-- nothing. The choice is a function of the seed and the run's own order, so a replay with the
+-- seed takes the same failure, on any number of jobs. `none`: nothing fails.
+-- ===========================================================================================
+local target              -- nil: not drawn yet in this run; false: no failure; { j, m }
+local reachedOrder = {}   -- site -> its place among the failable sites this run reached
+local reachedCount = 0
+
+--- How `info`'s site fails (nil: it cannot): a thrown error, its failure path, or nil.
+local function failureKind(info, spec)
+  if info.throws then return "throws" end
+  if info.fails then return "fails" end
+  local r = spec.result
+  if info.opt and (r == nil or r == "opaque") then return "nil" end
+  return nil
+end
+
+local function drawTarget()
+  if prim.draw(0, 0, 1) < 0.5 then return false end
+  local n = 0
+  for _, s in ipairs(sites) do if failureKind(s, specs[s[1]] or {}) then n = n + 1 end end
+  if n == 0 then return false end
+  local u = prim.draw(0, 0, 2)
+  local j
+  if n <= 8 then j = floor(u * n) + 1 else j = floor(exp(u * log(n + 1))) end
+  if j < 1 then j = 1 elseif j > n then j = n end
+  local m = 1
+  if prim.draw(0, 0, 3) >= 0.75 then
+    m = 2
+    local v = prim.draw(0, 0, 4)
+    while v < 0.5 and m < 64 do m = m + 1; v = v * 2 end
+  end
+  return { j, m }
+end
+
+--- Whether execution `n` of `site` (which can fail) fails in this run.
+local function failsNow(site, n, k)
+  local mode = prim.stubFailures()
+  if mode == "every" then return prim.draw(site, n, k == "nil" and 3 or 2) < 0.25 end
+  if mode ~= "one" then return false end
+  if target == nil then target = drawTarget() end
+  if not target then return false end
+  local place = reachedOrder[site]
+  if place == nil then
+    reachedCount = reachedCount + 1
+    place = reachedCount
+    reachedOrder[site] = place
+  end
+  return place == target[1] and n == target[2]
+end
+
+shared.failureKind, shared.failsNow = failureKind, failsNow
+
+-- ===========================================================================================
+-- Loops over stubs end (18.9.5). The importer brackets each `while` and `repeat`:
+--   local l = swift.loop()                 -- before the loop: this entry's state
+--   swift.loopEnter(l)                     -- each time round, before the conditions
+--   if swift.loopCondition(l, true) then   -- the conditions held (a repeat passes its value)
+-- A condition that consulted a stub since `loopEnter` (a call, a property of an opaque value,
+-- a drawn Bool) or is itself an opaque value holds for a drawn number of iterations, then is
+-- false: `iterations` of the last stub it consulted (default { 0, 3 }; a number or
+-- { min, max }), drawn once per entry of the loop from the run's seed and the entry's number.
+-- A condition over the app's own values is the app's.
+-- ===========================================================================================
+local touches, lastStub = 0, nil
+local loopEntries = 0
+local defaultIterations = { 0, 3 }
+
+--- A stub was consulted (its call or value): loops over it end.
+local function touchStub(name)
+  touches = touches + 1
+  lastStub = name
+end
+shared.touchStub = touchStub
+
+function S.loop() return { n = 0, mark = 0 } end
+
+function S.loopEnter(l)
+  l.mark = touches
+  return l
+end
+
+function S.loopCondition(l, v)
+  if not v then return false end
+  if touches == l.mark and not isOpaque(v) then return true end
+  if l.limit == nil then
+    loopEntries = loopEntries + 1
+    local spec = (lastStub and specs[lastStub]) or {}
+    local it = spec.iterations or defaultIterations
+    local lo, hi = it, it
+    if type(it) == "table" then lo, hi = it[1], it[2] end
+    l.limit = lo + floor(prim.draw(0, loopEntries, 6) * (hi - lo + 1))
+    if l.limit > hi then l.limit = hi end
+  end
+  l.n = l.n + 1
+  return l.n <= l.limit
+end
