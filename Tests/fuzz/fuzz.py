@@ -10,6 +10,12 @@ Seeded: case i of seed S is the same on every machine. Each case is one of
             into boundary values, names misspelt, loops, errors and yields inserted);
   options   hostile command lines (run, explore, repl, test options);
   repl      random REPL input through a pipe (dot commands, Lua, unfinished chunks, garbage);
+  costly    a scenario made of work that costs far more time than its count (issue 40): host actions
+            every millisecond, instructions that allocate, 10^5-10^6-element tables per event, timers
+            that multiply, errors caught in loops; run at the DEFAULT limits (10^9 units, 10^7 events),
+            as `luafetch run` or a REPL that advances a century, text, JSON Lines or --quiet, with
+            --until at times; the time invariant is --timeout x --slowdown (the build's calibrated
+            slowdown: 1 for release);
   import    `luafetch import` on Swift: the fixture apps mutated, apps generated from statement
             templates (every construct and mapped API the importer knows, nested at random), and
             hostile input (deep nesting, huge files, invalid UTF-8, binary and malformed plists);
@@ -19,11 +25,11 @@ Invariants per case: exit status in {0, 1, 2}; no signal; done within --timeout 
 under 1 GiB; a scenario error (exit 2 of a run whose options are valid) starts with FILE:LINE:;
 every --rerun-th case run again gives byte-identical output.
 
-Usage: fuzz.py LUAFETCH [--cases N] [--seed S] [--jobs J] [--timeout T] [--rerun K] [--keep DIR]
+Usage: fuzz.py LUAFETCH [--cases N] [--seed S] [--jobs J] [--timeout T] [--slowdown F] [--rerun K] [--keep DIR]
 Failing cases are written to DIR (default fuzz-failures/) with the command and what broke.
 """
 import concurrent.futures as futures
-import os, random, re, resource, shutil, subprocess, sys, tempfile, time
+import hashlib, os, random, re, resource, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = sorted(os.path.join(ROOT, 'examples', f) for f in os.listdir(os.path.join(ROOT, 'examples')) if f.endswith('.lua'))
@@ -220,6 +226,58 @@ def repl_input(r):
     return '\n'.join(r.choice(REPL_LINES) for _ in range(r.randint(1, 12))) + '\n'
 
 
+# Work that costs far more time than its count (issue 40's hostile shapes), for `costly` cases.
+COSTLY_WORLD = [
+    'for i = 1, {n} do user.home() user.open() end', 'for i = 1, {n} do system.memoryPressure() end',
+    'for i = 1, {n} do notifications.observe("ping", function() end) end notifications.post("ping", {{}})',
+    'local s = {{}} for i = 1, {big} do s[#s + 1] = tostring(i) end print(#table.concat(s))',
+    'local t = {{}} for i = 1, {big} do t["k" .. i] = {{ i }} end', 'print(select("#", table.unpack({{}}, 1, 200)))',
+    'for i = 1, {n} do print(tostring("10"), type(UIBackgroundFetchResultFailed)) end', 'every({t}, function() print(now()) end)',
+    'every({t}, function() every({t}, function() print(tostring(now())) end) end)', 'pcall(function() while true do end end)',
+    'for i = 1, {n} do pcall(error, {{}}) end', 'for i = 1, {n} do local s = "k" .. (i + 0.5) end',
+    'math.randomseed(1, 2) stored_app = app', 'print(pcall(string.pack, "s1", 0.001))', 'at(0, function() end)',
+    'for i = 1, {n} do local s = ("x"):rep(100):upper():sub(2) end', 'for i = 1, {n} do at(now() / 1000 + 1, function() end) end',
+]
+COSTLY_APP = [
+    'for i = 1, {n} do app:beginBackgroundTask(nil) end', 'for i = 1, {n} do local a, b = app.state, app.backgroundTimeRemaining end',
+    'for i = 1, {n} do after(0, function() end) end', 'for i = 1, {n} do timer.after(1, function() end) end',
+    'local s = {{}} for i = 1, {big} do s[#s + 1] = tostring(i) end print(#table.concat(s))',
+    'for i = 1, {n} do http.get("https://api.test/x", function() end) end', 'for i = 1, {n} do defaults.set("k", {{ a = i }}) end',
+    'for i = 1, {n} do dispatch.global(function() end) end', 'print(app.backgroundTimeRemaining, app.state)',
+    'pcall(function() local s = {{}} for i = 1, {big} do s[#s + 1] = tostring(i) end print(#table.concat(s)) end)',
+]
+COSTLY_FILL = {'{n}': ['1', '10', '100', '1000', '5000'], '{big}': ['1e3', '1e4', '1e5', '1e6'],
+               '{t}': ['0.001', '0.01', '0.5', '1', '3', '25', 'minutes(5)']}
+
+
+def costly_fill(r, template):
+    out = template
+    for key, choices in COSTLY_FILL.items():
+        while key in out:
+            out = out.replace(key, r.choice(choices), 1)
+    return out.replace('{{', '{').replace('}}', '}')
+
+
+def costly_case(r):
+    """A scenario of costly work in world code (every, at, nested timers) and in an app's timers."""
+    lines = ['scenario { duration = %s, fetchPolicy = %s }' % (r.choice(['minutes(10)', 'hours(6)', 'days(1)', 'days(30)']),
+                                                               r.choice(['"manual"', '"fixed"', '"adaptive"'])),
+             'local api = server "api.test" { latency = %s }' % r.choice(['0.001', '0.4']),
+             'api:route("GET /x", { status = 200, body = "x" })', 'saved_ch = nil', 'stored_app = nil']
+    bodies = ['\n      '.join('pcall(function() %s end)' % costly_fill(r, r.choice(COSTLY_APP)) for _ in range(r.randint(1, 3)))
+              for _ in range(r.randint(1, 2))]
+    timers = '\n    '.join('timer.every(%s, function(t)\n      %s\n    end)' % (costly_fill(r, '{t}'), b) for b in bodies)
+    lines.append('app {\n  didBecomeActive = function(app)\n    %s\n  end,\n  didEnterBackground = function(app)\n    %s\n  end\n}'
+                 % (timers, costly_fill(r, r.choice(COSTLY_APP))))
+    lines += ['at(0, user.launch)', 'at(%s, function() user.interrupt(%s) end)' % (r.choice(['0', '1', '60']), r.choice(['1', '5', '60']))]
+    for _ in range(r.randint(1, 4)):
+        body = '\n  '.join('pcall(function() %s end)' % costly_fill(r, r.choice(COSTLY_WORLD)) for _ in range(r.randint(1, 3)))
+        lines.append('%s(%s, function(...)\n  %s\nend)' % (r.choice(['every', 'every', 'at']), costly_fill(r, '{t}'), body))
+    rest = lines[5:]
+    r.shuffle(rest)
+    return '\n'.join(lines[:5] + rest) + '\n'
+
+
 def run(cmd, stdin_text, timeout):
     """Runs a command; returns (status or None on timeout, stdout, stderr, peak RSS KiB, seconds).
     The child is reaped with wait4, so its own peak RSS is known."""
@@ -228,9 +286,16 @@ def run(cmd, stdin_text, timeout):
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                          env=dict(os.environ, NO_COLOR='1'),
                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)))
+    # stdout is kept as its digest and size (a run at the default limits may print gigabytes), stderr whole.
     chunks = {'out': [], 'err': []}
+    digest, size = hashlib.sha256(), [0]
     def drain(stream, key):
-        for block in iter(lambda: stream.read(65536), b''): chunks[key].append(block)
+        for block in iter(lambda: stream.read(65536), b''):
+            if key == 'out':
+                digest.update(block)
+                size[0] += len(block)
+            else:
+                chunks[key].append(block)
     readers = [threading.Thread(target=drain, args=(p.stdout, 'out')), threading.Thread(target=drain, args=(p.stderr, 'err'))]
     for t in readers: t.start()
     try:
@@ -250,7 +315,7 @@ def run(cmd, stdin_text, timeout):
         time.sleep(0.005)
     p.returncode = status if status is not None else -9
     for t in readers: t.join()
-    return status, b''.join(chunks['out']), b''.join(chunks['err']), rss, time.monotonic() - start
+    return status, ('%s %d' % (digest.hexdigest(), size[0])).encode(), b''.join(chunks['err']), rss, time.monotonic() - start
 
 
 FIXTURES = os.path.join(ROOT, 'Tests', 'LuaFetchImportTests', 'Fixtures')
@@ -350,14 +415,24 @@ def import_case(r, workdir, i):
 
 
 def case(args):
-    luafetch, seed, i, workdir, timeout, rerun = args
+    luafetch, seed, i, workdir, timeout, rerun, slowdown = args
     r = random.Random('%d/%d' % (seed, i))
-    kind = r.choice(os.environ.get('FUZZ_KINDS', 'api,api,api,mutant,mutant,options,repl,import').split(','))
+    kind = r.choice(os.environ.get('FUZZ_KINDS', 'api,api,api,mutant,mutant,options,repl,import,costly').split(','))
     if kind == 'import': return swift_import(luafetch, r, i, workdir, timeout, rerun)
     path = os.path.join(workdir, 'case%d.lua' % i)
     stdin_text = ''
     scenario_error_needs_line = False
-    if kind in ('api', 'mutant'):
+    if kind == 'costly':
+        with open(path, 'w', encoding='utf-8') as f: f.write(costly_case(r))
+        timeout *= slowdown  # the default limits: 10 s on a release build (SPEC 11), the build's slowdown beside it
+        if r.random() < 0.15:
+            cmd = [luafetch, 'repl', path]
+            stdin_text = r.choice(['.advance 36500d\n.now\n', '.advance 30d\n.pending\n', '.run\n.violations\n'])
+        else:
+            cmd = [luafetch, 'run', path] + r.choice([['--quiet'], ['--quiet'], ['--format', 'jsonl'], [], ['--format', 'jsonl', '--quiet']])
+            if r.random() < 0.3: cmd += ['--until', r.choice(['3h', '30d', '100d'])]
+            scenario_error_needs_line = True
+    elif kind in ('api', 'mutant'):
         src = api_case(r) if kind == 'api' else mutant_case(r)
         with open(path, 'w', encoding='utf-8') as f: f.write(src)
         cmd = [luafetch, 'run', path, '--quiet'] + LIMIT
@@ -420,6 +495,7 @@ def main():
     luafetch = os.path.abspath(argv[0])
     cases, seed, jobs = opt('--cases', 300), opt('--seed', 1), opt('--jobs', 2)
     timeout, rerun, keep = opt('--timeout', 10.0), opt('--rerun', 10), opt('--keep', os.path.join(ROOT, 'fuzz-failures'))
+    slowdown = opt('--slowdown', 1.0)
     workdir = tempfile.mkdtemp(prefix='luafetch-fuzz-')
     # A copy of the binary: a rebuild during a long run must not change (or lock) what is tested.
     shutil.copy(luafetch, os.path.join(workdir, 'luafetch'))
@@ -427,7 +503,7 @@ def main():
     failures, kinds, exits, slowest, start = [], {}, {}, (0, None), time.monotonic()
     with futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         for i, kind, cmd, stdin_text, path, status, secs, problems in pool.map(
-                case, [(luafetch, seed, i, workdir, timeout, rerun) for i in range(cases)]):
+                case, [(luafetch, seed, i, workdir, timeout, rerun, slowdown) for i in range(cases)]):
             kinds[kind] = kinds.get(kind, 0) + 1
             exits[status] = exits.get(status, 0) + 1
             if secs > slowest[0]: slowest = (secs, i)
@@ -447,4 +523,5 @@ def main():
     sys.exit(1 if failures else 0)
 
 
-main()
+if __name__ == '__main__':
+    main()

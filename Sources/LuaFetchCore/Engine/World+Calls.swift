@@ -70,7 +70,7 @@ extension World {
         case .memoryCap:
             fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code passed the memory cap (\(Self.bytes(config.memoryCap))); raise it with scenario{ limits = { memory = BYTES } } or --limit-memory", traceback: f.traceback)
         case .runLimit:
-            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "\(file): ")the run passed its limit of \(config.instructionLimit) Lua instructions (all handlers and world code together; work inside library functions counts too); raise it with scenario{ limits = { instructions = N } } or --limit-instructions", traceback: f.traceback)
+            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "\(file): ")the run passed its limit of \(config.instructionLimit) Lua instructions (all handlers and world code together, with the work done for them: library functions, allocation and luafetch's own); raise it with scenario{ limits = { instructions = N } } or --limit-instructions", traceback: f.traceback)
         case .abandoned:
             fatal = ScenarioError("\(file): the run was abandoned")
         case .stopped:

@@ -141,6 +141,9 @@ extension LuaState {
     /// between handlers, the next handler call checks it before it runs.
     func chargeHostWork(_ units: Int64) { _ = clua_charge_total(L, units) }
 
+    /// Units the run has spent so far (VM instructions and every charge; tests compare them).
+    var unitsSpent: Int64 { hostRecord.pointee.total }
+
     /// Units the whole run may spend (SPEC 11).
     var totalBudget: Int64 {
         get { hostRecord.pointee.totalBudget }

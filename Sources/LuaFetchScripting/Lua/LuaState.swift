@@ -208,6 +208,7 @@ final class LuaState {
         } catch {
             switch error {
             case .error(let message):
+                _ = clua_charge_total(L, HostCosts.error)  // the message built, the line found, the unwinding
                 let loc = LuaState.scenarioLocation(L, from: 1)
                 let text = loc.map { "\($0.file):\($0.line): " } ?? ""
                 lua_pushstring(L, text + message)
