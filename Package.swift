@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "luafetch", targets: ["luafetch"]),
+        // `luafetch import`: luafetch runs it (only it needs swift-syntax and Foundation).
+        .executable(name: "luafetch-import", targets: ["luafetch-import"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -35,7 +37,9 @@ let package = Package(
         .target(
             name: "LuaFetchCore",
             exclude: ["Engine/README.md", "iOS/README.md", "Reports/README.md", "Explore/README.md"],
-            resources: [.embedInCode("Reports/Page/page.css"), .embedInCode("Reports/Page/page.js"), .embedInCode("Reports/Page/index.js")]
+            resources: [.embedInCode("Reports/Page/page.css"), .embedInCode("Reports/Page/page.js"),
+                        .embedInCode("Reports/Page/page-details.js"), .embedInCode("Reports/Page/page-list.js"),
+                        .embedInCode("Reports/Page/index.js")]
         ),
         // SPEC 18: an app's Swift sources and Info.plist to a scenario (pure Swift, no Lua).
         .target(
@@ -48,26 +52,36 @@ let package = Package(
                 .product(name: "SwiftOperators", package: "swift-syntax"),
                 .product(name: "SwiftIfConfig", package: "swift-syntax"),
             ],
-            exclude: ["Input/README.md", "Translation/README.md", "Tables/README.md", "Scenario/README.md"]
+            exclude: ["Input/README.md", "Slice/README.md", "Translation/README.md", "Tables/README.md", "Checks/README.md", "Scenario/README.md"]
         ),
         .target(
             name: "LuaFetchScripting",
             dependencies: ["CLua", "CLuaHost", "LuaFetchCore"],
-            exclude: ["Lua/README.md", "API/README.md", "Runners/README.md"],
-            // The runtime of imported scenarios (SPEC 18), compiled into the binary.
-            resources: [.embedInCode("API/swift.lua")]
+            exclude: ["Lua/README.md", "API/README.md", "API/Swift/README.md", "Runners/README.md"],
+            // The runtime of imported scenarios (SPEC 18), compiled into the binary: its modules,
+            // loaded in SwiftRuntimeAPI's order.
+            resources: ["process", "types", "errors", "operators", "strings", "collections", "stubs", "concurrency",
+                        "foundation", "app", "publishers", "urlsession"].map { Resource.embedInCode("API/Swift/\($0).lua") }
         ),
         .executableTarget(
             name: "luafetch",
             dependencies: [
-                "LuaFetchCore", "LuaFetchScripting", "LuaFetchImport", "CEditLine",
+                "LuaFetchCore", "LuaFetchScripting", "CEditLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The importer's executable (SPEC 18; issue #39: the simulator builds without it).
+        .executableTarget(
+            name: "luafetch-import",
+            dependencies: [
+                "LuaFetchImport", "LuaFetchScripting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "LuaFetchCoreTests", dependencies: ["LuaFetchCore"]),
         .testTarget(name: "LuaFetchImportTests", dependencies: ["LuaFetchImport", "LuaFetchScripting", "LuaFetchCore"], exclude: ["Fixtures", "Snapshots", "RealShapes"]),
         .testTarget(name: "LuaFetchScriptingTests", dependencies: ["LuaFetchScripting", "LuaFetchCore"]),
-        .testTarget(name: "luafetchCLITests", dependencies: ["luafetch"], exclude: ["Snapshots", "Robustness", "pty_repl.py"]),
+        .testTarget(name: "luafetchCLITests", dependencies: ["luafetch", "luafetch-import"], exclude: ["Snapshots", "Robustness", "pty_repl.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -38,14 +38,18 @@ app {
     local function handleRefresh(task)
       scheduleRefresh()               -- first: whatever happens below, the chain goes on
       refreshes = refreshes + 1
-      task.expirationHandler = function() task:setTaskCompleted(false) end
+      local finished = false          -- the expiration handler and the response may both come
+      local function finish(ok)
+        if not finished then finished = true; task:setTaskCompleted(ok) end
+      end
+      task.expirationHandler = function() finish(false) end
       http.get("https://api.twitter.test/timeline", function(response, err)
-        if err then return task:setTaskCompleted(false) end
+        if err then return finish(false) end
         if response.status == 200 then
           defaults.set("tweets", defaults.get("tweets") + response.body.count)
         end
         defaults.set("lastRefresh", now())
-        task:setTaskCompleted(true)
+        finish(true)
       end)
     end
 

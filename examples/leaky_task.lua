@@ -1,8 +1,8 @@
 -- leaky_task.lua: the classic bug. The task id lives in one variable; a quick
 -- background → foreground → background toggle begins a second task and overwrites the id, so the
 -- first task is never ended. At the deadline the watchdog terminates the app (task-expired,
--- 0x8badf00d), reported at the line that began the leaked task. The fix: end the task in
--- willEnterForeground, or keep one id per task.
+-- 0x8badf00d), reported where its handler returned without ending it (begun at line 13).
+-- The fix: end the task in willEnterForeground, or keep one id per task.
 scenario { name = "Leaked background task" }
 
 app {

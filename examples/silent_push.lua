@@ -23,7 +23,7 @@ app {
         http.get("https://mail.example.test/messages/latest", function(response, err)
           if err then return completionHandler(UIBackgroundFetchResultFailed) end
           defaults.set("inbox", defaults.get("inbox") + 1)
-          print(string.format("message %d: %q (%s)", userInfo.messageID, response.body.subject, app.state))
+          print(string.format("message %s: %q (%s)", tostring(userInfo.messageID), response.body.subject, app.state))
           completionHandler(UIBackgroundFetchResultNewData)
         end)
       end,

@@ -486,9 +486,10 @@ static int coresume(lua_State *L) {
 
 /* MARK: - Where code holding a completion returned
  *
- * A completion handler (fetch, push, URL-session events) is a Swift closure: a box. While one is
- * pending, the host watches the handlers that can reach it (clua_watch_reach on the function and
- * its arguments, or on a parked thread's frames) with a return hook: at each return of a scenario
+ * A completion handler (fetch, push, URL-session events) is a Swift closure: a box; a BGTask's is its
+ * task object, a table, held when a frame reaches that very table. While one is pending, the host
+ * watches the handlers that can reach it (clua_watch_reach on the function and its arguments, or
+ * on a parked thread's frames) with a return hook: at each return of a scenario
  * function that holds one (in a local, a parameter or an upvalue), it records the line. A
  * `return` statement is the path that ended without calling the handler (the last one counts: an
  * early return in a callee, then its caller's end, names the callee's); without one, the
@@ -520,11 +521,14 @@ static int reach(lua_State *L, int idx, clua_Host *h, int depth) {
         }
         return mask;
     case LUA_TTABLE: {
-        if (depth <= 0) return 0;
+        /* A watched table (a BGTask's object) is held by identity; tables are also looked into. */
+        const void *p = lua_topointer(L, idx);
+        for (int i = 0; i < h->watch.count; i++) if (p == h->watch.boxes[i]) mask |= 1 << i;
+        if (depth <= 0) return mask;
         int n = 0;
         lua_pushnil(L);
         while (lua_next(L, idx) != 0) {
-            if (++n > WATCH_TABLE_MAX) { lua_pop(L, 2); return 0; }  /* too big: never looked into */
+            if (++n > WATCH_TABLE_MAX) { lua_pop(L, 2); return mask; }  /* too big: never looked into */
             mask |= reach(L, -1, h, depth - 1);
             lua_pop(L, 1);
         }
@@ -575,7 +579,12 @@ int clua_watch_reach(lua_State *co, clua_Host *h) {
 static void note_return(lua_State *L, clua_Host *h, lua_Debug *ar) {
     if (h->watch.count <= 0 || L != h->top) return;
     if (!lua_getinfo(L, "Sl", ar) || ar->source == NULL || ar->source[0] != '@' || ar->currentline <= 0) return;
-    if (frame_holds(L, ar, h) == 0) return;
+    if (frame_holds(L, ar, h) == 0) {
+        /* Watching the handler itself (an expiration handler, its box a sentinel nothing holds):
+         * its own outermost frame. */
+        lua_Debug up;
+        if (!h->watch.own || lua_getstack(L, 1, &up)) return;
+    }
     if (ar->currentline != ar->lastlinedefined) {  /* a return statement */
         h->watch.source = ar->source;
         h->watch.line = ar->currentline;

@@ -11,8 +11,17 @@ public struct ImportOptions: Sendable {
     public var name: String?
     /// The command as typed (the scenario's header names it).
     public var command: String
-    public init(paths: [String], os: String? = nil, name: String? = nil, command: String = "luafetch import") {
+    /// `--target NAME`: the app target of the project to import (18.8.2).
+    public var target: String?
+    /// `--all`: every function, not only what background life can reach (18.8.4).
+    public var all = false
+    /// Compiles a chunk of Lua (its text, its name) and returns Lua's message when it does not
+    /// compile (18.8.5). The command passes Lua's own parser in; the importer knows no Lua.
+    public var luaCheck: (@Sendable (_ chunk: String, _ name: String) -> String?)?
+    public init(paths: [String], os: String? = nil, name: String? = nil, command: String = "luafetch import",
+                target: String? = nil, all: Bool = false, luaCheck: (@Sendable (String, String) -> String?)? = nil) {
         self.paths = paths; self.os = os; self.name = name; self.command = command
+        self.target = target; self.all = all; self.luaCheck = luaCheck
     }
 }
 
@@ -27,46 +36,34 @@ public enum Importer {
     /// Imports the app under `options.paths`. Throws an ImportError (exit 2) for unreadable
     /// input, no Swift file, or Swift that does not parse.
     public static func run(_ options: ImportOptions) throws(ImportError) -> ImportResult {
+        try Threads.onLargeStack { () throws(ImportError) -> ImportResult in try runHere(options) }
+    }
+
+    private static func runHere(_ options: ImportOptions) throws(ImportError) -> ImportResult {
         if let os = options.os, !["ios13", "ios26"].contains(os) {
             throw ImportError("luafetch import: --os \(os): imported apps use ios13 or ios26 (BackgroundTasks and scenes exist from iOS 13)")
         }
-        let found = try SourceFiles.collect(options.paths)
-        guard !found.swift.isEmpty else {
-            throw ImportError("luafetch import: no .swift file under \(options.paths.joined(separator: ", ")); give the app's source folder or its Swift files")
-        }
-        let common = SourceFiles.commonFolder(found.swift + found.plists)
+        let input = try ImportInput.read(options)
+        let sources = input.sources
+        let common = input.common
         let program = Program()
-        var sources: [SwiftSource] = []
-        for path in found.swift {
-            let bytes = try SourceFiles.read(path)
-            let text = String(decoding: bytes, as: UTF8.self)
-            let shown = SourceFiles.relative(path, to: common)
-            sources.append(SwiftSource(path: path, shown: shown, text: text))
-        }
-        sources.sort { $0.shown < $1.shown }
-        for s in sources { program.collect(try Parsing.parse(s)) }
+        for file in try Parsing.parseAll(sources) { program.collect(file) }
         program.finish()
-        var plists: [InfoPlist] = []
-        for p in found.plists {
-            var plist = try InfoPlist.read(p)
-            plist.path = SourceFiles.relative(p, to: common)
-            plists.append(plist)
-        }
         let entry = EntryPoints(program)
-        let plist = InfoPlist.choose(plists, near: entry.appDelegate.map { $0.file.source.shown })
+        let plist = input.plist ?? InfoPlist.choose(input.plists, near: entry.appDelegate.map { $0.file.source.shown })
 
-        let t = Translator(program: program, profile: options.os ?? "ios13")
-        for f in program.files { t.setFile(f) }
-        t.collectExtensionStatics()
-        // Types, then their members file by file, then free functions and globals.
-        t.typeTables()
-        let typeLines = t.out
-        t.out = []
-        for type in program.typeOrder { t.typeMembers(type) }
-        for type in program.externalOrder { t.externalMembers(type) }
-        t.topLevel()
-        let memberLines = t.out
-        t.out = []
+        // The slice (18.8.4), widened until the translation reaches nothing it left out.
+        let builder = SliceBuilder(program: program, all: options.all)
+        let slice = builder.build(entry)
+        var pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck)
+        for _ in 0..<8 {
+            let missed = pass.t.calledFunctions.filter { !slice.contains($0) }
+            let unmade = pass.t.madeTypes.filter { !slice.isMade($0) }
+            if missed.isEmpty && unmade.isEmpty { break }
+            builder.widen(functions: missed, made: unmade)
+            pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck)
+        }
+        let t = pass.t, typeLines = pass.typeLines, memberLines = pass.memberLines
         // What the code uses (18.6), the entry points' modes among it.
         if let d = entry.appDelegate {
             if let m = t.method(d, "application(_:performFetchWithCompletionHandler:)") { t.usedModes["fetch"] = "\(m.file.source.shown):\(m.file.line(m.node))" }
@@ -78,7 +75,7 @@ public enum Importer {
         let known: Set<String> = ["fetch", "processing", "remote-notification"]
         var modes = (plist?.backgroundModes ?? []).filter { known.contains($0) }
         var permitted = plist?.permittedIdentifiers ?? []
-        var notes: [String] = []
+        var notes: [String] = input.notes
         if plist == nil {
             // No Info.plist: what the code uses, said so.
             modes = known.filter { t.usedModes[$0] != nil }.sorted()
@@ -124,9 +121,13 @@ public enum Importer {
         lines.append("")
         lines += DefaultWorld.lines(hosts: t.hosts, modes: modes)
         let scenario = lines.joined(separator: "\n") + "\n"
+        // Every unit compiled on its own (18.8.5); the whole file once more, as it will load.
+        if let check = options.luaCheck, let message = check(scenario, "=scenario") {
+            throw ImportError("luafetch import: the scenario written for this app does not compile (\(message)); every function compiled on its own, so this is a luafetch bug: please report it with the app's Swift")
+        }
 
         // The report.
-        var report: [String] = []
+        var report: [String] = input.reportHead
         let total = t.counts.statements
         let untranslated = t.counts.untranslated.count
         report.append("luafetch import: \(sources.count) Swift file\(sources.count == 1 ? "" : "s")\(plist.map { ", \($0.path)" } ?? ", no Info.plist") (under \(common.isEmpty ? "." : common))")
@@ -135,8 +136,16 @@ public enum Importer {
         if let s = entry.sceneDelegate { entries.append("\(s.name) (scene delegate, \(s.file.source.shown):\(s.line))") }
         if let a = entry.swiftUIApp { entries.append("\(a.name) (SwiftUI App, \(a.file.source.shown):\(a.line))") }
         report.append("entry points \(entries.isEmpty ? "none found (no app delegate, scene delegate or SwiftUI App): the scenario launches an app with no handlers" : entries.joined(separator: ", "))")
-        let pct = total == 0 ? 100 : (100 * (total - min(untranslated, total)) / total)
-        report.append("translated   \(total - min(untranslated, total)) of \(total) statements (\(pct) %); \(program.typeOrder.count) types, profile \(profile)")
+        _ = total
+        let unsupportedNote = untranslated > 0 ? " (\(untranslated) left unsupported)" : ""
+        if slice.all {
+            report.append("translated   \(grouped(slice.keptStatements)) statements in \(grouped(slice.keptFunctions)) functions (--all: every function)\(unsupportedNote); \(program.typeOrder.count) types, profile \(profile)")
+        } else {
+            report.append("translated   \(grouped(slice.keptStatements)) statements in \(grouped(slice.keptFunctions)) function\(slice.keptFunctions == 1 ? "" : "s") reachable from \(slice.entryPoints) entry point\(slice.entryPoints == 1 ? "" : "s")\(unsupportedNote); \(program.typeOrder.count) types, profile \(profile)")
+            if slice.leftFunctions > 0 {
+                report.append("left out     \(grouped(slice.leftStatements)) statements in \(grouped(slice.leftFunctions)) function\(slice.leftFunctions == 1 ? "" : "s") (not reachable from background code; --all keeps them)")
+            }
+        }
         let mapped = t.counts.mappedOrder.map { "\($0) ×\(t.counts.mapped[$0]!)" }
         report.append("mapped APIs  \(mapped.isEmpty ? "none" : mapped.prefix(12).joined(separator: ", ") + (mapped.count > 12 ? ", +\(mapped.count - 12) more" : ""))")
         if t.stubs.names.isEmpty {
@@ -147,15 +156,45 @@ public enum Importer {
             if t.stubs.names.count > 20 { report.append("  +\(t.stubs.names.count - 20) more (all in stubs{})") }
         }
         if untranslated > 0 {
-            report.append("left out     \(untranslated):")
+            report.append("unsupported  \(untranslated):")
             for u in t.counts.untranslated.prefix(20) { report.append("  \(u.where): \(u.what)") }
             if untranslated > 20 { report.append("  +\(untranslated - 20) more (each is an unsupported(...) line in the scenario)") }
         }
         for n in notes { report.append("note         \(n)") }
         if t.weakCaptures > 0 { report.append("note         \(t.weakCaptures) [weak self]/unowned capture\(t.weakCaptures == 1 ? "" : "s") kept as strong references (Lua has no weak captures)") }
         var warnings: [String] = []
-        for w in t.warnings { warnings.append("\(w.where): warning: \(w.text)") }
+        for w in input.warnings + t.warnings { warnings.append("\(w.where): warning: \(w.text)") }
         return ImportResult(scenario: scenario, report: report, warnings: warnings)
+    }
+
+    /// One translation of the program's kept units: the type tables, then every type's members
+    /// file by file, extensions of iOS types, free functions and globals.
+    static func translate(_ program: Program, slice: Slice, profile: String,
+                          check: (@Sendable (String, String) -> String?)?) -> (t: Translator, typeLines: [String], memberLines: [String]) {
+        let t = Translator(program: program, profile: profile, slice: slice)
+        t.luaCheck = check
+        for f in program.files { t.setFile(f) }
+        t.collectExtensionStatics()
+        t.typeTables()
+        let typeLines = t.out
+        t.out = []
+        for type in program.typeOrder { t.typeMembers(type) }
+        for type in program.externalOrder { t.externalMembers(type) }
+        t.topLevel()
+        let memberLines = t.out
+        t.out = []
+        return (t, typeLines, memberLines)
+    }
+
+    /// `27400` as `27,400`.
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return out
     }
 
     static func lastComponent(_ path: String) -> String {

@@ -200,8 +200,7 @@ struct Explore: ParsableCommand {
         var pages: [HTMLReport.IndexEntry] = []
         let ranked = report.findings.ranking
         for (n, line) in ranked.roots.enumerated() {
-            guard let head = ranked.headline(line), let minimal = head.minimal else { continue }
-            let command = report.replay(head.seed, minimal)
+            guard let head = ranked.headline(line), let minimal = head.minimal, let command = report.replay(head) else { continue }
             guard let page = Explorer.page(path: report.file, seed: head.seed, os: report.osOption, schedule: minimal, reproduce: command) else { continue }
             let file = "finding-\(n + 1)-\(head.first.code).html"
             if let problem = writeFile(dir + "/" + file, page.html, existing: .replace) {
@@ -209,7 +208,7 @@ struct Explore: ParsableCommand {
                 throw ExitCode(2)
             }
             pages.append(.init(title: "\(head.first.code) \(line)", file: file, status: head.first.severity == .warning ? .warning : .error,
-                               note: head.first.message, virtualTime: page.virtualTime,
+                               note: (head.replayed ?? head.first).message, virtualTime: page.virtualTime,
                                details: "seen in \(head.runs) run\(head.runs == 1 ? "" : "s"), seed \(head.seed)"))
         }
         if let problem = writeFile(dir + "/index.html", HTMLReport.index(title: "luafetch explore · \(report.name)", entryName: "finding", pages), existing: .replace) {

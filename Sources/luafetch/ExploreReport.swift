@@ -61,7 +61,8 @@ struct ExploreReport {
         }
         for line in roots {
             guard let group = findings.lines[line], let head = ranked.headline(line) else { continue }
-            let o = head.first
+            // What the replay shows (its message's times and numbers), else what the run showed.
+            let o = head.replayed ?? head.first
             out.append("")
             out.append("\(mark(o.severity)) \(o.code) [\([o.severity.rawValue, o.exception].compactMap { $0 }.joined(separator: ", "))] \(o.location ?? "-")")
             out.append("  \(o.message)")
@@ -87,7 +88,7 @@ struct ExploreReport {
                     out.append("  minimal schedule (\(m.actions.count) of \(n) action\(n == 1 ? "" : "s")\(m.order == 0 ? "" : ", --order \(m.order)")), as a scenario fragment:")
                     for a in m.actions { out.append("    \(a.luaLine)") }
                 }
-                out.append("  replay   \(replay(head.seed, m))")
+                out.append("  replay   \(replay(head) ?? "")")
             } else {
                 out.append("  its run's schedule did not replay outside explore (an action fell in the same millisecond as the app's own work): explore --seed-from \(head.seed) --runs 1 shows it again")
             }
@@ -110,7 +111,14 @@ struct ExploreReport {
         return "\(tenths / 10).\(tenths % 10)%"
     }
 
-    func replay(_ seed: Int64, _ s: Schedule) -> String {
+    /// The replay command of a finding's headline (nil when it has no minimal schedule). A
+    /// warning's replay carries `--strict`: run passes warnings, and the replay must end as explore
+    /// did, FAIL (exit 1), with the finding's message at its line (docs/EXPLORE.md, "The replay").
+    func replay(_ head: FindingRecord) -> String? {
+        head.minimal.map { replay(head.seed, $0, strict: head.first.severity == .warning) }
+    }
+
+    func replay(_ seed: Int64, _ s: Schedule, strict: Bool = false) -> String {
         var parts = ["luafetch", "run", shellQuote(file), "--seed", String(seed)]
         if let osOption { parts += ["--os", osOption.rawValue] }
         if let until = s.until { parts += ["--until", Time.secondsText(until)] }
@@ -118,6 +126,7 @@ struct ExploreReport {
         if !s.actions.isEmpty { parts += ["--inject", shellQuote(s.injectText)] }
         if s.order != 0 { parts += ["--order", String(s.order)] }
         if stubDraws { parts += ["--stub-draws", "explore"] }
+        if strict { parts.append("--strict") }
         return parts.joined(separator: " ")
     }
 
@@ -145,7 +154,7 @@ struct ExploreReport {
                     ("runs", .int(m.runs)), ("seed", .int(m.seed)), ("schedule", Self.json(m.schedule)),
                     ("preceded", .array(m.preceded.sorted().map(JSON.string))),
                     ("shrunk", .bool(shown && m.shrunk)), ("minimal", shown ? m.minimal.map(Self.json) ?? .null : .null),
-                ])
+                ] + (shown ? m.replayed.map { [("replayed", JSON.object(Self.observation($0) + [("t", .int($0.time))]))] } ?? [] : []))
             }
             out.append(JSON.object([
                 ("type", .string("finding")), ("line", .string(group.id)), ("severity", .string(ranked.severity(group.id).rawValue)),
@@ -154,7 +163,7 @@ struct ExploreReport {
                 ("schedule", Self.json(group.schedule)), ("preceded", .array(group.preceded.sorted().map(JSON.string))),
                 ("first", .object(Self.observation(group.first))),
                 ("headline", .opt(head?.id)),
-                ("replay", root ? .opt(head.flatMap { h in h.minimal.map { replay(h.seed, $0) } }) : .null),
+                ("replay", root ? .opt(head.flatMap(replay)) : .null),
                 ("members", .array(members)),
             ]).text)
         }
@@ -182,7 +191,7 @@ struct ExploreReport {
         guard let j, let key = j["key"]?.stringValue, let code = j["code"]?.stringValue,
               let severity = j["severity"]?.stringValue.flatMap(Severity.init(rawValue:)), let message = j["message"]?.stringValue else { return nil }
         return Observation(key: key, code: code, severity: severity, location: j["location"]?.stringValue,
-                           message: message, exception: j["exception"]?.stringValue)
+                           message: message, exception: j["exception"]?.stringValue, time: j["t"]?.intValue ?? 0)
     }
 
     /// A record of either level from its JSON (`id`: the key or the line).
@@ -191,8 +200,10 @@ struct ExploreReport {
               let preceded = j["preceded"]?.arrayValue?.compactMap(\.stringValue) else { return nil }
         var shrunk = false
         if case .bool(true)? = j["shrunk"] { shrunk = true }
-        return FindingRecord(id: id, first: first, runs: Int(runs), seed: seed, schedule: sched, preceded: Set(preceded),
-                             minimal: schedule(j["minimal"]), shrunk: shrunk)
+        var r = FindingRecord(id: id, first: first, runs: Int(runs), seed: seed, schedule: sched, preceded: Set(preceded),
+                              minimal: schedule(j["minimal"]), shrunk: shrunk)
+        r.replayed = observation(j["replayed"])
+        return r
     }
 
     static func json(_ s: Schedule) -> JSON {

@@ -3,13 +3,14 @@
 // ArgumentParser's 64; a crash of luafetch itself exits 3.
 import ArgumentParser
 import LuaFetchCore
+import LuaFetchScripting
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-let luafetchVersion = "0.1.0"
+
 
 struct Luafetch: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,6 +36,14 @@ struct Luafetch: ParsableCommand {
 enum Main {
     static func main() {
         installCrashHandlers()
+        // `luafetch import ...` (and `luafetch help import`) is the importer's own executable.
+        let args = Array(CommandLine.arguments.dropFirst())
+        if args.first == "import" { ImporterFront.run(Array(args.dropFirst())) }
+        if args.count == 2, args[0] == "help", args[1] == "import" { ImporterFront.run(["--help"]) }
+        if let typo = Diagnose.misspelledCommand(args) {
+            Output.error(typo + "\n")
+            exit(2)
+        }
         do {
             if let spec = fastRun() {
                 try spec.execute()
@@ -51,6 +60,11 @@ enum Main {
             Output.flush()
             let code = Luafetch.exitCode(for: error)
             if code == .success { Luafetch.exit(withError: error) }
+            // An unknown option is named first, whatever ArgumentParser noticed before it.
+            if let unknown = Diagnose.unknownOption(args) {
+                Output.error(unknown + "\n")
+                exit(2)
+            }
             Output.error("luafetch: " + Luafetch.fullMessage(for: error) + "\n")
             exit(2)
         }

@@ -77,6 +77,12 @@ struct TestCommand: ParsableCommand {
     }
 
     func run() throws {
+        for p in paths.isEmpty ? ["."] : paths {
+            if let swift = ScenarioFile.swiftInput(p) {
+                Output.error("luafetch test: \(swift)\n")
+                throw ExitCode(2)
+            }
+        }
         let (entries, missing) = TestSuite.discover(paths.isEmpty ? ["."] : paths)
         for m in missing { Output.error("luafetch test: \(m): no such file or folder\n") }
         if !missing.isEmpty { throw ExitCode(2) }

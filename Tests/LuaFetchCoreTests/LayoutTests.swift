@@ -2,9 +2,10 @@
 // true: LuaFetchCore never imports the Lua targets; only the door (Sources/LuaFetchScripting/Lua/)
 // imports CLua or CLuaHost and calls the C API; LuaFetchImport uses neither the simulator nor Lua
 // (its imports and its Package.swift dependencies); Reports/ calls none of the iOS model's World
-// methods (its actions and state changes); no Swift file under Sources is over 450 lines; every
-// folder inside a target has its README.md. Each rule is a function over (path, text) pairs, and
-// `eachRuleCatchesItsViolation` hands every rule a tree that breaks it, so none can pass vacuously.
+// methods (its actions and state changes); no Swift, Lua or JavaScript file under Sources is over
+// 450 lines; every folder inside a target has its README.md. Each rule is a function over (path,
+// text) pairs, and `eachRuleCatchesItsViolation` hands every rule a tree that breaks it (the
+// 450-line rule one per language), so none can pass vacuously.
 import Foundation
 import Testing
 
@@ -107,8 +108,12 @@ import Testing
         }
     }
 
-    static func noLongSwiftFiles(_ files: [SourceFile]) -> [String] {
-        swiftFiles(files, under: "Sources/").compactMap { f in
+    /// The sources the 450-line rule covers: Swift, and the Lua and JavaScript files embedded in
+    /// the binary (the runtime of imported scenarios, the HTML page's scripts).
+    static let limitedExtensions = [".swift", ".lua", ".js"]
+
+    static func noLongSourceFiles(_ files: [SourceFile]) -> [String] {
+        files.filter { f in f.path.hasPrefix("Sources/") && limitedExtensions.contains { f.path.hasSuffix($0) } }.compactMap { f in
             let lines = f.text.split(separator: "\n", omittingEmptySubsequences: false).count - (f.text.hasSuffix("\n") ? 1 : 0)
             return lines > maxLines ? "\(f.path): \(lines) lines (at most \(maxLines))" : nil
         }
@@ -133,7 +138,7 @@ import Testing
         ("only the door touches the C API", onlyTheDoorTouchesTheCAPI),
         ("LuaFetchImport uses neither the simulator nor Lua", importerStandsAlone),
         ("reports do not drive the iOS model", reportsDoNotDriveTheModel),
-        ("no Swift file over \(maxLines) lines", noLongSwiftFiles),
+        ("no Swift, Lua or JavaScript file over \(maxLines) lines", noLongSourceFiles),
         ("every folder has its README", everyFolderHasItsReadme),
     ] }
 
@@ -162,7 +167,9 @@ import Testing
             ("only the door touches the C API", [("Sources/LuaFetchScripting/API/BadAPI.swift", "func f(_ L: OpaquePointer) { lua_pushnil(L) }\n")]),
             ("LuaFetchImport uses neither the simulator nor Lua", [("Sources/LuaFetchImport/Input/Bad.swift", "import LuaFetchCore\n")]),
             ("reports do not drive the iOS model", [("Sources/LuaFetchCore/Reports/Bad.swift", "func f(_ world: World) { world.\(worldMethod)() }\n")]),
-            ("no Swift file over \(Self.maxLines) lines", [("Sources/LuaFetchCore/Engine/Long.swift", String(repeating: "let x = 1\n", count: Self.maxLines + 1))]),
+            ("no Swift, Lua or JavaScript file over \(Self.maxLines) lines", [("Sources/LuaFetchCore/Engine/Long.swift", String(repeating: "let x = 1\n", count: Self.maxLines + 1))]),
+            ("no Swift, Lua or JavaScript file over \(Self.maxLines) lines", [("Sources/LuaFetchScripting/API/Swift/long.lua", String(repeating: "local x = 1\n", count: Self.maxLines + 1))]),
+            ("no Swift, Lua or JavaScript file over \(Self.maxLines) lines", [("Sources/LuaFetchCore/Reports/Page/long.js", String(repeating: "var x = 1;\n", count: Self.maxLines + 1))]),
             ("every folder has its README", [("Sources/LuaFetchCore/Elsewhere/Bad.swift", "let x = 1\n")]),
         ]
         for (name, extra) in breaking {

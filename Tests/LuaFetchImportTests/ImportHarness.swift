@@ -43,6 +43,10 @@ enum ImportHarness {
         return dir.path
     }
 
+    /// Lua's parser, as the command hands it to the importer (18.8.5).
+    static let checker = LuaSyntaxCheck()!
+    static let checkLua: @Sendable (String, String) -> String? = { chunk, name in checker.check(chunk, name: name) }
+
     /// Imports `files`, appends `extra` Lua to the scenario, and runs it (`script`: what the
     /// person does instead of the default world: the scenario then ends after the app's code).
     static func run(_ files: [String: String], plist: String? = ImportHarness.plist, extra: String = "",
@@ -50,7 +54,7 @@ enum ImportHarness {
         var all = files
         if let plist { all["Info.plist"] = plist }
         let dir = try folder(all)
-        let result = try Importer.run(ImportOptions(paths: [dir]))
+        let result = try Importer.run(ImportOptions(paths: [dir], luaCheck: checkLua))
         let path = dir + "/imported.lua"
         try (result.scenario + extra).write(toFile: path, atomically: true, encoding: .utf8)
         let runtime = ScenarioRuntime(path: path, options: options)

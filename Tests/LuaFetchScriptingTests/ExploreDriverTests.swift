@@ -74,7 +74,8 @@ func drive(_ source: String, _ plan: ExplorePlan, end: Millis = 3_600_000, optio
             .init(milestone: .backgroundTime, occurrence: 9, placement: .before(1), kind: .forceQuit),
         ])
         let (_, driver) = try drive(source, plan)
-        #expect(driver.performed.map(\.spec) == ["0.25:home", "2.25:open"])  // suspended at once: nothing holds the app
+        // Suspended at once: nothing holds the app; the person who opened it leaves after a session.
+        #expect(driver.performed.map(\.spec) == ["0.25:home", "2.25:open", "18.568:home"])
     }
 
     /// A request's window ends when the app hears back: at its timeout, or when the connection is
@@ -104,7 +105,27 @@ func drive(_ source: String, _ plan: ExplorePlan, end: Millis = 3_600_000, optio
             """
         let plan = ExplorePlan(actions: [], anchored: [.init(milestone: .backgroundTime, occurrence: 1, placement: .before(100), kind: .open)])
         let (_, driver) = try drive(source, plan)
-        #expect(driver.performed.map(\.spec) == ["30.9:open"])  // 100 ms before the 30 s deadline
+        #expect(driver.performed.map(\.spec) == ["30.9:open", "47.218:home"])  // 100 ms before the 30 s deadline, then a session
+    }
+
+    /// A person who opened the app leaves it after a session (10 s to an hour), unless the
+    /// scenario's own schedule moved it meanwhile; a force-quit app is opened again (issue 39.3).
+    @Test func aPersonLeavesWhatTheyOpened() throws {
+        let source = """
+            scenario { duration = hours(3) }
+            app {}
+            at(0, user.launch)
+            at(1, user.home)
+            """
+        let open = ExplorePlan(actions: [InjectedAction(time: 60_000, kind: .open)])
+        let left = try drive(source, open, end: 3 * 3_600_000).1.performed
+        #expect(left.map(\.kind.name) == ["open", "home"], "\(left.map(\.spec))")
+        #expect(left.count == 2 && left[1].time >= 70_000 && left[1].time <= 60_000 + 3_600_000, "\(left.map(\.spec))")
+        // The scenario sends the app Home itself 5 s after the open: that move stands.
+        let own = try drive(source + "\nat(65, user.home)\n", open, end: 3 * 3_600_000).1.performed
+        #expect(own.map(\.kind.name) == ["open"], "\(own.map(\.spec))")
+        let quit = try drive(source, ExplorePlan(actions: [InjectedAction(time: 60_000, kind: .forceQuit)]), end: 3 * 3_600_000).1.performed
+        #expect(quit.map(\.kind.name) == ["forceQuit", "open", "home"], "\(quit.map(\.spec))")
     }
 
     @Test func settlingLetsPendingWorkFinish() throws {

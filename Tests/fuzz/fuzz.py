@@ -14,8 +14,8 @@ Seeded: case i of seed S is the same on every machine. Each case is one of
             every millisecond, instructions that allocate, 10^5-10^6-element tables per event, timers
             that multiply, errors caught in loops; run at the DEFAULT limits (10^9 units, 10^7 events),
             as `luafetch run` or a REPL that advances a century, text, JSON Lines or --quiet, with
-            --until at times; the time invariant is --timeout x --slowdown (the build's calibrated
-            slowdown: 1 for release);
+            --until at times; their time limit is Limits.costly (10 s on CI's idle machine for the
+            release build, times the debug build's calibrated slowdown, scaled like every limit);
   import    `luafetch import` on Swift: the fixture apps mutated, apps generated from statement
             templates (every construct and mapped API the importer knows, nested at random), and
             hostile input (deep nesting, huge files, invalid UTF-8, binary and malformed plists);
@@ -25,15 +25,16 @@ Invariants per case: exit status in {0, 1, 2}; no signal; done within --timeout 
 under 1 GiB; a scenario error (exit 2 of a run whose options are valid) starts with FILE:LINE:;
 every --rerun-th case run again gives byte-identical output.
 
-Usage: fuzz.py LUAFETCH [--cases N] [--seed S] [--jobs J] [--timeout T] [--slowdown F] [--rerun K] [--keep DIR]
+Usage: fuzz.py LUAFETCH [--cases N] [--seed S] [--jobs J] [--timeout T] [--rerun K] [--keep DIR]
 Failing cases are written to DIR (default fuzz-failures/) with the command and what broke.
 """
 import concurrent.futures as futures
-import hashlib, os, random, re, resource, shutil, subprocess, sys, tempfile, time
+import hashlib, os, random, re, resource, shlex, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = sorted(os.path.join(ROOT, 'examples', f) for f in os.listdir(os.path.join(ROOT, 'examples')) if f.endswith('.lua'))
 RSS_LIMIT_KB = 1 << 20  # 1 GiB
+FIXTURES = os.path.join(ROOT, 'Tests', 'LuaFetchImportTests', 'Fixtures')
 # Generated scenarios run with lower whole-run limits so that a case ends within the time invariant:
 # on CI's machine a release build reaches the default limits (10^9 instructions, 10^7 events) in up
 # to about 10 s, and the debug build CI tests is about twice as slow. The mechanisms are the same
@@ -278,12 +279,14 @@ def costly_case(r):
     return '\n'.join(lines[:5] + rest) + '\n'
 
 
-def run(cmd, stdin_text, timeout):
-    """Runs a command; returns (status or None on timeout, stdout, stderr, peak RSS KiB, seconds).
-    The child is reaped with wait4, so its own peak RSS is known."""
+def run(cmd, stdin_text, timeout, cwd):
+    """Runs a command in `cwd` (the case's own folder under the work folder: a hostile option such
+    as `--trace ios5` writes there, never into the repository); returns (status or None on
+    timeout, stdout, stderr, peak RSS KiB, seconds). The child is reaped with wait4, so its own
+    peak RSS is known."""
     import threading
     start = time.monotonic()
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
                          env=dict(os.environ, NO_COLOR='1'),
                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)))
     # stdout is kept as its digest and size (a run at the default limits may print gigabytes), stderr whole.
@@ -318,7 +321,6 @@ def run(cmd, stdin_text, timeout):
     return status, ('%s %d' % (digest.hexdigest(), size[0])).encode(), b''.join(chunks['err']), rss, time.monotonic() - start
 
 
-FIXTURES = os.path.join(ROOT, 'Tests', 'LuaFetchImportTests', 'Fixtures')
 REAL_SHAPES = os.path.join(ROOT, 'Tests', 'LuaFetchImportTests', 'RealShapes')
 SWIFT_FILES = sorted(os.path.join(d, f) for top in (FIXTURES, REAL_SHAPES) for d, _, fs in os.walk(top) for f in fs if f.endswith('.swift'))
 
@@ -391,9 +393,8 @@ PLIST = ('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict><ke
          '<array><string>com.example.refresh</string></array></dict></plist>\n')
 
 
-def import_case(r, workdir, i):
-    """A folder of Swift (and maybe an Info.plist) to import; returns its path."""
-    folder = os.path.join(workdir, 'app%d' % i)
+def import_case(r, folder):
+    """A folder of Swift (and maybe an Info.plist) to import, made at `folder`."""
     os.makedirs(folder, exist_ok=True)
     roll = r.random()
     files = {}
@@ -411,20 +412,86 @@ def import_case(r, workdir, i):
     elif plist < 0.8: files['Info.plist'] = PLIST[:r.randrange(len(PLIST))].encode()
     for name, data in files.items():
         with open(os.path.join(folder, name), 'wb') as f: f.write(data)
-    return folder
+
+
+class Limits:
+    """The time a case may take, relative to this machine and this build: `timeout` is in seconds
+    of the reference machine (CI's, idle, debug build), scaled by how long the calibration workload
+    (`calibrate`) takes here against the REFERENCE seconds it took there. A case over its limit is
+    timed again, alone in its slot, against a calibration measured again just before it: only a
+    case over its limit both times fails (a real hang stays a hang; a case slowed by a parallel
+    build does not)."""
+    # The calibration workload (the best of three) took REFERENCE seconds on CI's machine (2 cores,
+    # idle, the debug build): the import of a generated app of about 800 lines (the kind of work the
+    # slowest cases do: an import of a huge file on the debug build) and a run of examples/twitter.lua.
+    REFERENCE = 0.4
+    FLOOR = 3.0
+
+    def __init__(self, luafetch, timeout, workdir):
+        self.luafetch, self.timeout, self.workdir = luafetch, timeout, workdir
+        self.scale = self.calibrate()
+
+    def calibrate(self):
+        best = None
+        out = os.path.join(self.workdir, 'calibration.lua')
+        app = os.path.join(self.workdir, 'calibration')
+        os.makedirs(app, exist_ok=True)
+        with open(os.path.join(app, 'AppDelegate.swift'), 'w', encoding='utf-8') as f:
+            f.write(swift_app(random.Random('calibration')) * 20)
+        for _ in range(3):
+            start = time.monotonic()
+            subprocess.run([self.luafetch, 'import', app, '-o', out, '--force'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run([self.luafetch, 'run', os.path.join(ROOT, 'examples', 'twitter.lua'), '--quiet'],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            took = time.monotonic() - start
+            best = took if best is None else min(best, took)
+        return best / self.REFERENCE
+
+    # A `costly` case runs at the default limits, which SPEC 11 says end a run within 10 s on CI's
+    # idle machine for the release build; the debug build is DEBUG_SLOWDOWN times slower per unit
+    # (scripts/bench's `debug` row, issue 40). In the reference's terms (CI, debug build): 10 s x it.
+    COSTLY = 10.0
+    DEBUG_SLOWDOWN = 3.0
+
+    def limit(self, costly=False):
+        return max(self.FLOOR, (max(self.timeout, self.COSTLY * self.DEBUG_SLOWDOWN) if costly else self.timeout) * self.scale)
+
+    def recheck(self, costly=False):
+        """The scale measured again (before a case that timed out is run once more)."""
+        self.scale = max(self.scale, self.calibrate())
+        return self.limit(costly)
+
+
+def timed(cmd, stdin_text, limits, cwd, problems, what='', costly=False):
+    """Runs cmd within the calibrated limit (a costly case's: Limits.COSTLY); a run over it is run
+    again against a fresh calibration before it counts as a timeout."""
+    result = run(cmd, stdin_text, limits.limit(costly), cwd)
+    if result[0] is None:
+        again = run(cmd, stdin_text, limits.recheck(costly), cwd)
+        if again[0] is None:
+            problems.append('%stimeout after %.1f s, and %.1f s again (limit %.1f s: %s scaled by the calibration, %.2f)'
+                            % (what, result[4], again[4], limits.limit(costly),
+                               'the default limits\' %g s x %g' % (limits.COSTLY, limits.DEBUG_SLOWDOWN) if costly else '--timeout %g' % limits.timeout,
+                               limits.scale))
+        result = again
+    return result
 
 
 def case(args):
-    luafetch, seed, i, workdir, timeout, rerun, slowdown = args
+    luafetch, seed, i, workdir, limits, rerun = args
     r = random.Random('%d/%d' % (seed, i))
     kind = r.choice(os.environ.get('FUZZ_KINDS', 'api,api,api,mutant,mutant,options,repl,import,costly').split(','))
-    if kind == 'import': return swift_import(luafetch, r, i, workdir, timeout, rerun)
-    path = os.path.join(workdir, 'case%d.lua' % i)
+    # Each case in a folder of its own, run from there with relative paths: a failing case's folder
+    # is its whole repro (every input file), and an option naming a file writes it there.
+    folder = os.path.join(workdir, 'case%d' % i)
+    os.makedirs(folder, exist_ok=True)
+    if kind == 'import': return swift_import(luafetch, r, i, folder, limits, rerun)
+    path = 'case.lua'
     stdin_text = ''
     scenario_error_needs_line = False
     if kind == 'costly':
-        with open(path, 'w', encoding='utf-8') as f: f.write(costly_case(r))
-        timeout *= slowdown  # the default limits: 10 s on a release build (SPEC 11), the build's slowdown beside it
+        # At the default limits (no LIMIT): the shapes issue 40 found, which must end within 10 s.
+        src = costly_case(r)
         if r.random() < 0.15:
             cmd = [luafetch, 'repl', path]
             stdin_text = r.choice(['.advance 36500d\n.now\n', '.advance 30d\n.pending\n', '.run\n.violations\n'])
@@ -434,58 +501,75 @@ def case(args):
             scenario_error_needs_line = True
     elif kind in ('api', 'mutant'):
         src = api_case(r) if kind == 'api' else mutant_case(r)
-        with open(path, 'w', encoding='utf-8') as f: f.write(src)
         cmd = [luafetch, 'run', path, '--quiet'] + LIMIT
         if r.random() < 0.3: cmd += ['--format', 'jsonl']
         scenario_error_needs_line = True
     elif kind == 'options':
-        with open(path, 'w', encoding='utf-8') as f: f.write(api_case(r))
+        src = api_case(r)
         cmd = [luafetch] + option_args(r, path)
         if len(cmd) > 1 and cmd[1] in ('run', path) and r.random() < 0.8: cmd += LIMIT
     else:
-        with open(path, 'w', encoding='utf-8') as f: f.write(api_case(r))
+        src = api_case(r)
         cmd = [luafetch, 'repl'] + ([path] if r.random() < 0.6 else []) + LIMIT
         stdin_text = repl_input(r)
-    status, out, err, rss, secs = run(cmd, stdin_text, timeout)
+    with open(os.path.join(folder, path), 'w', encoding='utf-8') as f: f.write(src)
     problems = []
-    if status is None: problems.append('timeout after %.1f s' % secs)
-    elif status < 0: problems.append('killed by signal %d' % -status)
-    elif status not in (0, 1, 2): problems.append('exit %d' % status)
+    status, out, err, rss, secs = timed(cmd, stdin_text, limits, folder, problems, costly=kind == 'costly')
+    if status is not None and status < 0: problems.append('killed by signal %d' % -status)
+    elif status is not None and status not in (0, 1, 2): problems.append('exit %d' % status)
     if status == 2 and scenario_error_needs_line:
         first = err.decode('utf-8', 'replace').split('\n', 1)[0]
         if not re.match(r'^.+:\d+: ', first): problems.append('exit 2 without FILE:LINE: %r' % first[:200])
     if rss > RSS_LIMIT_KB: problems.append('peak RSS %d KiB' % rss)
     if status is not None and rerun and i % rerun == 0:
-        again = run(cmd, stdin_text, timeout)
-        if (again[0], again[1], again[2]) != (status, out, err): problems.append('not byte-identical on a rerun')
-    return i, kind, cmd, stdin_text, path, status, secs, problems
+        again = run(cmd, stdin_text, limits.limit(kind == 'costly') * 2, folder)
+        if again[0] is not None and (again[0], again[1], again[2]) != (status, out, err): problems.append('not byte-identical on a rerun')
+    return i, kind, [cmd], stdin_text, folder, status, secs, problems
 
 
-def swift_import(luafetch, r, i, workdir, timeout, rerun):
+def swift_import(luafetch, r, i, folder, limits, rerun):
     """An import case: the import exits 0 or 2 (2 naming the file), and what it wrote runs."""
-    folder = import_case(r, workdir, i)
-    out = os.path.join(workdir, 'imported%d.lua' % i)
-    cmd = [luafetch, 'import', folder, '-o', out, '--force']
-    status, stdout, err, rss, secs = run(cmd, '', timeout)
+    import_case(r, os.path.join(folder, 'app'))
+    cmd = [luafetch, 'import', 'app', '-o', 'imported.lua', '--force']
     problems = []
-    if status is None: problems.append('import: timeout after %.1f s' % secs)
-    elif status < 0: problems.append('import: killed by signal %d' % -status)
-    elif status not in (0, 2): problems.append('import: exit %d' % status)
+    status, stdout, err, rss, secs = timed(cmd, '', limits, folder, problems, 'import: ')
+    if status is not None and status < 0: problems.append('import: killed by signal %d' % -status)
+    elif status is not None and status not in (0, 2): problems.append('import: exit %d' % status)
     if status == 2:
         first = err.decode('utf-8', 'replace').split('\n', 1)[0]
         if not (re.match(r'^[^:]+\.swift:\d+:\d+: ', first) or first.startswith('luafetch import') or 'Info.plist' in first):
             problems.append('import: exit 2 without File.swift:LINE:COL: %r' % first[:200])
     if rss > RSS_LIMIT_KB: problems.append('import: peak RSS %d KiB' % rss)
+    commands = [cmd]
     if status == 0:
         if rerun and i % rerun == 0:
-            a, b = run(cmd[:-3], '', timeout), run(cmd[:-3], '', timeout)
-            if (a[0], a[1], a[2]) != (b[0], b[1], b[2]): problems.append('import: not byte-identical on a rerun')
-        run_cmd = [luafetch, 'run', out, '--quiet', '--until', '3h'] + LIMIT
-        s2, o2, e2, rss2, secs2 = run(run_cmd, '', timeout)
-        if s2 is None: problems.append('run of the import: timeout after %.1f s' % secs2)
-        elif s2 not in (0, 1): problems.append('run of the import: exit %s: %r' % (s2, e2.decode('utf-8', 'replace')[:300]))
+            a, b = run(cmd[:-3], '', limits.limit() * 2, folder), run(cmd[:-3], '', limits.limit() * 2, folder)
+            if a[0] is not None and b[0] is not None and (a[0], a[1], a[2]) != (b[0], b[1], b[2]):
+                problems.append('import: not byte-identical on a rerun')
+        run_cmd = [luafetch, 'run', 'imported.lua', '--quiet', '--until', '3h'] + LIMIT
+        commands.append(run_cmd)
+        s2, o2, e2, rss2, secs2 = timed(run_cmd, '', limits, folder, problems, 'run of the import: ')
+        if s2 is not None and s2 not in (0, 1): problems.append('run of the import: exit %s: %r' % (s2, e2.decode('utf-8', 'replace')[:300]))
         secs += secs2
-    return i, 'import', cmd, '', out if os.path.exists(out) else os.path.join(folder, os.listdir(folder)[0]), status, secs, problems
+    return i, 'import', commands, '', folder, status, secs, problems
+
+
+def keep_case(keep, seed, i, folder, commands, stdin_text, problems, luafetch):
+    """Saves a failing case whole: its folder (every input file, and what the import wrote), the
+    problems, and repro.sh, which runs its commands again from the saved folder."""
+    base = os.path.join(keep, 'seed%d-case%d' % (seed, i))
+    shutil.rmtree(base, ignore_errors=True)
+    shutil.copytree(folder, base, symlinks=True)
+    def shown(cmd):
+        return ' '.join(['"${LUAFETCH:-luafetch}"'] + [shlex.quote(a) for a in cmd[1:]])
+    with open(os.path.join(base, 'stdin.txt'), 'w') as f: f.write(stdin_text)
+    with open(os.path.join(base, 'repro.sh'), 'w') as f:
+        f.write('#!/bin/sh\n# fuzz seed %d, case %d: %s\n# LUAFETCH=path/to/luafetch sh repro.sh (run from anywhere)\n'
+                'cd "$(dirname "$0")"\n' % (seed, i, '; '.join(problems)))
+        for c in commands: f.write(shown(c) + ' < stdin.txt\n')
+    with open(os.path.join(base, 'problems.txt'), 'w') as f:
+        f.write('problems: %s\ncommands (from this folder):\n%s\nstdin:\n%s' % ('; '.join(problems), '\n'.join(shown(c) for c in commands), stdin_text))
+    return base
 
 
 def main():
@@ -495,26 +579,25 @@ def main():
     luafetch = os.path.abspath(argv[0])
     cases, seed, jobs = opt('--cases', 300), opt('--seed', 1), opt('--jobs', 2)
     timeout, rerun, keep = opt('--timeout', 10.0), opt('--rerun', 10), opt('--keep', os.path.join(ROOT, 'fuzz-failures'))
-    slowdown = opt('--slowdown', 1.0)
     workdir = tempfile.mkdtemp(prefix='luafetch-fuzz-')
     # A copy of the binary: a rebuild during a long run must not change (or lock) what is tested.
     shutil.copy(luafetch, os.path.join(workdir, 'luafetch'))
     luafetch = os.path.join(workdir, 'luafetch')
+    limits = Limits(luafetch, timeout, workdir)
+    print('fuzz: calibration %.2f (this machine and build against the reference): a case may take %.1f s' % (limits.scale, limits.limit()), flush=True)
     failures, kinds, exits, slowest, start = [], {}, {}, (0, None), time.monotonic()
     with futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for i, kind, cmd, stdin_text, path, status, secs, problems in pool.map(
-                case, [(luafetch, seed, i, workdir, timeout, rerun, slowdown) for i in range(cases)]):
+        for i, kind, commands, stdin_text, folder, status, secs, problems in pool.map(
+                case, [(luafetch, seed, i, workdir, limits, rerun) for i in range(cases)]):
             kinds[kind] = kinds.get(kind, 0) + 1
             exits[status] = exits.get(status, 0) + 1
             if secs > slowest[0]: slowest = (secs, i)
             if problems:
                 failures.append(i)
                 os.makedirs(keep, exist_ok=True)
-                base = os.path.join(keep, 'seed%d-case%d' % (seed, i))
-                shutil.copy(path, base + '.lua')
-                with open(base + '.txt', 'w') as f:
-                    f.write('problems: %s\ncommand: %s\nstdin:\n%s' % ('; '.join(problems), ' '.join(cmd), stdin_text))
-                print('FAIL case %d (%s): %s -> %s.lua' % (i, kind, '; '.join(problems), base), flush=True)
+                base = keep_case(keep, seed, i, folder, commands, stdin_text, problems, luafetch)
+                print('FAIL case %d (%s): %s -> %s/ (repro.sh)' % (i, kind, '; '.join(problems), base), flush=True)
+            shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(workdir, ignore_errors=True)
     print('fuzz: seed %d, %d cases (%s) in %.0f s, slowest %.1f s (case %s)' % (
         seed, cases, ', '.join('%d %s' % (n, k) for k, n in sorted(kinds.items())), time.monotonic() - start, slowest[0], slowest[1]))

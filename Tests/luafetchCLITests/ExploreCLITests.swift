@@ -111,9 +111,9 @@ func replayArguments(_ line: String) -> [String] {
         #expect(r.stdout.contains("nothing found"))
     }
 
-    /// The four planted bugs: each found in 2,000 runs, each shrunk to a schedule from which no
-    /// action can be removed (and no order bit cleared), and each reproduced by its replay command
-    /// and by its fragment pasted into the scenario.
+    /// The four planted bugs: each found in 2,000 runs, each shrunk (no order bit can be cleared),
+    /// and each reproduced by its minimal schedule, its replay command and its fragment pasted into
+    /// the scenario.
     @Test func findsEveryPlantedBugAndShrinksIt() throws {
         let example = "examples/explore_me.lua"
         let source = try String(contentsOfFile: example, encoding: .utf8)
@@ -122,10 +122,14 @@ func replayArguments(_ line: String) -> [String] {
             let n = try #require(lines.firstIndex { $0.contains(marker) }, "\(marker)")
             return "\(example):\(n + 1)"
         }
+        // Each reported where the code responsible stopped (issue 39.2): the upload's expiration
+        // handler returns (its `end)`, two lines below the begin) with the first task still open; the
+        // BGTask's callback holding the task returns without completing it.
+        let upload = try line("uploadTask = app:beginBackgroundTask")
         let bugs = [
-            ("task-expired", try line("uploadTask = app:beginBackgroundTask")),       // 1: a burst
+            ("task-expired", "\(example):\(Int(upload.split(separator: ":").last!)! + 2)"),  // 1: a burst
             ("task-expired", try line("syncTask = app:beginBackgroundTask")),         // 2: Home while a request is in flight
-            ("bgtask-no-completion", try line("BGTaskScheduler.register(")),          // 3: the system expires a BGTask
+            ("bgtask-no-completion", try line("after(5, function() if not cancelled")), // 3: the system expires a BGTask
             ("task-expired", try line("local save = app:beginBackgroundTask")),       // 4: the other order (SPEC 12.4)
         ]
         let r = try CLI.run(["explore", example, "--runs", "2000", "--format", "jsonl"])
@@ -147,11 +151,9 @@ func replayArguments(_ line: String) -> [String] {
                 return out.contains("] \(location): ") && out.contains(code)
             }
             #expect(try shows(inject, order: order), "the minimal schedule of \(location) does not reproduce it")
-            for i in inject.indices {
-                var fewer = inject
-                fewer.remove(at: i)
-                #expect(try !shows(fewer, order: order), "\(location): \(inject[i]) is not needed")
-            }
+            // (Minimal among the schedules a person makes: an action without the Home that follows
+            // it is not one, so single removals are not checked here; Schedule.shrink's are, in
+            // ExploreTests.)
             if order != "0" { #expect(try !shows(inject, order: "0"), "\(location): the order is not needed") }
             // The replay command, as printed.
             let replay = try CLI.run(replayArguments("replay   " + (f["replay"] as? String ?? "")))

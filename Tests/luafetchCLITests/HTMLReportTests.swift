@@ -269,18 +269,31 @@ let mixedScenario = """
     }
 
     /// The scripts are real files that parse (node --check, when node is installed) and are the
-    /// very scripts the pages carry.
+    /// very scripts the pages carry. The run page's script is three files joined in order
+    /// (page.js, page-details.js, page-list.js: HTMLReportAssets), so it is checked as the page
+    /// carries it.
     @Test func thePagesScriptsParse() throws {
         let page = try CLI.run(["run", "examples/hello.lua", "--format", "html"]).stdout
-        for name in ["page.js", "index.js", "page.css"] {
+        let parts = ["page.js", "page-details.js", "page-list.js"]
+        var texts: [String: String] = [:]
+        for name in parts + ["index.js", "page.css"] {
             let file = CLI.root.appendingPathComponent("Sources/LuaFetchCore/Reports/Page/" + name)
-            let text = try String(contentsOf: file, encoding: .utf8)
-            if name == "page.js" || name == "page.css" { #expect(page.contains(text), "the page carries \(name) as it is") }
-            guard name.hasSuffix(".js") else { continue }
-            guard let node = ["/usr/bin/node", "/usr/local/bin/node", "/usr/bin/nodejs"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-                print("skipped: no node to check \(name)'s syntax (the Chromium tests still run it)")
-                continue
-            }
+            texts[name] = try String(contentsOf: file, encoding: .utf8)
+            if name != "index.js" { #expect(page.contains(texts[name]!), "the page carries \(name) as it is") }
+        }
+        let script = parts.map { texts[$0]! }.joined()
+        #expect(page.contains("<script>" + script + "</script>"), "the page carries the three parts of its script in order")
+        guard let node = ["/usr/bin/node", "/usr/local/bin/node", "/usr/bin/nodejs"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("skipped: no node to check the scripts' syntax (the Chromium tests still run them)")
+            return
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-page-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let joined = dir.appendingPathComponent("page.js")
+        try script.write(to: joined, atomically: true, encoding: .utf8)
+        for (name, file) in [("page.js + page-details.js + page-list.js", joined),
+                             ("index.js", CLI.root.appendingPathComponent("Sources/LuaFetchCore/Reports/Page/index.js"))] {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: node)
             p.arguments = ["--check", file.path]
@@ -373,8 +386,19 @@ let mixedScenario = """
             result.swift = document.querySelector("#detail .swift").textContent;
             result.hit = document.querySelector("#detail pre.src span.hit").textContent;
             """)
-        #expect(r["swift"] as? String == "AppDelegate.swift:25")
-        #expect((r["hit"] as? String ?? "").contains("--@ AppDelegate.swift:25"), "\(r["hit"] ?? "")")
+        // The expiration handler's end, where the code that left the task open stopped (issue 39.2),
+        // shown as the Swift source around it: the Swift files are where --@root says.
+        #expect(r["swift"] as? String == "AppDelegate.swift:28")
+        #expect((r["hit"] as? String ?? "").hasPrefix("28") && (r["hit"] as? String ?? "").hasSuffix("}"), "\(r["hit"] ?? "")")
+        // Without the Swift files (another --@root), the scenario's Lua line as before.
+        let moved = scenario.replacingOccurrences(of: "--@root ", with: "--@root /nonexistent/")
+        #expect(moved != scenario)
+        try (moved + "at(61, user.open)\nat(61.5, user.home)\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let lua = try chromiumDrive(chromium, html: try CLI.run(["run", path, "--format", "html"]).stdout, script: """
+            click(document.querySelector('#svg .marker[data-violation="task-expired"]'));
+            result.hit = document.querySelector("#detail pre.src span.hit").textContent;
+            """)
+        #expect((lua["hit"] as? String ?? "").contains("--@ AppDelegate.swift:28"), "\(lua["hit"] ?? "")")
     }
 
     /// The event list and the chart are linked both ways: a row selects its marker or bar and

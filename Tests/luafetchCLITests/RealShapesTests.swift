@@ -89,6 +89,8 @@ import Testing
                 .flatMap { ($0["members"] as? [[String: Any]]) ?? [] }
                 .map { ($0["code"] as? String ?? "", $0["location"] as? String ?? "") }
             #expect(members.contains { $0.0 == code && $0.1.hasPrefix(line + " (") }, "\(name): \(code) at \(line) not among \(members)")
+            let replays = try replayMismatches(found.stdout)  // each finding's replay shows it (ReplayTests)
+            #expect(replays.isEmpty, "\(name):\n\(replays.joined(separator: "\n"))")
         }
         let correct = code == "none" ? "clean" : "fixed"
         let (path, _) = try Self.imported(name, correct)

@@ -40,7 +40,8 @@ typedef struct clua_Coverage clua_Coverage;
 #define CLUA_WATCH_MAX 8
 typedef struct clua_Watch {
     void *boxes[CLUA_WATCH_MAX];
-    int count;               /* 0: the running handler is not watched */
+    int count;               /* 0: the running handler is not watched (unless `self`) */
+    int own;                 /* 1: the handler's own function counts as holding (where it returned) */
     const char *source;      /* the last return statement's chunk name, NULL when none */
     int line;
     const char *endSource;   /* the outermost return at a function's `end`, NULL when none */

@@ -28,6 +28,11 @@ public struct RunStats: Sendable {
     public var backgroundTime: Millis = 0
     public var backgroundSince: Millis?
     public var busyTime: Millis = 0
+    /// Moves out of the foreground (Home, a force quit, a termination): explore's person leaves
+    /// after a session only when nothing moved the app since it opened it (ExploreDriver).
+    public var foregroundExits = 0
+    /// Moves into the foreground (a launch or an open by the person).
+    public var foregroundEntries = 0
     public var events = 0
     /// Stub calls of an imported scenario (SPEC 18.4), and the draws that took an explore-only
     /// path (a nil result, a failure), as `+TIME Name (File.swift:LINE) → nil` (at most 32).

@@ -147,6 +147,10 @@ public protocol ScriptHost: AnyObject {
     /// The line the running handler is at, when it can reach the completion handler of `key`
     /// (a missed completion's line while the code holding the handler is still running).
     func runningLine(forCompletionOf key: GrantKey) -> SourceLocation?
+    /// Calls `fn` as `invoke` does, and says where it returned: its last `return` statement, else
+    /// its end (nil when it did not return, or the host cannot tell). An expiration handler's line,
+    /// named by a task it left open.
+    func invokeNotingReturn(_ fn: ScriptRef, _ invocation: Invocation) -> (outcome: Outcome, returned: SourceLocation?)
 }
 
 extension ScriptHost {
@@ -165,4 +169,7 @@ extension ScriptHost {
     public func currentLocation() -> SourceLocation? { nil }
     public func sourceText(of file: String) -> [UInt8]? { nil }
     public func runningLine(forCompletionOf key: GrantKey) -> SourceLocation? { nil }
+    public func invokeNotingReturn(_ fn: ScriptRef, _ invocation: Invocation) -> (outcome: Outcome, returned: SourceLocation?) {
+        (invoke(fn, invocation), nil)
+    }
 }

@@ -2,7 +2,7 @@
 // function of the run's seed, the call site, how many times it ran and what is drawn (no stream
 // to shift: a new stub elsewhere changes no other draw), and the explore-only draws a run took
 // are noted (the timeline says so, and explore's findings name them). The Lua side is the
-// `swift` runtime (LuaFetchScripting/swift.lua).
+// `swift` runtime (LuaFetchScripting/API/Swift/stubs.lua).
 
 extension World {
     /// A draw in [0, 1) for stub call `count` of `site` (`k`: which of its draws).

@@ -290,6 +290,12 @@ public final class World {
         schedule(Event(.timeline, Timeline.Kind.action, a: timelineEvents.keep(body)), at: time)
     }
 
+    /// A Swift check at a virtual time, if the run gets there: like `at(_:action:)`, but it never
+    /// keeps a run going (explore's shrinking checks that a person restored what they changed).
+    public func atIfRunning(_ time: Millis, action body: @escaping () -> Void) {
+        schedule(Event(.timeline, Timeline.Kind.action, a: timelineEvents.keep(body)), at: time, recurring: true)
+    }
+
     /// Explore's planned action number `n` at a virtual time (`onExploreAction` carries it out):
     /// like `at(_:action:)`, without a closure per action.
     public func atExploreAction(_ n: Int, _ time: Millis) {

@@ -37,6 +37,27 @@ public struct InjectedAction: Equatable, Sendable {
         world.at(time) { [unowned world] in
             if let useless, !kind.spec.isUseful(kind.argument, in: world) { useless.count += 1 }
             kind.spec.perform(kind.argument, in: world)
+            if let useless { Self.expectRestore(after: kind, in: world, counting: useless) }
+        }
+    }
+
+    /// A shrunk schedule stays a person's (ExploreDriver): what they opened they leave, an app
+    /// they force-quit they open again, Low Power Mode goes off and the network back on, within
+    /// the longest session; a schedule where one of these is still undone then counts as not useful.
+    static func expectRestore(after kind: Kind, in world: World, counting useless: UselessCount) {
+        let due = world.now + ExploreDriver.sessionLength.longest + 1
+        switch (kind.name, kind.argument) {
+        case ("open", _):
+            let exits = world.stats.foregroundExits
+            world.atIfRunning(due) { [unowned world] in if world.isForeground && world.stats.foregroundExits == exits { useless.count += 1 } }
+        case ("forceQuit", _):
+            let entries = world.stats.foregroundEntries
+            world.atIfRunning(due) { [unowned world] in if world.stats.foregroundEntries == entries { useless.count += 1 } }
+        case ("lowPower", .flag(true)), ("network", .flag(false)):
+            let undo = Kind(kind.name, .flag(kind.name == "network"))
+            world.atIfRunning(due) { [unowned world] in if undo.spec.isUseful(undo.argument, in: world) { useless.count += 1 } }
+        default:
+            break
         }
     }
 
@@ -152,9 +173,9 @@ public struct Schedule: Equatable, Sendable {
     /// `--inject`'s text (empty: none).
     public var injectText: String { actions.map(\.spec).joined(separator: ",") }
 
-    /// Shrinks to a schedule from which no action can be removed, no order bit cleared, and no
-    /// action moved closer to the one before, while `stillFails` holds (delta debugging: chunks,
-    /// then single actions, then the orders, then the gaps). `stillFails` judges a batch of
+    /// Shrinks to a schedule from which no action nor pair of neighbours can be removed, no order
+    /// bit cleared, and no action moved closer to the one before, while `stillFails` holds (delta
+    /// debugging: chunks, then single actions, then neighbouring pairs, then the orders, then the gaps). `stillFails` judges a batch of
     /// candidates at once (the caller may run them in parallel); the first failing candidate of a
     /// batch is taken, so the result does not depend on how the batch ran. At most `budget` runs.
     public static func shrink(_ start: Schedule, budget: Int = 400, stillFails: ([Schedule]) -> [Bool]) -> Schedule {
@@ -187,6 +208,17 @@ public struct Schedule: Equatable, Sendable {
                 if let s = firstFailing(candidates) { current = s; chunk = max(1, min(chunk, current.actions.count / 2)); continue }
                 if chunk == 1 { break }
                 chunk /= 2
+            }
+            // Pairs of neighbours at any offset: an action and what a person did again after it
+            // (an open and its Home, a force quit and the open after it) go together, and ddmin's
+            // aligned chunks miss a pair that straddles two of them.
+            while current.actions.count > 2 {
+                let n = current.actions.count
+                let candidates = (0..<(n - 1)).map { i in
+                    Schedule(actions: Array(current.actions[..<i]) + Array(current.actions[(i + 2)...]), order: current.order)
+                }
+                guard let s = firstFailing(candidates) else { break }
+                current = s
             }
             // The orders: none at all, then one bit at a time.
             if current.order != 0 {
@@ -324,80 +356,6 @@ public struct ExplorePlan: Equatable, Sendable {
         let alternatives = mix.map { kind($0.row) }
         actions.sort { $0.time < $1.time }
         return ExplorePlan(actions: actions, anchored: anchored, order: order, alternatives: alternatives)
-    }
-}
-
-/// Carries out a plan in one world: schedules its actions, places anchored ones when their
-/// milestone is reached, injects only what is useful then (`ActionSpec.isUseful`), and records
-/// what it did as a replayable schedule.
-public final class ExploreDriver {
-    public private(set) var performed: [InjectedAction] = []
-    private let plan: ExplorePlan
-    private unowned let world: World
-    private let end: Millis
-    private var reached = [Int](repeating: 0, count: World.Milestone.count)
-    /// The actions put on the timeline, by number (the World hands the number back when due).
-    private var planned: [InjectedAction.Kind] = []
-
-    /// Attach after the scenario loaded; anchored actions land no later than `end`.
-    public init(plan: ExplorePlan, world: World, end: Millis) {
-        self.plan = plan; self.world = world; self.end = end
-        planned.reserveCapacity(plan.actions.count + plan.anchored.count)
-        world.onExploreAction = { [unowned self] n in carryOut(planned[n]) }
-        for a in plan.actions { fire(a.kind, at: a.time) }
-        if !plan.anchored.isEmpty {
-            world.onMilestone = { [unowned self] m, until in self.reach(m, until) }
-        }
-    }
-
-    /// The schedule that replays this run.
-    public var schedule: Schedule { Schedule(actions: performed, order: plan.order) }
-
-    private func reach(_ m: World.Milestone, _ until: Millis?) {
-        reached[m.rawValue] += 1
-        let now = world.now
-        for r in plan.anchored where r.milestone == m && r.occurrence == reached[m.rawValue] {
-            let t: Millis
-            switch r.placement {
-            case .after(let d): t = now + d
-            case .within(let f):
-                guard let u = until, u > now + 1 else { t = now + 1; break }
-                t = now + 1 + Millis(f * Double(u - now - 1))
-            case .before(let d):
-                guard let u = until else { continue }
-                t = max(now + 1, u - d)
-            }
-            if t <= end { fire(r.kind, at: t) }
-        }
-    }
-
-    private func fire(_ kind: InjectedAction.Kind, at time: Millis) {
-        planned.append(kind)
-        world.atExploreAction(planned.count - 1, time)
-    }
-
-    private func carryOut(_ planned: InjectedAction.Kind) {
-        // Two injected actions are never in the same millisecond (SPEC 10): a second one comes
-        // 1 ms later, when the app's blocks of this instant have run.
-        if performed.last?.time == world.now {
-            if world.now + 1 <= end { fire(planned, at: world.now + 1) }
-            return
-        }
-        guard let kind = usefulKind(planned) else { return }
-        performed.append(InjectedAction(time: world.now, kind: kind))
-        kind.spec.perform(kind.argument, in: world)
-    }
-
-    /// `planned`, or when it would do nothing now the first useful alternative after it.
-    private func usefulKind(_ planned: InjectedAction.Kind) -> InjectedAction.Kind? {
-        if planned.spec.isUseful(planned.argument, in: world) { return planned }
-        let others = plan.alternatives
-        guard let i = others.firstIndex(where: { $0.row == planned.row }) else { return nil }
-        for k in 1..<max(1, others.count) {
-            let alt = others[(i + k) % others.count]
-            if alt.spec.isUseful(alt.argument, in: world) { return alt }
-        }
-        return nil
     }
 }
 

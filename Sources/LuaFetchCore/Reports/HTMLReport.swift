@@ -150,7 +150,9 @@ public enum HTMLReport {
             guard let l else { return -1 }
             if let i = locIndex[l] { return i }
             locIndex[l] = locs.count
-            locs.append(.array([.string(l.file), .int(l.line), .opt(l.swift?.description)]))
+            // An imported scenario's line also names its Swift file (as `src` keys it) and line.
+            locs.append(.array([.string(l.file), .int(l.line), .opt(l.swift?.description)]
+                               + (l.swift.map { [.string(Self.swiftKey($0)), .int($0.line)] } ?? [])))
             return locs.count - 1
         }
         // The violations, with the entry that reported each.
@@ -236,14 +238,21 @@ public enum HTMLReport {
     /// The scenario lines the page can show, each with `contextLines` around it, as
     /// `{file: [[first line number, [lines]], ...]}` (files and blocks in order; a block per run of
     /// needed lines). Only those lines: a page stays small whatever the scenario's size.
+    /// For an imported scenario, the Swift lines too (keyed `swift:` and the path from where the
+    /// import ran, `--@root`), when those files are there to read; the page shows them instead.
     static func sources(_ locations: [SourceLocation], _ world: World) -> JSON {
-        var wanted: [String: Set<Int>] = [:]
+        var wanted: [String: Set<Int>] = [:], paths: [String: String] = [:]
+        func want(_ key: String, _ path: String, _ line: Int) {
+            paths[key] = path
+            for n in max(1, line - contextLines)...(line + contextLines) { wanted[key, default: []].insert(n) }
+        }
         for l in locations where l.line > 0 {
-            for n in max(1, l.line - contextLines)...(l.line + contextLines) { wanted[l.file, default: []].insert(n) }
+            want(l.file, l.file, l.line)
+            if let swift = l.swift, swift.line > 0 { want(swiftKey(swift), swift.rootedPath, swift.line) }
         }
         var files: [(String, JSON)] = []
         for file in wanted.keys.sorted() {
-            guard let bytes = world.host?.sourceText(of: file) else { continue }
+            guard let bytes = world.host?.sourceText(of: paths[file] ?? file) else { continue }
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             var blocks: [JSON] = [], first = -1, current: [JSON] = []
             for n in wanted[file]!.sorted() where n <= lines.count {
@@ -259,6 +268,9 @@ public enum HTMLReport {
         }
         return .object(files)
     }
+
+    /// The page's key of a Swift file's lines (`src`).
+    static func swiftKey(_ swift: SwiftLine) -> String { "swift:" + swift.rootedPath }
 
     static func intArg(_ args: [(String, JSON)], _ name: String) -> Millis? {
         if case .int(let v)? = args.first(where: { $0.0 == name })?.1 { return Millis(v) }

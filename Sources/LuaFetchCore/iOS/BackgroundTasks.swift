@@ -11,6 +11,18 @@ struct BackgroundTask {
     let location: SourceLocation?
     var heldWarned = false
     var heldEvent: EventID?
+    /// Where its expiration handler returned with the task still open: the code responsible for
+    /// it stopped there, so reports about the task name that line, with `location` as context.
+    var handlerReturned: SourceLocation?
+
+    /// The line a report about the task names.
+    var reported: SourceLocation? { handlerReturned ?? location }
+
+    /// What a report naming `reported` adds: the begin line, when it names the handler's.
+    var context: String {
+        guard handlerReturned != nil else { return "" }
+        return " (its expiration handler returned at this line without ending it\(location.map { "; the task began at \($0)" } ?? ""))"
+    }
 }
 
 /// A stretch of background running with one budget: from Home, or from a background launch/wake.
@@ -167,11 +179,7 @@ extension World {
         for task in tasks.open {
             guard let handler = task.handler else { continue }
             guard tasks.open.contains(where: { $0.id == task.id }) else { continue }
-            guard callApp(handler) else { return }
-            if tasks.open.contains(where: { $0.id == task.id }) {
-                violate(.taskNotEndedInHandler, at: task.location,
-                        "the expiration handler of task #\(task.id) returned without ending it: call endBackgroundTask in the handler")
-            }
+            guard callExpirationHandler(handler, of: task.id) else { return }
         }
         settle()
     }
@@ -179,18 +187,27 @@ extension World {
     func racedExpiration(_ id: Int) {
         guard let task = tasks.open.first(where: { $0.id == id }), state == .background else { return }
         log("task", .task, "task #\(id) was begun after the suspension it raced: its expiration handler is called at once")
-        guard let handler = task.handler, callApp(handler) else { return }
-        if tasks.open.contains(where: { $0.id == id }) {
-            violate(.taskNotEndedInHandler, at: task.location,
-                    "the expiration handler of task #\(id) returned without ending it: call endBackgroundTask in the handler")
-        }
+        guard let handler = task.handler, callExpirationHandler(handler, of: id) else { return }
         settle()
+    }
+
+    /// Calls a task's expiration handler; when it returns with its task still open, the task's
+    /// reports name the line where it returned (`handlerReturned`). False when the app did not survive.
+    private func callExpirationHandler(_ handler: ScriptRef, of id: Int) -> Bool {
+        var returned: SourceLocation?
+        guard runApp({ let r = host.invokeNotingReturn(handler, .none); returned = r.returned; return r.outcome }) else { return false }
+        guard let i = tasks.open.firstIndex(where: { $0.id == id }) else { return true }
+        if let returned { tasks.open[i].handlerReturned = returned }
+        let task = tasks.open[i]
+        violate(.taskNotEndedInHandler, at: task.reported,
+                "the expiration handler of task #\(id) returned without ending it\(returned == nil ? "" : " at this line\(task.location.map { " (the task began at \($0))" } ?? "")"): call endBackgroundTask in the handler")
+        return true
     }
 
     func racedDeadline(_ id: Int) {
         guard let task = tasks.open.first(where: { $0.id == id }), state == .background else { return }
-        watchdogTerminate(.taskExpired, at: task.location,
-                          "background task #\(id)\(task.name.map { " \"\($0)\"" } ?? "") was begun after the app had been suspended (the race of beginBackgroundTask shortly before suspension) and was still open \(Time.human(budgets.expirationWarning)) later; the watchdog terminated the app: begin the task before the work is dispatched")
+        watchdogTerminate(.taskExpired, at: task.reported,
+                          "background task #\(id)\(task.name.map { " \"\($0)\"" } ?? "") was begun after the app had been suspended (the race of beginBackgroundTask shortly before suspension) and was still open \(Time.human(budgets.expirationWarning)) later\(task.context); the watchdog terminated the app: begin the task before the work is dispatched")
     }
 
     func taskDeadline(_ episode: Int) {
@@ -204,8 +221,8 @@ extension World {
         let budget = tasks.episode?.budget ?? budgets.backgroundTask
         let others = tasks.open.count > 1 ? " (and \(tasks.open.count - 1) more)" : ""
         // What happened, then how to fix it: the most common newcomer violation says both.
-        watchdogTerminate(.taskExpired, at: first.location,
-              "background task #\(first.id)\(first.name.map { " \"\($0)\"" } ?? "")\(others) was still open when the \(Time.human(budget)) of background time ran out; the watchdog terminated the app. "
+        watchdogTerminate(.taskExpired, at: first.reported,
+              "background task #\(first.id)\(first.name.map { " \"\($0)\"" } ?? "")\(others) was still open when the \(Time.human(budget)) of background time ran out\(first.context); the watchdog terminated the app. "
               + ViolationCode.taskExpired.fix)
     }
 
@@ -214,8 +231,8 @@ extension World {
         guard let i = tasks.open.firstIndex(where: { $0.id == id }), !tasks.open[i].heldWarned else { return }
         tasks.open[i].heldWarned = true
         let t = tasks.open[i]
-        violate(.taskHeldTooLong, at: t.location,
-                "background task #\(t.id)\(t.name.map { " \"\($0)\"" } ?? "") has been open for \(Time.human(budgets.taskHeldWarning ?? 0)); in the background this risks termination: end it as soon as its work is done")
+        violate(.taskHeldTooLong, at: t.reported,
+                "background task #\(t.id)\(t.name.map { " \"\($0)\"" } ?? "") has been open for \(Time.human(budgets.taskHeldWarning ?? 0))\(t.context); in the background this risks termination: end it as soon as its work is done")
     }
 
     func dropTasks() {

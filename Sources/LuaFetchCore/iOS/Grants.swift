@@ -89,6 +89,9 @@ struct Grant {
     /// returns or waits somewhere (`held` says which).
     var location: SourceLocation?
     var held: HeldAt?
+    /// Where the kind's delegate method (a BGTask's launch handler) was defined, once `location`
+    /// moved to where code holding the completion stopped: the context a missed completion names.
+    var origin: SourceLocation?
     /// Kind-specific (fetch: whether it was scheduled, as 1).
     let detail: Int
     var deadlineEvent: EventID?
@@ -324,6 +327,7 @@ extension World {
     /// last path that could have called it (SPEC 5), instead of where the delegate method begins.
     public func completionHeld(_ key: GrantKey, lastAt location: SourceLocation, _ held: HeldAt) {
         guard let i = grants.index(key) else { return }
+        if grants.pending[i].held == nil { grants.pending[i].origin = grants.pending[i].location }
         grants.pending[i].location = location
         grants.pending[i].held = held
     }
@@ -336,12 +340,17 @@ extension World {
         if let running = host.runningLine(forCompletionOf: key) { completionHeld(key, lastAt: running, .running) }
         let g = grants.pending[index]
         var what = behaviour(of: key.kind).missed(g, in: self)
+        // A BGTask is held as its task object, and completed by setTaskCompleted; its launch
+        // handler is named as the context (the line the report moved from).
+        let task = key.kind == .bgTask
+        let holder = task ? "the code holding the task" : "the code holding it"
         switch g.held {
-        case .returned?: what += ": the code holding it returned at this line without calling it"
-        case .waits?: what += ": the code holding it was still waiting at this line"
-        case .running?: what += ": the code holding it was still running at this line"
+        case .returned?: what += ": \(holder) returned at this line without \(task ? "completing" : "calling") it"
+        case .waits?: what += ": \(holder) was still waiting at this line"
+        case .running?: what += ": \(holder) was still running at this line"
         case nil: break
         }
+        if task, g.held != nil, let origin = g.origin, origin != g.location { what += " (its launch handler: \(origin))" }
         /// The grant is over without its completion: a late one is then ignored.
         func lapse() {
             grants.pending.remove(at: index)

@@ -25,7 +25,10 @@ extension World {
             }
         case .background, .suspended:
             // In the foreground from the moment the person opened it: never suspended while the
-            // move's calls run or wait, and its background time stops (SPEC 12.2).
+            // move's calls run or wait, and its background time stops (SPEC 12.2). The person
+            // tapped its icon: a process the system launched in the background after a force quit
+            // is launched by the user now, and the app is eligible for background work again.
+            forceQuitBlocked = false
             movingToForeground = true
             endEpisode()
             if mainBlock != nil {

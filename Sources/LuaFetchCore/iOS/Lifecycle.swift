@@ -37,6 +37,9 @@ extension World {
             stats.backgroundSince = nil
         }
         if new == .background { stats.backgroundSince = now } else { debuggerHeldSuspension = false }
+        if isForeground != (new == .inactive || new == .active) {
+            if isForeground { stats.foregroundExits += 1 } else { stats.foregroundEntries += 1 }
+        }
         state = new
         log("app", .state, Text.build { t in
             t.add("● "); t.add(new.rawValue)

@@ -3,6 +3,11 @@
 // branches an iOS release build would compile (DEBUG and the simulator off, iOS and Apple's
 // frameworks on); infix operators are folded into expression trees (SwiftOperators).
 import SwiftSyntax
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SwiftParser
 import SwiftParserDiagnostics
 import SwiftDiagnostics
@@ -54,9 +59,40 @@ struct ReleaseBuild: BuildConfiguration {
 }
 
 enum Parsing {
+    /// How deep the parser follows nesting before it stops with an error, the same in debug and
+    /// release builds (SwiftParser's own default is 20 in a debug build and 256 in a release one);
+    /// the import runs on threads with room for it (Threads).
+    static let maximumNestingLevel = 1024
+
+    /// Every file parsed, on every core (SwiftSyntax trees are independent; Threads.forEach), in the order given;
+    /// the first file in that order that does not parse is the error.
+    static func parseAll(_ sources: [SwiftSource]) throws(ImportError) -> [ParsedFile] {
+        final class Results: @unchecked Sendable {
+            var files: [Result<ParsedFile, ImportError>?]
+            init(_ n: Int) { files = Array(repeating: nil, count: n) }
+        }
+        let results = Results(sources.count)
+        let lock = PThreadLock()
+        Threads.forEach(sources.count) { i in
+            let r: Result<ParsedFile, ImportError>
+            do throws(ImportError) { r = .success(try parse(sources[i])) } catch { r = .failure(error) }
+            lock.locked { results.files[i] = r }
+        }
+        var out: [ParsedFile] = []
+        out.reserveCapacity(sources.count)
+        for r in results.files {
+            switch r! {
+            case .success(let f): out.append(f)
+            case .failure(let e): throw e
+            }
+        }
+        return out
+    }
+
     /// Parses `source`; the first error-severity diagnostic is an ImportError.
     static func parse(_ source: SwiftSource) throws(ImportError) -> ParsedFile {
-        let tree = Parser.parse(source: source.text)
+        var text = source.text
+        let tree = text.withUTF8 { Parser.parse(source: $0, maximumNestingLevel: maximumNestingLevel) }
         let converter = SourceLocationConverter(fileName: source.shown, tree: tree)
         if tree.hasError {
             let diags = ParseDiagnosticsGenerator.diagnostics(for: tree)
@@ -74,5 +110,17 @@ enum Parsing {
         }
         let c = SourceLocationConverter(fileName: source.shown, tree: file)
         return ParsedFile(source: source, tree: file, converter: c)
+    }
+}
+
+/// A pthread mutex (the importer uses no Foundation lock).
+final class PThreadLock: @unchecked Sendable {
+    private let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(m, nil) }
+    deinit { pthread_mutex_destroy(m); m.deallocate() }
+    func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(m)
+        defer { pthread_mutex_unlock(m) }
+        return body()
     }
 }

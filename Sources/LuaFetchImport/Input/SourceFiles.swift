@@ -24,6 +24,11 @@ public struct SwiftSource: Sendable {
     /// The path the scenario and the report show: relative to the common folder.
     public var shown: String
     public var text: String
+    /// The Swift module the file belongs to (its target's module; "App" without a project).
+    public var module: String = "App"
+    public init(path: String, shown: String, text: String, module: String = "App") {
+        self.path = path; self.shown = shown; self.text = text; self.module = module
+    }
 }
 
 /// An error that ends the import with exit 2 (`message` is the whole line).

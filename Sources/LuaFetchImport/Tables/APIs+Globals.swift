@@ -7,8 +7,25 @@ import SwiftSyntax
 extension APIs {
     // MARK: - Free functions and initializers
 
+    /// An argument that is a string: a literal, or of a type the translation knows is one.
+    static func isStringLike(_ a: CallArg, _ t: Translator) -> Bool {
+        if a.syntax.is(StringLiteralExprSyntax.self) { return true }
+        let n = t.peekType(a.syntax)?.name
+        return n == "String" || n == "Substring"
+    }
+
     static func globalCall(_ name: String, _ c: CallContext) -> LuaExpr? {
         let t = c.t
+        // Swift's numeric functions only where the call has their shape: an app's own `log("...")`
+        // that the import does not see is a stub, never Lua's `math.log` (18.9.6).
+        let numeric = ["floor", "ceil", "sqrt", "exp", "log", "sin", "cos", "abs", "round", "pow", "min", "max", "usleep", "sleep"]
+        if numeric.contains(name) {
+            let arity = ["pow": 2...2, "min": 2...16, "max": 2...16][name] ?? 1...1
+            guard arity.contains(c.args.count), c.args.allSatisfy({ $0.label == nil && $0.closure == nil && !isStringLike($0, t) }) else { return nil }
+        }
+        if name == "zip", c.args.count != 2 || c.args.contains(where: { $0.label != nil }) { return nil }
+        if name == "stride", c.arg("from") == nil || c.arg("by") == nil { return nil }
+        if name == "type", c.arg("of") == nil { return nil }
         switch name {
         case "print", "debugPrint", "NSLog", "dump":
             if name == "NSLog", let f = c.args.first, c.args.count > 1 {
@@ -26,7 +43,10 @@ extension APIs {
         case "min", "max":
             return LuaExpr("math.\(name)(\(c.all.joined(separator: ", ")))", t.expr(c.args.first!.syntax).type)
         case "abs": return LuaExpr("math.abs(\(c.code(c.args.first)))")
-        case "floor", "ceil", "sqrt", "exp", "log", "sin", "cos":
+        case "floor", "ceil":
+            // Swift's floor and ceil of a Double are Doubles (Lua's are integers).
+            return LuaExpr("(math.\(name)(\(c.code(c.args.first))) + 0.0)", TypeName("Double"))
+        case "sqrt", "exp", "log", "sin", "cos":
             return LuaExpr("math.\(name)(\(c.code(c.args.first)))", TypeName("Double"))
         case "round": return LuaExpr("math.floor(\(c.code(c.args.first)) + 0.5) * 1.0", TypeName("Double"))
         case "pow": return LuaExpr("(\(c.code(c.args.first))) ^ (\(c.code(c.args.last)))", TypeName("Double"))

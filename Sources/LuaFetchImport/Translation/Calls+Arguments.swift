@@ -8,7 +8,21 @@ extension Translator {
     // MARK: - Overloads and arguments
 
     /// The overload whose labels fit the arguments (or the only one).
-    func pick(_ candidates: [FuncInfo], _ args: [CallArg]) -> FuncInfo? {
+    /// `isStatic`: the call is on the type (true) or an instance (false): a static and an
+    /// instance method of one name are two methods (18.9.6); the other kind only when no
+    /// method of the wanted kind has that name.
+    func pick(_ candidates: [FuncInfo], _ args: [CallArg], isStatic: Bool? = nil) -> FuncInfo? {
+        var list = candidates
+        if let isStatic {
+            let wanted = candidates.filter { $0.isStatic == isStatic }
+            if !wanted.isEmpty { list = wanted }
+        }
+        let f = pickOverload(list, args)
+        if let f { calledFunctions.append(f) }
+        return f
+    }
+
+    private func pickOverload(_ candidates: [FuncInfo], _ args: [CallArg]) -> FuncInfo? {
         if candidates.count <= 1 { return candidates.first }
         let labels = args.map { $0.label ?? "_" }
         if let exact = candidates.first(where: { fits($0, labels) }) { return exact }
@@ -24,6 +38,9 @@ extension Translator {
         }
         return i == labels.count
     }
+
+    /// `, a, b` after a first argument, or nothing when there are none (never `f(x, )`).
+    func trailingArgs(_ code: String) -> String { code.isEmpty ? "" : ", " + code }
 
     /// The arguments in parameter order; defaulted parameters left out are nil (the callee
     /// fills them in); variadic arguments become an array.

@@ -102,7 +102,7 @@ extension Translator {
         // A method of the current type (self implied).
         if let t = currentType {
             let candidates = t.methods(name)
-            if let m = pick(candidates, args) {
+            if let m = pick(candidates, args, isStatic: inStatic) {
                 let codeArgs = ordered(m, args)
                 let r = m.returnType
                 if m.isStatic || inStatic { return LuaExpr("\(t.lua).\(m.lua)(\(codeArgs))", r) }
@@ -134,7 +134,7 @@ extension Translator {
         // A translated type: its initializer.
         if let t = program.type(named: name, from: currentType) { return construct(t, args: args) }
         // A free function of the files.
-        if let list = program.functions[name], let f = pick(list, args) {
+        if let list = program.freeFunctions(name), let f = pick(list, args) {
             return LuaExpr("T.\(f.lua)(\(ordered(f, args)))", f.returnType)
         }
         // iOS, Foundation, Swift's library.
@@ -163,6 +163,7 @@ extension Translator {
     /// `Type(args)` for a translated type: its initializer, an enum's `init(rawValue:)`, or a
     /// struct's memberwise initializer.
     func construct(_ t: TypeDecl, args: [CallArg]) -> LuaExpr {
+        madeTypes.append(t)
         let type = TypeName(t.qualified)
         if t.kind == .enum, args.count == 1, args[0].label == "rawValue", t.inits.isEmpty {
             var r = LuaExpr("swift.fromRaw(\(t.lua), \(expr(args[0].syntax).code))", type)
@@ -170,7 +171,7 @@ extension Translator {
             return r
         }
         if let i = pick(t.inits, args) {
-            var r = LuaExpr("swift.new(\(t.lua), \(Literals.quote(i.lua))\(args.isEmpty && i.params.isEmpty ? "" : ", " + ordered(i, args)))", type)
+            var r = LuaExpr("swift.new(\(t.lua), \(Literals.quote(i.lua))\(trailingArgs(ordered(i, args))))", type)
             if i.failable { r.type?.optional = true }
             return r
         }
@@ -215,10 +216,10 @@ extension Translator {
                 return LuaExpr("nil")
             }
             if name == "init" {
-                if let i = pick(sup.inits, args) { return LuaExpr("\(sup.lua).\(i.lua)(self\(args.isEmpty ? "" : ", " + ordered(i, args)))") }
+                if let i = pick(sup.inits, args) { return LuaExpr("\(sup.lua).\(i.lua)(self\(trailingArgs(ordered(i, args))))") }
                 return LuaExpr("nil")
             }
-            if let f = pick(sup.methods(name), args) { return LuaExpr("\(sup.lua).\(f.lua)(self\(args.isEmpty ? "" : ", " + ordered(f, args)))", f.returnType) }
+            if let f = pick(sup.methods(name), args, isStatic: inStatic) { return LuaExpr("\(sup.lua).\(f.lua)(self\(trailingArgs(ordered(f, args))))", f.returnType) }
             return LuaExpr("nil")
         }
         // self.init(...) in a convenience initializer.
@@ -233,7 +234,7 @@ extension Translator {
                 return LuaExpr("\(t.lua).\(Naming.field(name))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))", TypeName(t.qualified))
             }
             if let nested = t.nested[name] { return construct(nested, args: args) }
-            if let f = pick(t.methods(name), args) { return LuaExpr("\(t.lua).\(f.lua)(\(ordered(f, args)))", f.returnType) }
+            if let f = pick(t.methods(name), args, isStatic: true) { return LuaExpr("\(t.lua).\(f.lua)(\(ordered(f, args)))", f.returnType) }
         }
         // An API (UIApplication, DispatchQueue, BGTaskScheduler, ...).
         let apiName = base.apiType ?? base.type?.name
@@ -270,9 +271,9 @@ extension Translator {
         }
         // An instance of a translated type.
         if let tn = base.type, let t = program.type(named: tn.name, from: currentType) {
-            if let f = pick(t.methods(name), args) {
+            if let f = pick(t.methods(name), args, isStatic: false) {
                 if base.chained {
-                    return LuaExpr("swift.optCall(0, \(base.code), \(Literals.quote(f.lua)), nil\(args.isEmpty ? "" : ", " + ordered(f, args)))", f.returnType.map { var r = $0; r.optional = true; return r })
+                    return LuaExpr("swift.optCall(0, \(base.code), \(Literals.quote(f.lua)), nil\(trailingArgs(ordered(f, args))))", f.returnType.map { var r = $0; r.optional = true; return r })
                 }
                 return LuaExpr("\(wrapBase(base.code)):\(f.lua)(\(ordered(f, args)))", f.returnType)
             }

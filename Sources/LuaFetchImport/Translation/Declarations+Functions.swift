@@ -40,6 +40,8 @@ extension Translator {
             let items = program.items(body.statements)
             if info.returnType != nil, items.count == 1, case .expr(let e) = items[0].item, !isStatementExpression(e) {
                 emit(returnCode(expr(e).code), at: e)
+            } else if info.returnType != nil, let e = soleConditional(items) {
+                valueConditional(e)
             } else {
                 statements(body.statements)
             }
@@ -56,13 +58,18 @@ extension Translator {
             setFile(f)
             for item in program.items(f.tree.statements) {
                 if let fn = item.item.as(FunctionDeclSyntax.self),
-                   let info = program.functions[fn.name.text]?.first(where: { $0.node.id == DeclSyntax(fn).id }) {
-                    function(info, owner: nil, isStatic: false, body: fn.body, node: Syntax(fn))
+                   let info = program.functions[fn.name.text]?.first(where: { $0.node.id == DeclSyntax(fn).id }), keeps(info) {
+                    checkedUnit(.function(info, owner: nil, isStatic: false)) { function(info, owner: nil, isStatic: false, body: fn.body, node: Syntax(fn)) }
                 } else if let v = item.item.as(VariableDeclSyntax.self) {
                     for b in v.bindings {
-                        guard let id = b.pattern.as(IdentifierPatternSyntax.self) else { continue }
-                        let value = b.initializer.map { expr($0.value).code } ?? "nil"
-                        emit("function T.__global_\(Naming.field(id.identifier.text))() return \(value) end", at: b)
+                        guard let id = b.pattern.as(IdentifierPatternSyntax.self), keeps(node: b) else { continue }
+                        let info = program.global(id.identifier.text)
+                        let shape: UnitShape = info.map { .global($0) } ?? .other(name: id.identifier.text, line: f.line(b))
+                        let key = info.map { program.globalKey($0) } ?? id.identifier.text
+                        checkedUnit(shape) {
+                            let value = b.initializer.map { expr($0.value).code } ?? "nil"
+                            emit("function T.__global_\(Naming.field(key))() return \(value) end", at: b)
+                        }
                     }
                 } else if case .stmt = item.item, f.source.shown.hasSuffix("main.swift") {
                     continue
@@ -96,22 +103,16 @@ extension Translator {
     /// `scenePhase` handlers, `onReceive` observers and `.backgroundTask` in an App's or View's
     /// `body`, registered by a method `__swiftui` the delegate calls.
     func liftSwiftUI(_ t: TypeDecl) {
-        guard t.conforms(to: "App") || t.conforms(to: "View") || t.conforms(to: "Scene"),
-              let body = t.properties["body"], let acc = body.binding.accessorBlock else { return }
+        let found = SwiftUILift.calls(in: t)
+        guard !found.isEmpty, let body = t.properties["body"] else { return }
         setFile(body.file)
-        final class Finder: SyntaxVisitor {
-            var found: [FunctionCallExprSyntax] = []
-            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
-                if let m = node.calledExpression.as(MemberAccessExprSyntax.self),
-                   ["onChange", "onReceive", "backgroundTask"].contains(m.declName.baseName.text) { found.append(node) }
-                return .visitChildren
-            }
-        }
-        let finder = Finder(viewMode: .sourceAccurate)
-        finder.walk(acc)
-        guard !finder.found.isEmpty else { return }
+        checkedUnit(.swiftUI(t, line: body.file.line(body.binding))) { liftHandlers(t, found, body) }
+        counts.untranslated.append(("\(body.file.source.shown):\(body.file.line(body.binding))", "SwiftUI body of \(t.name) (views are not simulated)"))
+    }
+
+    private func liftHandlers(_ t: TypeDecl, _ found: [FunctionCallExprSyntax], _ body: PropertyInfo) {
         let lines = nested {
-            for call in finder.found.reversed() {
+            for call in found.reversed() {
                 let m = call.calledExpression.as(MemberAccessExprSyntax.self)!
                 let args = callArgs(call)
                 // A modifier names the line of its own `.name`, not the first line of the chain.
@@ -149,6 +150,26 @@ extension Translator {
             emit("end", file.endLine(body.binding))
             swiftUITypes.append(t)
         }
-        counts.untranslated.append(("\(body.file.source.shown):\(body.file.line(body.binding))", "SwiftUI body of \(t.name) (views are not simulated)"))
+    }
+}
+
+/// The handlers a SwiftUI `App`, `View` or `Scene` declares in its `body` that background life
+/// runs: `onChange(of: scenePhase)`, `onReceive` and `.backgroundTask` calls (what the
+/// translation lifts out, and what the slice starts from).
+enum SwiftUILift {
+    static func calls(in t: TypeDecl) -> [FunctionCallExprSyntax] {
+        guard t.conforms(to: "App") || t.conforms(to: "View") || t.conforms(to: "Scene"),
+              let body = t.properties["body"], let acc = body.binding.accessorBlock else { return [] }
+        final class Finder: SyntaxVisitor {
+            var found: [FunctionCallExprSyntax] = []
+            override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+                if let m = node.calledExpression.as(MemberAccessExprSyntax.self),
+                   ["onChange", "onReceive", "backgroundTask"].contains(m.declName.baseName.text) { found.append(node) }
+                return .visitChildren
+            }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(acc)
+        return finder.found
     }
 }

@@ -53,6 +53,7 @@ extension Translator {
 
     func setFile(_ f: ParsedFile) {
         file = f
+        program.module = f.source.module
         fileIndex = fileNames.firstIndex(of: f.source.shown) ?? {
             fileNames.append(f.source.shown)
             return fileNames.count - 1
@@ -73,8 +74,8 @@ extension Translator {
                 if let v = decl.as(VariableDeclSyntax.self) {
                     for b in v.bindings {
                         guard let id = b.pattern.as(IdentifierPatternSyntax.self), let p = t.properties[id.identifier.text],
-                              p.kind == .computed else { continue }
-                        property(p, t)
+                              p.kind == .computed, keeps(p) else { continue }
+                        checkedUnit(.property(p, owner: t)) { property(p, t) }
                     }
                 } else if decl.is(FunctionDeclSyntax.self) {
                     member(decl, t)
@@ -110,7 +111,7 @@ extension Translator {
                 guard let p = t.properties[name], !p.isStatic, p.file.source.shown == t.file.source.shown else { continue }
                 setFile(p.file)
                 if p.kind == .stored && p.wrapper == nil { memberwise.append(name) }
-                storedInitializer(p, t)
+                if keeps(p) { checkedUnit(.stored(p)) { storedInitializer(p, t) } }
             }
             popScope()
         }
@@ -120,7 +121,7 @@ extension Translator {
             out += fieldLines
             emit("end)", t.line)
         }
-        if t.kind == .struct && t.inits.isEmpty && !memberwise.isEmpty {
+        if t.kind == .struct && t.inits.isEmpty && !memberwise.isEmpty && isMade(t) {
             setFile(t.file)
             emit("swift.memberwise(\(t.lua), { \(memberwise.map { Literals.quote(Naming.field($0)) }.joined(separator: ", ")) })", t.line)
         }
@@ -172,6 +173,13 @@ extension Translator {
         }
     }
 
+    /// A property requirement of a protocol: accessors without bodies (`var x: Int { get }`).
+    static func isRequirement(_ b: PatternBindingSyntax) -> Bool {
+        guard let acc = b.accessorBlock else { return b.initializer == nil }
+        if case .accessors(let list) = acc.accessors { return list.allSatisfy { $0.body == nil } }
+        return false
+    }
+
     /// The wrapper type of the files a property is declared with (`@UserDefault(...) var x`).
     func wrapperType(_ p: PropertyInfo) -> TypeDecl? {
         guard let w = p.wrapper, let t = program.type(named: w, from: currentType), t.property("wrappedValue") != nil else { return nil }
@@ -202,21 +210,24 @@ extension Translator {
     private func member(_ decl: DeclSyntax, _ t: TypeDecl) {
         if let v = decl.as(VariableDeclSyntax.self) {
             for b in v.bindings {
-                guard let id = b.pattern.as(IdentifierPatternSyntax.self), let p = t.properties[id.identifier.text] else { continue }
-                property(p, t)
+                guard let id = b.pattern.as(IdentifierPatternSyntax.self), let p = t.properties[id.identifier.text], keeps(p) else { continue }
+                // A protocol's `{ get }` / `{ get set }` requirement has no code: the adopting
+                // types' own properties (stored or computed) answer (18.9.6).
+                if t.kind == .protocol && Self.isRequirement(b) { continue }
+                checkedUnit(.property(p, owner: t)) { property(p, t) }
             }
         } else if let f = decl.as(FunctionDeclSyntax.self) {
             let isStatic = f.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" }
             let base = f.name.text.trimmingCharacters("`")
-            guard let info = t.methods[base]?.first(where: { $0.node.id == DeclSyntax(f).id }) else { return }
+            guard let info = t.methods[base]?.first(where: { $0.node.id == DeclSyntax(f).id }), keeps(info) else { return }
             // A protocol's requirement has no body: the adopting types' own methods answer.
             if t.kind == .protocol && f.body == nil { return }
-            function(info, owner: t, isStatic: isStatic, body: f.body, node: Syntax(f))
+            checkedUnit(.function(info, owner: t, isStatic: isStatic)) { function(info, owner: t, isStatic: isStatic, body: f.body, node: Syntax(f)) }
         } else if let i = decl.as(InitializerDeclSyntax.self) {
-            guard let info = t.inits.first(where: { $0.node.id == DeclSyntax(i).id }) else { return }
-            function(info, owner: t, isStatic: false, body: i.body, node: Syntax(i))
+            guard let info = t.inits.first(where: { $0.node.id == DeclSyntax(i).id }), keeps(info) else { return }
+            checkedUnit(.function(info, owner: t, isStatic: false)) { function(info, owner: t, isStatic: false, body: i.body, node: Syntax(i)) }
         } else if let sd = decl.as(SubscriptDeclSyntax.self) {
-            subscriptDecl(sd, t)
+            if keeps(node: sd) { checkedUnit(.other(name: "\(t.name) subscript", line: file.line(sd))) { subscriptDecl(sd, t) } }
         } else if decl.is(DeinitializerDeclSyntax.self) {
             return
         } else if decl.is(TypeAliasDeclSyntax.self) || decl.is(AssociatedTypeDeclSyntax.self) || decl.is(EnumCaseDeclSyntax.self) {
@@ -354,6 +365,8 @@ extension Translator {
             let list = program.items(items)
             if implicitReturn, list.count == 1, case .expr(let e) = list[0].item, !isStatementExpression(e) {
                 emit("return \(expr(e).code)", at: e)
+            } else if implicitReturn, let e = soleConditional(list) {
+                valueConditional(e)
             } else {
                 statements(items)
             }

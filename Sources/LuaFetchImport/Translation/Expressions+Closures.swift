@@ -142,6 +142,8 @@ extension Translator {
                 let x = expr(only)
                 emit(x.code.isEmpty || x.code == "nil" ? "return" : "return \(x.code)", at: only)
             }
+        } else if let only = soleConditional(items) {
+            body = nested { valueConditional(only) }
         } else {
             body = nested { statements(c.statements) }
         }
@@ -197,6 +199,60 @@ extension Translator {
         let f = Finder(viewMode: .sourceAccurate)
         f.walk(c.statements)
         return f.found
+    }
+
+    /// An `if` or `switch` whose every branch is one expression (or a `throw`): Swift's `if`
+    /// and `switch` expressions, whose value a function, getter or closure of one such
+    /// statement returns (18.9.6).
+    func isValueConditional(_ e: ExprSyntax) -> Bool {
+        func single(_ items: CodeBlockItemListSyntax) -> Bool {
+            let list = program.items(items)
+            guard list.count == 1 else { return false }
+            switch list[0].item {
+            case .expr(let x): return !isStatementExpression(x) || isValueConditional(x)
+            case .stmt(let st):
+                if let x = st.as(ExpressionStmtSyntax.self)?.expression { return isValueConditional(x) }
+                return st.is(ThrowStmtSyntax.self)
+            default: return false
+            }
+        }
+        if let i = e.as(IfExprSyntax.self) {
+            guard single(i.body.statements) else { return false }
+            switch i.elseBody {
+            case .codeBlock(let b)?: return single(b.statements)
+            case .ifExpr(let x)?: return isValueConditional(ExprSyntax(x))
+            case nil: return false
+            }
+        }
+        if let sw = e.as(SwitchExprSyntax.self) {
+            return !sw.cases.isEmpty && sw.cases.allSatisfy { c in
+                guard let sc = c.as(SwitchCaseSyntax.self) else { return false }
+                return single(sc.statements)
+            }
+        }
+        return false
+    }
+
+    /// The `if` or `switch` expression a body of one item is (an `if` at the start of a statement
+    /// is an expression statement in the syntax tree).
+    func soleConditional(_ items: [CodeBlockItemSyntax]) -> ExprSyntax? {
+        guard items.count == 1 else { return nil }
+        var e: ExprSyntax?
+        switch items[0].item {
+        case .expr(let x): e = x
+        case .stmt(let st): e = st.as(ExpressionStmtSyntax.self)?.expression
+        default: e = nil
+        }
+        guard let e, isValueConditional(e) else { return nil }
+        return e
+    }
+
+    /// Writes such an `if` or `switch` so that each branch returns its value.
+    func valueConditional(_ e: ExprSyntax) {
+        let saved = valueBranch
+        valueBranch = true
+        exprStatement(e)
+        valueBranch = saved
     }
 
     /// An expression that is a statement of its own (no value to return from a closure).

@@ -155,7 +155,7 @@ extension Translator {
             let name = d.baseName.text
             if let v = local(name) { return v.constant }
             if let t = currentType, let s = fromProperty(t.property(name)) { return s }
-            return fromProperty(program.globals[name])
+            return fromProperty(program.global(name))
         }
         if let m = e.as(MemberAccessExprSyntax.self) {
             let name = m.declName.baseName.text

@@ -272,13 +272,13 @@ extension Translator {
             // In an extension of an iOS or Swift type, a bare name is the type's own member
             // (in a static method, a static: `shared`).
             if t.external, inStatic, name.first?.isLowercase == true, t.methods(name).isEmpty,
-               program.globals[name] == nil, program.functions[name] == nil {
+               program.global(name) == nil, program.freeFunctions(name) == nil {
                 var typeRef = LuaExpr("swift.opaque(\(Literals.quote(t.qualified)))", TypeName(t.qualified))
                 typeRef.apiType = t.qualified
                 if let v = APIs.member(t.qualified, name, translator: self, base: typeRef, node: node) { return v }
             }
             if t.external, !inStatic, name.first?.isLowercase == true, t.methods(name).isEmpty,
-               program.globals[name] == nil, program.functions[name] == nil {
+               program.global(name) == nil, program.freeFunctions(name) == nil {
                 if let v = APIs.member(t.qualified, name, translator: self, base: LuaExpr("self", TypeName(t.qualified)), node: node) { return v }
                 return LuaExpr("swift.get(0, self, \(Literals.quote(name)))", APIs.builtinMemberType(TypeName(t.qualified), name))
             }
@@ -291,19 +291,24 @@ extension Translator {
             if t.kind == .enum, inStatic == false, t.cases.contains(where: { $0.name == name }) {
                 return LuaExpr("\(t.lua).\(Naming.field(name))", TypeName(t.qualified))
             }
+            // `rawValue` inside an enum's own members: the case's raw value (18.9.6).
+            if t.kind == .enum, !inStatic, name == "rawValue" {
+                return LuaExpr("self.rawValue", t.rawType.map { TypeName($0) })
+            }
         }
         // A member inherited from a base class the files do not define (`isCancelled` in an
         // `Operation` subclass): read from the instance at run time.
         if let t = currentType, !inStatic, let base = t.inheritedOpaqueBase, base == "Operation" || base == "BlockOperation",
            name.first?.isLowercase == true,
-           Self.operationMembers.contains(name) || (program.globals[name] == nil && program.functions[name] == nil && !["max", "min"].contains(name)) {
+           Self.operationMembers.contains(name) || (program.global(name) == nil && program.freeFunctions(name) == nil && !["max", "min"].contains(name)) {
             return LuaExpr("self.\(Naming.field(name))", Self.operationMembers.contains(name) ? TypeName("Bool") : nil)
         }
         if name == "max" || name == "min" { return LuaExpr("math.\(name)", TypeName("Function")) }
-        if let g = program.globals[name] {
-            return LuaExpr("swift.global(\(Literals.quote(name)), T.__global_\(Naming.field(name)))", g.type)
+        if let g = program.global(name) {
+            let key = program.globalKey(g)
+            return LuaExpr("swift.global(\(Literals.quote(key)), T.__global_\(Naming.field(key)))", g.type)
         }
-        if let f = program.functions[name]?.first {
+        if let f = program.freeFunctions(name)?.first {
             return LuaExpr("T.\(f.lua)", TypeName("Function"))
         }
         return typeReference(name, node: node)

@@ -68,9 +68,39 @@ final class Program {
             if let n = c.nested[name] { return n }
             s = c.outer
         }
+        // The module's own first (18.9.6: same names in two modules are two things).
+        if let t = typesByModule[scope?.file.source.module ?? module]?[name] { return t }
         if let t = types[name] { return t }
-        if name.contains(".") { return types[name] }
         return nil
+    }
+
+    // MARK: - Modules (18.9.6)
+
+    /// The module of the code being read or translated now (the translator and the slice set
+    /// it with the file they are in): its own types, functions and globals win.
+    var module = "App"
+    /// Types by name in each module.
+    var typesByModule: [String: [String: TypeDecl]] = [:]
+    /// Globals by name in each module (`globals` keeps the first of each name).
+    var globalsByModule: [String: [String: PropertyInfo]] = [:]
+
+    /// The free functions of that name: the current module's, else every module's.
+    func freeFunctions(_ name: String) -> [FuncInfo]? {
+        guard let all = functions[name] else { return nil }
+        let own = all.filter { $0.file.source.module == module }
+        return own.isEmpty ? all : own
+    }
+
+    /// The global of that name: the current module's, else another's.
+    func global(_ name: String) -> PropertyInfo? {
+        globalsByModule[module]?[name] ?? globals[name]
+    }
+
+    /// The Lua name of a global: its Swift name, with its module's prefix when two modules
+    /// declare one of that name.
+    func globalKey(_ p: PropertyInfo) -> String {
+        let modules = globalsByModule.filter { $0.value[p.name] != nil }.count
+        return modules > 1 ? "\(p.file.source.module)_\(p.name)" : p.name
     }
 
     // MARK: - Collecting
@@ -102,9 +132,11 @@ final class Program {
             globalOrder.append((file, v))
             for b in v.bindings {
                 guard let id = b.pattern.as(IdentifierPatternSyntax.self) else { continue }
-                globals[id.identifier.text] = PropertyInfo(name: id.identifier.text, type: TypeName(b.typeAnnotation?.type) ?? inferLiteral(b.initializer?.value),
+                let info = PropertyInfo(name: id.identifier.text, type: TypeName(b.typeAnnotation?.type) ?? inferLiteral(b.initializer?.value),
                                                            isStatic: true, kind: .stored, isLet: v.bindingSpecifier.text == "let",
                                                            binding: b, decl: v, file: file)
+                if globals[id.identifier.text] == nil { globals[id.identifier.text] = info }
+                globalsByModule[file.source.module, default: [:]][id.identifier.text] = info
             }
         } else if let x = decl.as(ExtensionDeclSyntax.self) {
             pendingExtensions.append((file, x))
@@ -122,8 +154,13 @@ final class Program {
         t.outer = outer
         t.inherited = inheritance?.inheritedTypes.map { TypeName($0.type)?.name ?? $0.type.trimmedDescription } ?? []
         t.mainActor = hasMainActor(attributes) || t.inherited.contains { ["UIApplicationDelegate", "UIWindowSceneDelegate", "UISceneDelegate", "App", "View", "UIViewController", "UIResponder", "ObservableObject"].contains($0) } && kind != .actor
+        if let other = types[qualified], other.file.source.module != file.source.module {
+            // The same name in another module: a table of its own.
+            t.lua = "T." + Naming.field(file.source.module) + "_" + qualified.split(separator: ".").map { Naming.field(String($0)) }.joined(separator: "_")
+        }
         if let outer { outer.nested[name] = t } else if types[name] == nil { types[name] = t }
-        types[qualified] = t
+        if outer == nil { typesByModule[file.source.module, default: [:]][name] = t }
+        if types[qualified] == nil { types[qualified] = t }
         typeOrder.append(t)
         t.parts.append((file, block))
         for m in members(block) { collectDecl(m, file: file, outer: t) }
@@ -134,7 +171,7 @@ final class Program {
     func finish() {
         for (file, x) in pendingExtensions {
             let name = TypeName(x.extendedType)?.name ?? x.extendedType.trimmedDescription
-            if let t = types[name] {
+            if let t = typesByModule[file.source.module]?[name] ?? types[name] {
                 t.parts.append((file, x.memberBlock))
                 t.inherited += x.inheritanceClause?.inheritedTypes.map { TypeName($0.type)?.name ?? $0.type.trimmedDescription } ?? []
                 for m in members(x.memberBlock) { collectDecl(m, file: file, outer: t) }
@@ -165,6 +202,11 @@ final class Program {
         for t in typeOrder + externalOrder { nameOverloads(t) }
         for (name, list) in functions where list.count > 1 {
             functions[name] = Self.disambiguate(list)
+            // Free functions of one name in two modules are two functions.
+            let modules = Set(list.map { $0.file.source.module })
+            if modules.count > 1 {
+                functions[name] = functions[name]!.map { var f = $0; f.lua = Naming.field(f.file.source.module) + "_" + f.lua; return f }
+            }
         }
     }
 
@@ -320,7 +362,10 @@ final class Program {
             var name = firsts[i]
             if clash {
                 name = ([list[i].base] + list[i].labels.filter { $0 != "_" }).joined(separator: "_")
-                if list[i].isStatic != list.first(where: { first($0) == firsts[i] })!.isStatic { name += list[i].isStatic ? "_static" : "" }
+                // A static and an instance method of one name are two members (18.9.6): the
+                // instance one keeps the name that dynamic calls on instances look up.
+                let kinds = Set(list.indices.filter { firsts[$0] == firsts[i] }.map { list[$0].isStatic })
+                if kinds.count == 2 && list[i].isStatic { name += "_static" }
             }
             out[i].lua = Naming.field(name)
         }

@@ -134,44 +134,7 @@ extension Translator {
         let c = temp("c"), v = temp("r")
         control.append(.wrapper)
         let body = nested { block(d.body) }
-        let handler = nested {
-            var first = true
-            var catchAll = false
-            for clause in d.catchClauses {
-                pushScope()
-                var test: String?
-                var binds: [String] = []
-                if let item = clause.catchItems.first, let pattern = item.pattern {
-                    let t = patternTest(pattern, subject: "__e", bind: true, catchClause: true)
-                    if t.condition != "true" { test = t.condition }
-                    binds = t.bindings
-                } else {
-                    binds = ["local \(declare("error")) = __e"]
-                }
-                if let test {
-                    emit("\(first ? "if" : "elseif") \(test) then", at: clause)
-                } else {
-                    // A clause that catches everything: the last one Swift allows.
-                    catchAll = true
-                    if !first { emit("else", at: clause) }
-                }
-                if !first || test != nil { indent += 1 }
-                for b in binds { emit(b, at: clause) }
-                block(clause.body)
-                if !(out.last ?? "").trimmingSpaces().hasPrefix("do return") {
-                    emit("do return nil end", file.endLine(clause.body))  // handled: nothing more to do
-                }
-                if !first || test != nil { indent -= 1 }
-                popScope()
-                let opened = !first || test != nil
-                first = false
-                if !opened { break }
-            }
-            if !(catchAll && d.catchClauses.count == 1) {
-                out.append(pad + "end" + endMarker(d))
-            }
-            if !catchAll { emit("return false", file.endLine(d)) }
-        }
+        let handler = nested { catchClauses(d) }
         control.removeLast()
         emit("local \(c), \(v) = swift.doCatch(function()", line)
         out += body
@@ -179,6 +142,54 @@ extension Translator {
         out += handler
         out.append(pad + "end)" + endMarker(d))
         propagate(c, v, line: line)
+    }
+
+    /// The clauses of a `do`/`catch`, one after another in a function of the error `__e`: each
+    /// clause's patterns (`catch A, B`), their bindings and `where` condition decide; a clause
+    /// that ran its body returns; an error no clause takes is rethrown (`return false`).
+    private func catchClauses(_ d: DoStmtSyntax) {
+        var catchAll = false
+        for clause in d.catchClauses where !catchAll {
+            pushScope()
+            let items = Array(clause.catchItems)
+            var opened = 0
+            if items.count <= 1 {
+                let item = items.first
+                let test = item?.pattern.map { patternTest($0, subject: "__e", bind: true, catchClause: true) }
+                let condition = test?.condition ?? "true"
+                let binds = test?.bindings ?? ["local \(declare("error")) = __e"]
+                emit(condition == "true" ? "do" : "if \(condition) then", at: clause)
+                indent += 1; opened += 1
+                for b in binds { emit(b, at: clause) }
+                if let w = item?.whereClause {
+                    emit("if \(expr(w.condition).code) then", at: w)
+                    indent += 1; opened += 1
+                } else if condition == "true" {
+                    catchAll = true
+                }
+            } else {
+                // Several patterns: any of them (with its `where`); `error` is the error.
+                var conditions: [String] = []
+                for item in items {
+                    var c = item.pattern.map { patternTest($0, subject: "__e", bind: false, catchClause: true).condition } ?? "true"
+                    if let w = item.whereClause { c = "(\(c)) and (\(expr(w.condition).code))" }
+                    conditions.append("(\(c))")
+                }
+                emit("if \(conditions.joined(separator: " or ")) then", at: clause)
+                indent += 1; opened += 1
+                emit("local \(declare("error")) = __e", at: clause)
+            }
+            block(clause.body)
+            if !(out.last ?? "").trimmingSpaces().hasPrefix("do return") {
+                emit("do return nil end", file.endLine(clause.body))  // handled: nothing more to do
+            }
+            for _ in 0..<opened {
+                indent -= 1
+                out.append(pad + "end" + marker(file.endLine(clause)))
+            }
+            popScope()
+        }
+        if !catchAll { emit("return false", file.endLine(d)) }
     }
 
     // MARK: - Assignment

@@ -118,10 +118,28 @@ final class Translator {
     /// Static constants of extensions of types the files do not define (`Notification.Name.sync`).
     var extensionStatics: [String: String] = [:]
 
-    init(program: Program, profile: String) {
+    /// Lua's parser, handed in by the command (18.8.5): a chunk and its name give Lua's
+    /// message when the chunk does not compile. nil: no check (in-process tests).
+    var luaCheck: ((String, String) -> String?)?
+    /// Units whose Lua did not compile, made stubs instead (18.8.5).
+    var untranslatedUnits = 0
+    /// What the scenario keeps (18.8.4): only its units are written. nil: everything.
+    let slice: Slice?
+    /// What the translation called and made, so the importer can check that the slice kept it.
+    var calledFunctions: [FuncInfo] = []
+    var madeTypes: [TypeDecl] = []
+
+    init(program: Program, profile: String, slice: Slice? = nil) {
         self.program = program
         self.profile = profile
+        self.slice = slice
     }
+
+    /// Whether the scenario keeps this function, property or declaration (18.8.4).
+    func keeps(_ f: FuncInfo) -> Bool { slice?.contains(f) ?? true }
+    func keeps(_ p: PropertyInfo) -> Bool { slice?.contains(p) ?? true }
+    func keeps(node: some SyntaxProtocol) -> Bool { slice?.contains(node: node) ?? true }
+    func isMade(_ t: TypeDecl) -> Bool { slice?.isMade(t) ?? true }
 
     // MARK: - Output
 
@@ -244,6 +262,15 @@ final class Translator {
             if let stub { scopes[i][name]!.stubName = stub }
             return
         }
+    }
+
+    /// The type of an expression, translated only to learn it (what translating it recorded is
+    /// taken back: stub sites, counts, temporaries' numbering stays).
+    func peekType(_ e: ExprSyntax) -> TypeName? {
+        let checkpoint = stubs.checkpoint()
+        let savedCounts = counts, savedTemp = tempCounter
+        defer { stubs.rollback(to: checkpoint); counts = savedCounts; tempCounter = savedTemp }
+        return expr(e).type
     }
 
     func temp(_ base: String = "v") -> String {

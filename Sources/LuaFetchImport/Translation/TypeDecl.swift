@@ -13,7 +13,8 @@ final class TypeDecl {
     let qualified: String
     let kind: Kind
     /// `T.Outer.Inner`.
-    let lua: String
+    /// `T.Outer.Inner` (a type of the same name in another module gets its module's prefix).
+    var lua: String
     var inherited: [String] = []
     var superclass: TypeDecl?
     /// A base class the files do not define (UIResponder, NSObject): members it lacks are opaque.

@@ -160,7 +160,9 @@ extension ScenarioRuntime {
     // MARK: - ScriptHost: tasks
 
     public func makeTaskObject(identifier: String, key: GrantKey) -> ScriptRef {
-        lua.object([("identifier", .string(identifier)), ("__task", .integer(Int64(key.serial)))], metatable: taskMeta)
+        let object = lua.object([("identifier", .string(identifier)), ("__task", .integer(Int64(key.serial)))], metatable: taskMeta)
+        watchTask(object, key: key)  // a missed completion names where code holding the task stopped
+        return object
     }
 
     public func takeExpirationHandler(of task: ScriptRef) -> ScriptRef? {

@@ -82,3 +82,39 @@ extension LuaState {
         return Array(UnsafeRawBufferPointer(start: bytes, count: size))
     }
 }
+
+// MARK: - Lua's parser as a check (`luafetch import`, SPEC 18.8.5)
+
+/// Lua's own parser, for the importer's check that every unit it writes compiles: one scratch
+/// state (nothing runs in it), a chunk at a time.
+public final class LuaSyntaxCheck: @unchecked Sendable {
+    private let L: OpaquePointer
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    public init?() {
+        guard let L = luaL_newstate() else { return nil }
+        self.L = L
+        pthread_mutex_init(lock, nil)
+    }
+
+    deinit {
+        lua_close(L)
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    /// Lua's message when `chunk` does not compile, else nil.
+    public func check(_ chunk: String, name: String) -> String? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        let bytes = Array(chunk.utf8)
+        let status = bytes.withUnsafeBufferPointer { buf in
+            buf.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: max(buf.count, 1)) { clua_loadbuffer(L, $0, buf.count, name) }
+            } ?? clua_loadbuffer(L, "", 0, name)
+        }
+        defer { lua_settop(L, 0) }
+        guard status != LUA_OK else { return nil }
+        return clua_tostring(L, -1).map { String(cString: $0) } ?? "does not compile"
+    }
+}

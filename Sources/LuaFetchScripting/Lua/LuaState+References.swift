@@ -1,6 +1,6 @@
 // References: values kept in the registry for the World (`ScriptRef`s) with where each was
 // defined, globals, the host's helper calls, compiling chunks (cached for explore), fields and
-// items of kept tables, the primitives of swift.lua and the REPL's interrupt. Uses the C API;
+// items of kept tables, the primitives of the swift runtime and the REPL's interrupt. Uses the C API;
 // the door's operations the API files use instead of it.
 import CLua
 import CLuaHost
@@ -41,6 +41,14 @@ extension LuaState {
     }
 
     func release(_ ref: ScriptRef) { luaL_unref(L, clua_registryindex(), Int32(ref.id)) }
+
+    /// The identity of the table (or function) `ref` names, as completion watching compares it
+    /// (host.c, `reach`); nil for other values.
+    func identity(of ref: ScriptRef) -> UnsafeMutableRawPointer? {
+        lua_rawgeti(L, clua_registryindex(), lua_Integer(ref.id))
+        defer { clua_pop(L, 1) }
+        return lua_type(L, -1) == LUA_TTABLE ? UnsafeMutableRawPointer(mutating: lua_topointer(L, -1)) : nil
+    }
 
     func location(of ref: ScriptRef) -> SourceLocation? {
         refLocations.location(of: ref.id)

@@ -191,7 +191,7 @@ extension LuaState {
     @inline(never) func endWatch(_ co: OpaquePointer, status: Int32, killed: Int32, _ result: inout LuaRunResult) {
         let h = hostRecord
         let (saved, _, reached) = watchSaves.removeLast()
-        if !reached.isEmpty {
+        if !reached.isEmpty || h.pointee.watch.own != 0 {
             if status == LUA_YIELD && h.pointee.parked != 0 && killed == CLUA_KILL_NONE {
                 if let at = LuaState.scenarioLocation(co, from: 0) { result.held = (reached, at, true) }  // the line it waits at
             } else if let src = h.pointee.watch.source, h.pointee.watch.line > 0 {
@@ -209,7 +209,23 @@ extension LuaState {
     func watch(_ co: OpaquePointer) -> [Int] {
         let h = hostRecord
         h.pointee.watch.count = 0
+        h.pointee.watch.own = 0
         guard !watchNext.isEmpty else { return [] }
+        // `LuaState.watchSelf` first: the handler's own return too (kept watched with a box that
+        // nothing holds when no completion is reached).
+        if watchNext[0].tag == LuaState.watchSelf.tag {
+            h.pointee.watch.own = 1
+            watchNext.removeFirst()
+            defer {
+                if h.pointee.watch.count == 0 {
+                    withUnsafeMutableBytes(of: &h.pointee.watch.boxes) { raw in
+                        raw.bindMemory(to: UnsafeMutableRawPointer?.self)[0] = LuaState.watchSelf.box
+                    }
+                    h.pointee.watch.count = 1
+                }
+            }
+            if watchNext.isEmpty { return [] }
+        }
         let n = min(watchNext.count, Int(CLUA_WATCH_MAX))
         var tags: [Int] = []
         withUnsafeMutableBytes(of: &h.pointee.watch.boxes) { raw in

@@ -122,6 +122,9 @@ final class LuaState {
     /// where a function holding it returned (`LuaRunResult.held`). Set by the runtime just before
     /// a call; used once.
     var watchNext: [(box: UnsafeMutableRawPointer, tag: Int)] = []
+    /// Alone in `watchNext`: the next run records where its own function returned (its last
+    /// `return` statement, else its end) in `LuaRunResult.held` (no tags): an expiration handler's.
+    static var watchSelf: (box: UnsafeMutableRawPointer, tag: Int) { (UnsafeMutableRawPointer(bitPattern: 1)!, -1) }
     /// Per running call that watches or runs inside one that does (`beginWatch`), innermost last:
     /// the record's watch before it, its nesting and the tags it reached (calls outside any watch
     /// are not listed, so most calls touch nothing).

@@ -304,12 +304,16 @@ function exports.makeWait(begin, finish)
 end
 
 -- The runtime of imported scenarios (SPEC 18), made the first time a scenario reads `swift`,
--- `stubs` or `unsupported`: its source and primitives come from the host; it binds the three.
+-- `stubs` or `unsupported`: the host hands its modules (chunk name and source, in load order) and
+-- its primitives; each module adds to the one table S, sharing its locals with the later ones
+-- through `shared`. It binds the three.
 local function loadSwiftRuntime()
-  local source, prims = host.swiftRuntime()
-  charge(#source)
-  local fn = assert(rawload(source, "=swift", "t"))
-  local S = fn(prims)
+  local modules, prims = host.swiftRuntime()
+  local size = 0
+  for i = 2, #modules, 2 do size = size + #modules[i] end
+  charge(size)
+  local S, shared = {}, {}
+  for i = 1, #modules, 2 do assert(rawload(modules[i + 1], modules[i], "t"))(S, prims, shared) end
   rawset(G, "swift", S)
   rawset(G, "stubs", S.declareStubs)
   rawset(G, "unsupported", S.unsupported)

@@ -59,6 +59,9 @@ public struct FindingRecord: Sendable {
     /// replay it; `shrunk` tells which).
     public var minimal: Schedule?
     public var shrunk = false
+    /// The observation as the minimal schedule's replay shows it (`luafetch run` with the replay
+    /// command's options): what the report prints, so that the replay says the same.
+    public var replayed: Observation?
 
     public init(id: String, first: Observation, runs: Int, seed: Int64, schedule: Schedule, preceded: Set<String>,
                 minimal: Schedule? = nil, shrunk: Bool = false) {
@@ -72,7 +75,7 @@ public struct FindingRecord: Sendable {
         preceded.formIntersection(other.preceded)
         if other.seed < seed {
             first = other.first; seed = other.seed; schedule = other.schedule
-            minimal = other.minimal; shrunk = other.shrunk
+            minimal = other.minimal; shrunk = other.shrunk; replayed = other.replayed
         }
     }
 }
@@ -218,7 +221,7 @@ public enum Explorer {
                            plan given: ExplorePlan? = nil) throws(ScenarioError) -> RunOutcome {
         let plan = given ?? ExplorePlan.random(seed: seed, horizon: horizon)
         let runtime = try loaded(path: path, options: options(seed: seed, os: os, order: plan.order), warm: warm)
-        let driver = ExploreDriver(plan: plan, world: runtime.world, end: horizon)
+        let driver = ExploreDriver(plan: plan, world: runtime.world, end: horizon, seed: seed)
         let result: Result<Void, ScenarioError>
         do { try runtime.run(); result = .success(()) } catch { result = .failure(error) }
         var features: [UInt32] = []
@@ -401,15 +404,20 @@ public enum Explorer {
         r.shrunk = true
         guard stillFails(record.schedule) else { r.minimal = nil; return r }
         var minimal = Schedule.shrink(record.schedule) { batch in parallel(batch, stillFailsOn) }
-        // A shorter run: end it at the next whole second after what it shows (a violation; not
-        // an expectation, whose check may be at the end).
-        if record.first.code != "expectation",
-           let seen = (try? replay(path: path, seed: seed, os: os, schedule: minimal))?.first(where: { $0.key == key }) {
+        // What the minimal schedule's run shows, loaded afresh as `luafetch run` loads it: the
+        // report prints it (issue 39.1: its times and task numbers, not those of the explore run
+        // it was shrunk from). Then a shorter run: end it at the next whole second after it (a
+        // violation; not an expectation, whose check may be at the end). A cut after the
+        // observation changes nothing before it, so the same observation is what the shorter
+        // replay shows.
+        let seen = (try? replay(path: path, seed: seed, os: os, schedule: minimal))?.first(where: { $0.key == key })
+        if record.first.code != "expectation", let seen {
             var shorter = minimal
             shorter.until = (seen.time / Time.second + 1) * Time.second
             if stillFails(shorter) { minimal = shorter }
         }
         r.minimal = minimal
+        r.replayed = seen
         return r
     }
 }

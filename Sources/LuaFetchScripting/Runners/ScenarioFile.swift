@@ -89,10 +89,52 @@ public enum ScenarioFile {
     }
 
     static func read(_ path: String) throws(ScenarioError) -> [UInt8] {
+        if let swift = swiftInput(path) { throw ScenarioError(swift) }
         let bytes = try input(path, as: .scenario)
         try check(bytes, path: path)
         SwiftMarks.shared.register(path, bytes)  // an imported scenario's Swift lines (SPEC 18.5)
         return bytes
+    }
+
+    /// Whether anything (a file, a folder, ...) is at `path`.
+    public static func exists(_ path: String) -> Bool { kind(path) != .missing }
+
+    /// When `path` is Swift that luafetch runs only once imported (a `.swift` file, or an Xcode
+    /// folder: one holding a `*.xcodeproj` or `project.yml`, or Swift files and no `.lua`, looked
+    /// for a few levels down), what to say: `PATH: this is Swift: luafetch import PATH writes a
+    /// scenario from it`. Nil for anything else.
+    public static func swiftInput(_ path: String) -> String? {
+        let k = kind(path)
+        let swift = (k == .file || k == .tooLarge) && path.hasSuffix(".swift") || k == .directory && isXcodeFolder(path)
+        guard swift else { return nil }
+        let safe = path.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f && !"'\"$`\\!&;|<>()*?[]{}#~".utf8.contains($0) }
+        let shown = safe ? path : "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        return "\(path): this is Swift: luafetch import \(shown) writes a scenario from it"
+    }
+
+    /// A folder of an app's Swift sources rather than of scenarios (see `swiftInput`). Bounded: at
+    /// most four levels and 4,000 entries are looked at; hidden entries are skipped.
+    static func isXcodeFolder(_ dir: String) -> Bool {
+        var swift = false, lua = false, project = false, budget = 4000
+        func look(_ dir: String, depth: Int) {
+            guard depth <= 4, budget > 0, !lua, let d = opendir(dir) else { return }
+            var folders: [String] = []
+            while let e = readdir(d), budget > 0 {
+                budget -= 1
+                let name = withUnsafeMutablePointer(to: &e.pointee.d_name) { p in
+                    p.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                if name.hasPrefix(".") { continue }
+                if name.hasSuffix(".lua") { lua = true }
+                else if name.hasSuffix(".swift") { swift = true }
+                else if depth == 0 && (name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace") || name == "project.yml") { project = true }
+                else { folders.append(name) }
+            }
+            closedir(d)
+            for f in folders where kind(dir + "/" + f) == .directory { look(dir + "/" + f, depth: depth + 1) }
+        }
+        look(dir, depth: 0)
+        return !lua && (project || swift)
     }
 
     static func check(_ bytes: [UInt8], path: String) throws(ScenarioError) {

@@ -257,19 +257,26 @@ public final class ScenarioRuntime: ScriptHost {
     // MARK: - Where a missed completion's handler was held
 
     /// The completion handlers handed to the app (fetch, push, URL-session events) whose grants
-    /// may still be pending, each made once. Every handler call watches them (LuaState.watchNext):
-    /// a call that can reach one records where a function holding it returned, or the line it
-    /// parked at, so that a missed completion names the path that ended without calling it.
-    private var completions: [(key: GrantKey, fn: HostFunction)] = []
+    /// may still be pending, each made once, and the BGTasks' objects (`fn` nil: the table itself
+    /// is watched). Every handler call watches them (LuaState.watchNext): a call that can reach one
+    /// records where a function holding it returned, or the line it parked at, so that a missed
+    /// completion names the path that ended without calling it (or completing the task).
+    var completions: [(key: GrantKey, fn: HostFunction?, box: UnsafeMutableRawPointer)] = []
 
     static func tag(_ key: GrantKey) -> Int { Int(key.kind.rawValue) << 48 | key.serial }
 
     /// The completion handler of `key` (made on first use).
     func completion(_ key: GrantKey) -> HostFunction {
-        if let c = completions.first(where: { $0.key == key }) { return c.fn }
+        if let c = completions.first(where: { $0.key == key }), let fn = c.fn { return fn }
         let fn = completionHandler(key)
-        completions.append((key, fn))
+        completions.append((key, fn, Unmanaged.passUnretained(fn).toOpaque()))
         return fn
+    }
+
+    /// Watches a BGTask's object as its completion (`task:setTaskCompleted`).
+    func watchTask(_ object: ScriptRef, key: GrantKey) {
+        guard let box = lua.identity(of: object) else { return }
+        completions.append((key, nil, box))
     }
 
     /// Before a handler call with `invocation`: the completions whose grants are still pending,
@@ -286,7 +293,7 @@ public final class ScenarioRuntime: ScriptHost {
         guard !completions.isEmpty else { return false }
         completions.removeAll { !world.isGrantPending($0.key) }
         guard !completions.isEmpty else { return false }
-        lua.watchNext = completions.map { (Unmanaged.passUnretained($0.fn).toOpaque(), Self.tag($0.key)) }
+        lua.watchNext = completions.map { ($0.box, Self.tag($0.key)) }
         return true
     }
 
@@ -297,6 +304,17 @@ public final class ScenarioRuntime: ScriptHost {
         for c in completions where held.tags.contains(Self.tag(c.key)) {
             world.completionHeld(c.key, lastAt: SourceLocation(file: held.line.file, line: held.line.line), held.waits ? .waits : .returned)
         }
+    }
+
+    public func invokeNotingReturn(_ fn: ScriptRef, _ invocation: Invocation) -> (outcome: Outcome, returned: SourceLocation?) {
+        let watched = watchCompletions(invocation)
+        lua.watchNext.insert(LuaState.watchSelf, at: 0)  // and the handler's own return
+        let r = invocation.count == 0 ? lua.call(fn) : lua.call(fn, count: invocation.count) { value(invocation[$0]) }
+        lua.watchNext = []
+        if watched { noteHeld(r) }
+        let returned = r.held.map { SourceLocation(file: $0.line.file, line: $0.line.line) }
+        if r.status == .ok { return (.returned(truthy: r.truthy), returned) }
+        return (outcome(r, fallback: location(of: fn)), nil)
     }
 
     public func runningLine(forCompletionOf key: GrantKey) -> SourceLocation? {

@@ -30,9 +30,9 @@ function T.AppDelegate:applicationDidEnterBackground(application)  --@ AppDelega
     do  --@ AppDelegate.swift:25
       local error__2 = error_  --@ AppDelegate.swift:25
       if error__2 ~= nil then  --@ AppDelegate.swift:25
-        swift.print(swift.interp("Saving the session failed: ", error__2))  --@ AppDelegate.swift:26
+        do return swift.print(swift.interp("Saving the session failed: ", error__2)) end  --@ AppDelegate.swift:26
       else  --@ AppDelegate.swift:27
-        swift.call(1, swift.opaque("WidgetCenter"), "reloadAllTimelines", nil)  --@ AppDelegate.swift:28
+        do return swift.call(1, swift.opaque("WidgetCenter"), "reloadAllTimelines", nil) end  --@ AppDelegate.swift:28
       end  --@ AppDelegate.swift:29
     end  --@ AppDelegate.swift:29
   end)  --@ AppDelegate.swift:30
@@ -40,15 +40,10 @@ end  --@ AppDelegate.swift:31
 function T.AppDelegate:applicationWillTerminate(application)  --@ AppDelegate.swift:33
   T.JournalDatabase.shared:interruptWrites()  --@ AppDelegate.swift:34
 end  --@ AppDelegate.swift:35
-swift.memberwise(T.JournalEntry, { "id", "text", "createdAt" })  --@ JournalDatabase.swift:4
 swift.fields(T.DraftInbox, function(self)  --@ JournalDatabase.swift:11
   self.entries = swift.array({  })  --@ JournalDatabase.swift:13
 end)  --@ JournalDatabase.swift:11
 swift.static(T.DraftInbox, "shared", function() return swift.new(T.DraftInbox, "init") end)  --@ JournalDatabase.swift:12
-function T.DraftInbox:add(text)  --@ JournalDatabase.swift:15
-  local now_ = (swift.now() + 1379462400)  --@ JournalDatabase.swift:16
-  swift.call(0, self.entries, "append", nil, swift.new(T.JournalEntry, "init", swift.interp("draft-", now_), text, now_))  --@ JournalDatabase.swift:17
-end  --@ JournalDatabase.swift:18
 function T.DraftInbox:takeAll()  --@ JournalDatabase.swift:20
   local taken = swift.copy(self.entries)  --@ JournalDatabase.swift:21
   swift.call(0, self.entries, "removeAll", nil)  --@ JournalDatabase.swift:22
@@ -68,9 +63,11 @@ function T.JournalDatabase:open()  --@ JournalDatabase.swift:37
     self.dbQueue = swift.stubCall(2, nil, path)  --@ JournalDatabase.swift:41
     swift.print("Journal database open")  --@ JournalDatabase.swift:42
   end, function(__e)  --@ JournalDatabase.swift:43
-    local error_ = __e  --@ JournalDatabase.swift:43
-    swift.print(swift.interp("Could not open the journal database: ", error_))  --@ JournalDatabase.swift:44
-    do return nil end  --@ JournalDatabase.swift:45
+    do  --@ JournalDatabase.swift:43
+      local error_ = __e  --@ JournalDatabase.swift:43
+      swift.print(swift.interp("Could not open the journal database: ", error_))  --@ JournalDatabase.swift:44
+      do return nil end  --@ JournalDatabase.swift:45
+    end  --@ JournalDatabase.swift:45
   end)  --@ JournalDatabase.swift:45
   if __c1 == swift.RETURN then do return __r2 end end  --@ JournalDatabase.swift:40
 end  --@ JournalDatabase.swift:46
@@ -87,11 +84,13 @@ function T.JournalDatabase:saveSession(duration, drafts, completion)  --@ Journa
         return completion(nil)  --@ JournalDatabase.swift:58
       end)  --@ JournalDatabase.swift:58
     end, function(__e)  --@ JournalDatabase.swift:59
-      local error_ = __e  --@ JournalDatabase.swift:59
-      dispatch.main(function()  --@ JournalDatabase.swift:60
-        return completion(error_)  --@ JournalDatabase.swift:60
-      end)  --@ JournalDatabase.swift:60
-      do return nil end  --@ JournalDatabase.swift:61
+      do  --@ JournalDatabase.swift:59
+        local error_ = __e  --@ JournalDatabase.swift:59
+        dispatch.main(function()  --@ JournalDatabase.swift:60
+          return completion(error_)  --@ JournalDatabase.swift:60
+        end)  --@ JournalDatabase.swift:60
+        do return nil end  --@ JournalDatabase.swift:61
+      end  --@ JournalDatabase.swift:61
     end)  --@ JournalDatabase.swift:61
     if __c3 == swift.RETURN then do return __r4 end end  --@ JournalDatabase.swift:51
   end)  --@ JournalDatabase.swift:62

@@ -42,9 +42,11 @@ function T.AppDelegate:applicationDidEnterBackground(application)  --@ AppDelega
         self.journal:markUploaded(swift.copy(samples))  --@ AppDelegate.swift:33
         swift.print(swift.interp("Uploaded ", swift.get(0, samples, "count"), " step samples"))  --@ AppDelegate.swift:34
       end, function(__e)  --@ AppDelegate.swift:35
-        local error_ = __e  --@ AppDelegate.swift:35
-        swift.print(swift.interp("Step upload failed: ", swift.get(3, error_, "localizedDescription")))  --@ AppDelegate.swift:36
-        do return nil end  --@ AppDelegate.swift:37
+        do  --@ AppDelegate.swift:35
+          local error_ = __e  --@ AppDelegate.swift:35
+          swift.print(swift.interp("Step upload failed: ", swift.get(3, error_, "localizedDescription")))  --@ AppDelegate.swift:36
+          do return nil end  --@ AppDelegate.swift:37
+        end  --@ AppDelegate.swift:37
       end)  --@ AppDelegate.swift:37
       if __c3 == swift.RETURN then do return swift.RETURN, __r4 end end  --@ AppDelegate.swift:31
     end)  --@ AppDelegate.swift:37
@@ -86,9 +88,11 @@ function T.StepJournal:collectPendingSamples()  --@ StepJournal.swift:20
     local steps = swift.call(5, self.pedometer, "stepCount", "stepCount_from", self.uploadedUntil, now_)  --@ StepJournal.swift:23
     do return swift.RETURN, swift.array({ swift.new(T.StepSample, "init", self.uploadedUntil, now_, steps) }) end  --@ StepJournal.swift:24
   end, function(__e)  --@ StepJournal.swift:25
-    local error_ = __e  --@ StepJournal.swift:25
-    swift.print(swift.interp("Pedometer unavailable: ", error_))  --@ StepJournal.swift:26
-    do return swift.RETURN, swift.array({  }) end  --@ StepJournal.swift:27
+    do  --@ StepJournal.swift:25
+      local error_ = __e  --@ StepJournal.swift:25
+      swift.print(swift.interp("Pedometer unavailable: ", error_))  --@ StepJournal.swift:26
+      do return swift.RETURN, swift.array({  }) end  --@ StepJournal.swift:27
+    end  --@ StepJournal.swift:28
   end)  --@ StepJournal.swift:28
   if __c5 == swift.RETURN then do return __r6 end end  --@ StepJournal.swift:22
 end  --@ StepJournal.swift:29

@@ -31,9 +31,11 @@ function T.AppDelegate:scheduleAppRefresh()  --@ AppDelegate.swift:26
     swift.bgSubmit(request)  --@ AppDelegate.swift:30
     swift.print("Scheduled the next feed refresh")  --@ AppDelegate.swift:31
   end, function(__e)  --@ AppDelegate.swift:32
-    local error_ = __e  --@ AppDelegate.swift:32
-    swift.print(swift.interp("Could not schedule the feed refresh: ", error_))  --@ AppDelegate.swift:33
-    do return nil end  --@ AppDelegate.swift:34
+    do  --@ AppDelegate.swift:32
+      local error_ = __e  --@ AppDelegate.swift:32
+      swift.print(swift.interp("Could not schedule the feed refresh: ", error_))  --@ AppDelegate.swift:33
+      do return nil end  --@ AppDelegate.swift:34
+    end  --@ AppDelegate.swift:34
   end)  --@ AppDelegate.swift:34
   if __c1 == swift.RETURN then do return __r2 end end  --@ AppDelegate.swift:29
 end  --@ AppDelegate.swift:35

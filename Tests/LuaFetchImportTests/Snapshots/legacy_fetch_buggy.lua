@@ -51,11 +51,11 @@ function T.AppDelegate:application_performFetchWithCompletionHandler(application
     do  --@ AppDelegate.swift:32
       local __s3 = outcome  --@ AppDelegate.swift:32
       if swift.caseOf(__s3) == "updated" then  --@ AppDelegate.swift:33
-        completionHandler(swift.case("newData"))  --@ AppDelegate.swift:34
+        do return completionHandler(swift.case("newData")) end  --@ AppDelegate.swift:34
       elseif swift.caseOf(__s3) == "unchanged" then  --@ AppDelegate.swift:35
-        completionHandler(swift.case("noData"))  --@ AppDelegate.swift:36
+        do return completionHandler(swift.case("noData")) end  --@ AppDelegate.swift:36
       elseif swift.caseOf(__s3) == "failed" then  --@ AppDelegate.swift:37
-        completionHandler(swift.case("failed"))  --@ AppDelegate.swift:38
+        do return completionHandler(swift.case("failed")) end  --@ AppDelegate.swift:38
       end  --@ AppDelegate.swift:39
     end  --@ AppDelegate.swift:39
   end)  --@ AppDelegate.swift:40

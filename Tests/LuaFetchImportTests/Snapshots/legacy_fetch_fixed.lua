@@ -52,11 +52,11 @@ function T.AppDelegate:application_performFetchWithCompletionHandler(application
     do  --@ AppDelegate.swift:33
       local __s3 = outcome  --@ AppDelegate.swift:33
       if swift.caseOf(__s3) == "updated" then  --@ AppDelegate.swift:34
-        completionHandler(swift.case("newData"))  --@ AppDelegate.swift:35
+        do return completionHandler(swift.case("newData")) end  --@ AppDelegate.swift:35
       elseif swift.caseOf(__s3) == "unchanged" then  --@ AppDelegate.swift:36
-        completionHandler(swift.case("noData"))  --@ AppDelegate.swift:37
+        do return completionHandler(swift.case("noData")) end  --@ AppDelegate.swift:37
       elseif swift.caseOf(__s3) == "failed" then  --@ AppDelegate.swift:38
-        completionHandler(swift.case("failed"))  --@ AppDelegate.swift:39
+        do return completionHandler(swift.case("failed")) end  --@ AppDelegate.swift:39
       end  --@ AppDelegate.swift:40
     end  --@ AppDelegate.swift:40
   end)  --@ AppDelegate.swift:41

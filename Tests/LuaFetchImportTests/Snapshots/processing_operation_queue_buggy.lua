@@ -49,9 +49,11 @@ function T.LibraryIndexer:scheduleReindex()  --@ LibraryIndexer.swift:21
     swift.bgSubmit(request)  --@ LibraryIndexer.swift:27
     self.status = T.IndexStatus.scheduled  --@ LibraryIndexer.swift:28
   end, function(__e)  --@ LibraryIndexer.swift:29
-    local error_ = __e  --@ LibraryIndexer.swift:29
-    swift.print(swift.interp("Could not schedule the reindex: ", error_))  --@ LibraryIndexer.swift:30
-    do return nil end  --@ LibraryIndexer.swift:31
+    do  --@ LibraryIndexer.swift:29
+      local error_ = __e  --@ LibraryIndexer.swift:29
+      swift.print(swift.interp("Could not schedule the reindex: ", error_))  --@ LibraryIndexer.swift:30
+      do return nil end  --@ LibraryIndexer.swift:31
+    end  --@ LibraryIndexer.swift:31
   end)  --@ LibraryIndexer.swift:31
   if __c1 == swift.RETURN then do return __r2 end end  --@ LibraryIndexer.swift:26
 end  --@ LibraryIndexer.swift:32

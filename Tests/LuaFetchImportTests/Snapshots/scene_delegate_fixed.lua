@@ -21,11 +21,8 @@ function T.AppDelegate:application_didFinishLaunchingWithOptions(application, la
   T.DraftStore.shared:loadDrafts()  --@ AppDelegate.swift:8
   do return true end  --@ AppDelegate.swift:9
 end  --@ AppDelegate.swift:10
-function T.AppDelegate:application_configurationForConnecting(application, connectingSceneSession, options)  --@ AppDelegate.swift:12
-  do return swift.stubCall(2, nil, "Default Configuration", swift.get(1, connectingSceneSession, "role")) end  --@ AppDelegate.swift:15
-end  --@ AppDelegate.swift:16
 function T.AppDelegate:applicationDidEnterBackground(application)  --@ AppDelegate.swift:18
-  swift.call(3, swift.opaque("ThumbnailCache"), "trim", "trim_toMegabytes", 50)  --@ AppDelegate.swift:20
+  swift.call(1, swift.opaque("ThumbnailCache"), "trim", "trim_toMegabytes", 50)  --@ AppDelegate.swift:20
   swift.defaultsSet("app.lastBackgroundedAt", (swift.now() + 1379462400))  --@ AppDelegate.swift:21
 end  --@ AppDelegate.swift:22
 function T.AppDelegate:applicationWillTerminate(application)  --@ AppDelegate.swift:24
@@ -51,16 +48,13 @@ function T.BackgroundTaskScope:end_()  --@ BackgroundTaskScope.swift:17
 end  --@ BackgroundTaskScope.swift:22
 swift.fields(T.DraftStore, function(self)  --@ DraftStore.swift:4
   self.titlesKey = "drafts.titles"  --@ DraftStore.swift:7
-  self.container = swift.stubCall(4, nil, "Drafts")  --@ DraftStore.swift:8
+  self.container = swift.stubCall(2, nil, "Drafts")  --@ DraftStore.swift:8
   self.drafts = swift.array({  })  --@ DraftStore.swift:10
 end)  --@ DraftStore.swift:4
 swift.static(T.DraftStore, "shared", function() return swift.new(T.DraftStore, "init") end)  --@ DraftStore.swift:5
 function T.DraftStore:loadDrafts()  --@ DraftStore.swift:12
   self.drafts = swift.coalesce(swift.defaultsGet(self.titlesKey, "stringArray"), function() return swift.array({  }) end)  --@ DraftStore.swift:13
 end  --@ DraftStore.swift:14
-function T.DraftStore:add(title)  --@ DraftStore.swift:16
-  swift.call(0, self.drafts, "append", nil, title)  --@ DraftStore.swift:17
-end  --@ DraftStore.swift:18
 function T.DraftStore:startAutosave()  --@ DraftStore.swift:20
   swift.optApply(self.autosaveTimer, function(__r) return swift.invalidate(__r) end)  --@ DraftStore.swift:21
   self.autosaveTimer = swift.timer(30, true, function(...) return self:autosave(...) end)  --@ DraftStore.swift:22
@@ -71,7 +65,7 @@ function T.DraftStore:stopAutosave()  --@ DraftStore.swift:26
 end  --@ DraftStore.swift:29
 function T.DraftStore:save(completion)  --@ DraftStore.swift:32
   swift.defaultsSet(self.titlesKey, self.drafts)  --@ DraftStore.swift:33
-  swift.call(5, self.container, "saveChanges", nil, function(error_)  --@ DraftStore.swift:34
+  swift.call(3, self.container, "saveChanges", nil, function(error_)  --@ DraftStore.swift:34
     return completion(error_)  --@ DraftStore.swift:35
   end)  --@ DraftStore.swift:36
 end  --@ DraftStore.swift:37
@@ -89,7 +83,7 @@ function T.SceneDelegate:scene(scene, session, connectionOptions)  --@ SceneDele
   swift.print(swift.interp("Scene connected with ", swift.get(0, T.DraftStore.shared.drafts, "count"), " drafts"))  --@ SceneDelegate.swift:9
 end  --@ SceneDelegate.swift:10
 function T.SceneDelegate:sceneDidDisconnect(scene)  --@ SceneDelegate.swift:12
-  swift.call(6, swift.opaque("ThumbnailCache"), "removeAll", nil)  --@ SceneDelegate.swift:13
+  swift.call(4, swift.opaque("ThumbnailCache"), "removeAll", nil)  --@ SceneDelegate.swift:13
 end  --@ SceneDelegate.swift:14
 function T.SceneDelegate:sceneDidBecomeActive(scene)  --@ SceneDelegate.swift:16
   T.DraftStore.shared:startAutosave()  --@ SceneDelegate.swift:17
@@ -106,7 +100,7 @@ function T.SceneDelegate:sceneDidEnterBackground(scene)  --@ SceneDelegate.swift
     do  --@ SceneDelegate.swift:32
       local error__2 = error_  --@ SceneDelegate.swift:32
       if error__2 ~= nil then  --@ SceneDelegate.swift:32
-        swift.print(swift.interp("Could not save drafts: ", swift.get(7, error__2, "localizedDescription")))  --@ SceneDelegate.swift:33
+        swift.print(swift.interp("Could not save drafts: ", swift.get(5, error__2, "localizedDescription")))  --@ SceneDelegate.swift:33
       else  --@ SceneDelegate.swift:34
         swift.print("Drafts saved before suspension")  --@ SceneDelegate.swift:35
       end  --@ SceneDelegate.swift:36
@@ -158,8 +152,6 @@ app {
 -- the calling thread. `lock = "sharedContainer"`: it holds the app-group container's lock
 -- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.
 stubs {
-  ["UISceneSession.role"] = { },  -- AppDelegate.swift:15
-  ["UISceneConfiguration.init"] = { },  -- AppDelegate.swift:15
   ["ThumbnailCache.trim"] = { },  -- AppDelegate.swift:20
   ["DocumentContainer.init"] = { },  -- DraftStore.swift:8
   ["DocumentContainer.saveChanges"] = { },  -- DraftStore.swift:34
@@ -168,8 +160,6 @@ stubs {
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
-  { "UISceneSession.role", "AppDelegate.swift:15" },
-  { "UISceneConfiguration.init", "AppDelegate.swift:15" },
   { "ThumbnailCache.trim", "AppDelegate.swift:20" },
   { "DocumentContainer.init", "DraftStore.swift:8" },
   { "DocumentContainer.saveChanges", "DraftStore.swift:34", fails = true, closures = { [1] = { index = 1, params = 1, kinds = { "error" } } } },

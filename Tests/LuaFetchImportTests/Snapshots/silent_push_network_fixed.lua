@@ -23,12 +23,6 @@ function T.AppDelegate:application_didFinishLaunchingWithOptions(application, la
   end)  --@ AppDelegate.swift:17
   do return true end  --@ AppDelegate.swift:18
 end  --@ AppDelegate.swift:19
-function T.AppDelegate:application_didRegisterForRemoteNotificationsWithDeviceToken(application, deviceToken)  --@ AppDelegate.swift:21
-  T.InboxSyncService.shared:registerDevice(deviceToken)  --@ AppDelegate.swift:23
-end  --@ AppDelegate.swift:24
-function T.AppDelegate:application_didFailToRegisterForRemoteNotificationsWithError(application, error_)  --@ AppDelegate.swift:26
-  swift.print(swift.interp("Remote notifications unavailable: ", swift.get(3, error_, "localizedDescription")))  --@ AppDelegate.swift:28
-end  --@ AppDelegate.swift:29
 function T.AppDelegate:application_didReceiveRemoteNotification(application, userInfo, completionHandler)  --@ AppDelegate.swift:32
   local state = (function() if swift.eq(swift.appState(), swift.case("active")) then return "foreground" end return "background" end)()  --@ AppDelegate.swift:35
   swift.print(swift.interp("Silent push received in the ", state))  --@ AppDelegate.swift:36
@@ -39,35 +33,28 @@ function T.AppDelegate:applicationWillEnterForeground(application)  --@ AppDeleg
 end  --@ AppDelegate.swift:42
 swift.enum(T.SyncReason, { { "launch", "launch" }, { "foreground", "foreground" }, { "silentPush", "silent-push" } })  --@ InboxSyncService.swift:3
 swift.fields(T.InboxSyncService, function(self)  --@ InboxSyncService.swift:10
-  self.api = swift.stubCall(4, nil, "https://api.example-mail.com", 20)  --@ InboxSyncService.swift:13
+  self.api = swift.stubCall(3, nil, "https://api.example-mail.com", 20)  --@ InboxSyncService.swift:13
   self.defaults = swift.userDefaults  --@ InboxSyncService.swift:14
   self.syncCount = 0  --@ InboxSyncService.swift:15
 end)  --@ InboxSyncService.swift:10
 swift.static(T.InboxSyncService, "shared", function() return swift.new(T.InboxSyncService, "init") end)  --@ InboxSyncService.swift:11
 function T.InboxSyncService:init()  --@ InboxSyncService.swift:17
 end  --@ InboxSyncService.swift:17
-function T.InboxSyncService:registerDevice(token)  --@ InboxSyncService.swift:19
-  swift.call(5, self.api, "registerPushToken", nil, token, function(_)  --@ InboxSyncService.swift:20
-    return swift.print("Push token registered")  --@ InboxSyncService.swift:21
-  end, function(error_)  --@ InboxSyncService.swift:22
-    return swift.print(swift.interp("Push token registration failed: ", error_))  --@ InboxSyncService.swift:23
-  end)  --@ InboxSyncService.swift:24
-end  --@ InboxSyncService.swift:25
 function T.InboxSyncService:sync(reason, completion)  --@ InboxSyncService.swift:27
   self.syncCount = swift.add(self.syncCount, 1)  --@ InboxSyncService.swift:28
   local cursor = swift.coalesce(swift.defaultsGet("inbox.cursor", "string"), function() return "" end)  --@ InboxSyncService.swift:29
   swift.print(swift.interp("Inbox sync #", self.syncCount, " (", reason.rawValue, ") from cursor '", cursor, "'"))  --@ InboxSyncService.swift:30
-  swift.call(8, self.api, "fetchChanges", "fetchChanges_since", cursor, function(changes)  --@ InboxSyncService.swift:31
+  swift.call(6, self.api, "fetchChanges", "fetchChanges_since", cursor, function(changes)  --@ InboxSyncService.swift:31
     swift.optCall(0, self, "apply", nil, changes)  --@ InboxSyncService.swift:32
-    completion((function() if swift.get(7, swift.get(6, changes, "messages"), "isEmpty") then return swift.case("noData") end return swift.case("newData") end)())  --@ InboxSyncService.swift:33
+    completion((function() if swift.get(5, swift.get(4, changes, "messages"), "isEmpty") then return swift.case("noData") end return swift.case("newData") end)())  --@ InboxSyncService.swift:33
   end, function(error_)  --@ InboxSyncService.swift:34
     swift.print(swift.interp("Inbox sync (", reason.rawValue, ") failed: ", error_))  --@ InboxSyncService.swift:35
     completion(swift.case("failed"))  --@ InboxSyncService.swift:36
   end)  --@ InboxSyncService.swift:37
 end  --@ InboxSyncService.swift:38
 function T.InboxSyncService:apply(changes)  --@ InboxSyncService.swift:40
-  swift.call(10, swift.opaque("MessageStore"), "insert", nil, swift.get(9, changes, "messages"))  --@ InboxSyncService.swift:41
-  swift.call(12, swift.opaque("MessageStore"), "delete", nil, swift.get(11, changes, "deletedIDs"))  --@ InboxSyncService.swift:42
+  swift.call(8, swift.opaque("MessageStore"), "insert", nil, swift.get(7, changes, "messages"))  --@ InboxSyncService.swift:41
+  swift.call(10, swift.opaque("MessageStore"), "delete", nil, swift.get(9, changes, "deletedIDs"))  --@ InboxSyncService.swift:42
   swift.defaultsSet("inbox.lastSync", (swift.now() + 1379462400))  --@ InboxSyncService.swift:43
 end  --@ InboxSyncService.swift:44
 
@@ -98,9 +85,7 @@ app {
 stubs {
   ["UNUserNotificationCenter.current"] = { },  -- AppDelegate.swift:11
   ["UNUserNotificationCenter.current.requestAuthorization"] = { },  -- AppDelegate.swift:11
-  ["Error.localizedDescription"] = { },  -- AppDelegate.swift:28
   ["MailAPIClient.init"] = { },  -- InboxSyncService.swift:13
-  ["MailAPIClient.registerPushToken"] = { },  -- InboxSyncService.swift:20
   ["changes.messages"] = { },  -- InboxSyncService.swift:33
   ["changes.messages.isEmpty"] = { },  -- InboxSyncService.swift:33
   ["MailAPIClient.fetchChanges"] = { },  -- InboxSyncService.swift:31
@@ -113,9 +98,7 @@ stubs {
 swift.sites {
   { "UNUserNotificationCenter.current", "AppDelegate.swift:11" },
   { "UNUserNotificationCenter.current.requestAuthorization", "AppDelegate.swift:11", closures = { [2] = { index = 2, params = 2 } } },
-  { "Error.localizedDescription", "AppDelegate.swift:28" },
   { "MailAPIClient.init", "InboxSyncService.swift:13" },
-  { "MailAPIClient.registerPushToken", "InboxSyncService.swift:20", fails = true, hasFailureClosure = true, closures = { [2] = { index = 2, params = 1 }, [3] = { index = 3, params = 1, kinds = { "error" }, failure = true } } },
   { "changes.messages", "InboxSyncService.swift:33" },
   { "changes.messages.isEmpty", "InboxSyncService.swift:33" },
   { "MailAPIClient.fetchChanges", "InboxSyncService.swift:31", fails = true, hasFailureClosure = true, closures = { [2] = { index = 2, params = 1 }, [3] = { index = 3, params = 1, kinds = { "error" }, failure = true } } },

@@ -25,34 +25,15 @@ end  --@ AppDelegate.swift:9
 function T.AppDelegate:applicationWillTerminate(application)  --@ AppDelegate.swift:11
   swift.print("Notes is terminating")  --@ AppDelegate.swift:12
 end  --@ AppDelegate.swift:13
-swift.fields(T.ContentView, function(self)  --@ ContentView.swift:3
-  self.text = ""  --@ ContentView.swift:4
-end)  --@ ContentView.swift:3
-swift.computed(T.ContentView, "body", function(self)  --@ ContentView.swift:6
-  return swift.stubCall(8, nil, function()  --@ ContentView.swift:7
-    return swift.call(7, swift.call(6, swift.stubCall(5, nil, swift.case("leading"), 12, function()  --@ ContentView.swift:8
-      swift.call(2, swift.stubCall(1, nil, swift.opaque("$text")), "frame", "frame_minHeight", 200)  --@ ContentView.swift:9
-      swift.call(4, swift.stubCall(3, nil, "Save draft", function()  --@ ContentView.swift:11
-        T.DraftCache.save(self.text)  --@ ContentView.swift:12
-        self.text = ""  --@ ContentView.swift:13
-      end), "disabled", nil, swift.get(0, self.text, "isEmpty"))  --@ ContentView.swift:14
-    end), "padding", nil), "navigationTitle", nil, "Notes")  --@ ContentView.swift:16
-  end)  --@ ContentView.swift:19
-end)  --@ ContentView.swift:20
 swift.static(T.DraftCache, "key", function() return "drafts.pending" end)  --@ DraftUploader.swift:5
 function T.DraftCache.pendingDrafts()  --@ DraftUploader.swift:7
   do return swift.coalesce(swift.defaultsGet(T.DraftCache.key, "stringArray"), function() return swift.array({  }) end) end  --@ DraftUploader.swift:8
 end  --@ DraftUploader.swift:9
-function T.DraftCache.save(text)  --@ DraftUploader.swift:11
-  local drafts = T.DraftCache.pendingDrafts()  --@ DraftUploader.swift:12
-  swift.call(0, drafts, "append", nil, text)  --@ DraftUploader.swift:13
-  swift.defaultsSet(T.DraftCache.key, drafts)  --@ DraftUploader.swift:14
-end  --@ DraftUploader.swift:15
 function T.DraftCache.clear()  --@ DraftUploader.swift:17
   swift.defaultsSet(T.DraftCache.key, nil)  --@ DraftUploader.swift:18
 end  --@ DraftUploader.swift:19
 swift.fields(T.DraftUploader, function(self)  --@ DraftUploader.swift:23
-  self.api = swift.stubCall(9, nil, "https://api.example-notes.com", 20)  --@ DraftUploader.swift:27
+  self.api = swift.stubCall(1, nil, "https://api.example-notes.com", 20)  --@ DraftUploader.swift:27
   self.backgroundTaskID = UIBackgroundTaskInvalid  --@ DraftUploader.swift:29
 end)  --@ DraftUploader.swift:23
 swift.static(T.DraftUploader, "shared", function() return swift.new(T.DraftUploader, "init") end)  --@ DraftUploader.swift:25
@@ -69,14 +50,16 @@ function T.DraftUploader:uploadInBackground()  --@ DraftUploader.swift:33
   end)  --@ DraftUploader.swift:42
   self.uploadTask = swift.task(function()  --@ DraftUploader.swift:43
     local __c1, __r2 = swift.doCatch(function()  --@ DraftUploader.swift:44
-      swift.call(10, self.api, "upload", "upload_drafts", drafts)  --@ DraftUploader.swift:45
+      swift.call(2, self.api, "upload", "upload_drafts", drafts)  --@ DraftUploader.swift:45
       T.DraftCache.clear()  --@ DraftUploader.swift:46
       swift.print(swift.interp("Uploaded ", swift.get(0, drafts, "count"), " drafts"))  --@ DraftUploader.swift:47
       self:endBackgroundTask()  --@ DraftUploader.swift:48
     end, function(__e)  --@ DraftUploader.swift:49
-      local error_ = __e  --@ DraftUploader.swift:49
-      swift.print(swift.interp("Draft upload failed: ", error_))  --@ DraftUploader.swift:50
-      do return nil end  --@ DraftUploader.swift:51
+      do  --@ DraftUploader.swift:49
+        local error_ = __e  --@ DraftUploader.swift:49
+        swift.print(swift.interp("Draft upload failed: ", error_))  --@ DraftUploader.swift:50
+        do return nil end  --@ DraftUploader.swift:51
+      end  --@ DraftUploader.swift:51
     end)  --@ DraftUploader.swift:51
     if __c1 == swift.RETURN then do return __r2 end end  --@ DraftUploader.swift:44
     self.uploadTask = nil  --@ DraftUploader.swift:52
@@ -84,12 +67,14 @@ function T.DraftUploader:uploadInBackground()  --@ DraftUploader.swift:33
 end  --@ DraftUploader.swift:54
 function T.DraftUploader:refreshFromServer()  --@ DraftUploader.swift:56
   local __c3, __r4 = swift.doCatch(function()  --@ DraftUploader.swift:57
-    local count = swift.call(11, self.api, "serverDraftCount", nil)  --@ DraftUploader.swift:58
+    local count = swift.call(3, self.api, "serverDraftCount", nil)  --@ DraftUploader.swift:58
     swift.print(swift.interp("The server has ", count, " drafts"))  --@ DraftUploader.swift:59
   end, function(__e)  --@ DraftUploader.swift:60
-    local error_ = __e  --@ DraftUploader.swift:60
-    swift.print(swift.interp("Could not reach the notes server: ", error_))  --@ DraftUploader.swift:61
-    do return nil end  --@ DraftUploader.swift:62
+    do  --@ DraftUploader.swift:60
+      local error_ = __e  --@ DraftUploader.swift:60
+      swift.print(swift.interp("Could not reach the notes server: ", error_))  --@ DraftUploader.swift:61
+      do return nil end  --@ DraftUploader.swift:62
+    end  --@ DraftUploader.swift:62
   end)  --@ DraftUploader.swift:62
   if __c3 == swift.RETURN then do return __r4 end end  --@ DraftUploader.swift:57
 end  --@ DraftUploader.swift:63
@@ -104,13 +89,8 @@ swift.fields(T.NotesApp, function(self)  --@ NotesApp.swift:3
   self.appDelegate = swift.adaptor(T.AppDelegate)  --@ NotesApp.swift:5
 end)  --@ NotesApp.swift:3
 swift.computed(T.NotesApp, "scenePhase", function() return swift.currentScenePhase() end)  --@ NotesApp.swift:6
-function T.NotesApp:init()  --@ NotesApp.swift:8
-  swift.defaultsSet("app.launchedAt", (swift.now() + 1379462400))  --@ NotesApp.swift:9
-end  --@ NotesApp.swift:10
-swift.computed(T.NotesApp, "body", function(self)  --@ NotesApp.swift:12
-  return swift.call(13, swift.stubCall(12, nil, function()  --@ NotesApp.swift:13
-    return swift.new(T.ContentView, "init")  --@ NotesApp.swift:14
-  end), "onChange", "onChange_of", self.scenePhase, function(newPhase)  --@ NotesApp.swift:15
+function T.NotesApp:__swiftui()  --@ NotesApp.swift:12
+  swift.onScenePhase(function(newPhase)  --@ NotesApp.swift:16
     do  --@ NotesApp.swift:17
       local __s5 = newPhase  --@ NotesApp.swift:17
       if swift.caseOf(__s5) == "background" then  --@ NotesApp.swift:18
@@ -124,23 +104,6 @@ swift.computed(T.NotesApp, "body", function(self)  --@ NotesApp.swift:12
       end  --@ NotesApp.swift:26
     end  --@ NotesApp.swift:26
     ::sw_1::  --@ NotesApp.swift:26
-  end)  --@ NotesApp.swift:27
-end)  --@ NotesApp.swift:28
-function T.NotesApp:__swiftui()  --@ NotesApp.swift:12
-  swift.onScenePhase(function(newPhase)  --@ NotesApp.swift:16
-    do  --@ NotesApp.swift:17
-      local __s6 = newPhase  --@ NotesApp.swift:17
-      if swift.caseOf(__s6) == "background" then  --@ NotesApp.swift:18
-        T.DraftUploader.shared:uploadInBackground()  --@ NotesApp.swift:19
-      elseif swift.caseOf(__s6) == "active" then  --@ NotesApp.swift:20
-        swift.task(function()  --@ NotesApp.swift:21
-          return T.DraftUploader.shared:refreshFromServer()  --@ NotesApp.swift:22
-        end, true)  --@ NotesApp.swift:23
-      else  --@ NotesApp.swift:24
-        goto sw_2  --@ NotesApp.swift:25
-      end  --@ NotesApp.swift:26
-    end  --@ NotesApp.swift:26
-    ::sw_2::  --@ NotesApp.swift:26
   end, 1)  --@ NotesApp.swift:27
 end  --@ NotesApp.swift:28
 
@@ -183,35 +146,15 @@ app {
 -- the calling thread. `lock = "sharedContainer"`: it holds the app-group container's lock
 -- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.
 stubs {
-  ["TextEditor.init"] = { },  -- ContentView.swift:9
-  ["TextEditor.frame"] = { },  -- ContentView.swift:9
-  ["Button.init"] = { },  -- ContentView.swift:11
-  ["Button.disabled"] = { },  -- ContentView.swift:11
-  ["VStack.init"] = { },  -- ContentView.swift:8
-  ["VStack.padding"] = { },  -- ContentView.swift:8
-  ["VStack.padding.navigationTitle"] = { },  -- ContentView.swift:8
-  ["NavigationStack.init"] = { },  -- ContentView.swift:7
   ["NotesAPI.init"] = { },  -- DraftUploader.swift:27
   ["NotesAPI.upload"] = { },  -- DraftUploader.swift:45
   ["NotesAPI.serverDraftCount"] = { },  -- DraftUploader.swift:58
-  ["WindowGroup.init"] = { },  -- NotesApp.swift:13
-  ["WindowGroup.onChange"] = { },  -- NotesApp.swift:13
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
-  { "TextEditor.init", "ContentView.swift:9" },
-  { "TextEditor.frame", "ContentView.swift:9" },
-  { "Button.init", "ContentView.swift:11", closures = { [2] = { index = 2, params = 0 } } },
-  { "Button.disabled", "ContentView.swift:11" },
-  { "VStack.init", "ContentView.swift:8", closures = { [3] = { index = 3, params = 0 } } },
-  { "VStack.padding", "ContentView.swift:8" },
-  { "VStack.padding.navigationTitle", "ContentView.swift:8" },
-  { "NavigationStack.init", "ContentView.swift:7", closures = { [1] = { index = 1, params = 0 } } },
   { "NotesAPI.init", "DraftUploader.swift:27" },
   { "NotesAPI.upload", "DraftUploader.swift:45", await = true, throws = true, fails = true },
   { "NotesAPI.serverDraftCount", "DraftUploader.swift:58", await = true, throws = true, fails = true },
-  { "WindowGroup.init", "NotesApp.swift:13", closures = { [1] = { index = 1, params = 0 } } },
-  { "WindowGroup.onChange", "NotesApp.swift:13", closures = { [2] = { index = 2, params = 1 } } },
 }
 
 -- The world: the fake servers, what the person and the system do (edit freely).

@@ -77,13 +77,6 @@ end  --@ PhotoOutbox.swift:20
 function T.PhotoOutbox:persist()  --@ PhotoOutbox.swift:22
   swift.defaultsSet(self.storageKey, self.pending)  --@ PhotoOutbox.swift:23
 end  --@ PhotoOutbox.swift:24
-function T.PhotoOutbox:add(localIdentifier)  --@ PhotoOutbox.swift:26
-  if swift.call(0, self.pending, "contains", nil, localIdentifier) then  --@ PhotoOutbox.swift:27
-    do return end  --@ PhotoOutbox.swift:27
-  end  --@ PhotoOutbox.swift:27
-  swift.call(0, self.pending, "append", nil, localIdentifier)  --@ PhotoOutbox.swift:28
-  self:persist()  --@ PhotoOutbox.swift:29
-end  --@ PhotoOutbox.swift:30
 function T.PhotoOutbox:uploadPending(completion)  --@ PhotoOutbox.swift:33
   local batch = swift.copy(self.pending)  --@ PhotoOutbox.swift:34
   swift.call(3, self.client, "uploadPhotos", "uploadPhotos_withIdentifiers", batch, function(error_)  --@ PhotoOutbox.swift:35

@@ -20,22 +20,25 @@ enum LaunchPath {
         var fns: [Fn] = []
         var all: [FuncInfo] = program.functions.values.flatMap { $0 }
         for type in program.typeOrder { all += type.methods.values.flatMap { $0 } + type.inits }
-        for f in all {
+        // What the slice left out never runs, on the launch path or elsewhere.
+        for f in all where t.keeps(f) {
             let v = Calls(viewMode: .sourceAccurate)
             v.walk(f.node)
             fns.append(Fn(info: f, calls: v.names, start: f.file.line(f.node), end: f.file.endLine(f.node), file: f.file.source.shown))
         }
+        var byBase: [String: [Int]] = [:]
+        for (i, f) in fns.enumerated() { byBase[f.info.base, default: []].append(i) }
         var reached = Set<String>()
         var frontier: [Fn] = fns.filter { fn in
             ["application(_:didFinishLaunchingWithOptions:)", "application(_:willFinishLaunchingWithOptions:)", "applicationDidFinishLaunching(_:)"].contains(fn.info.selector)
                 || (fn.info.base == "init" && (entry.appDelegate?.inits.contains { $0.node.id == fn.info.node.id } ?? false
                     || entry.swiftUIApp?.inits.contains { $0.node.id == fn.info.node.id } ?? false))
         }
-        var onPath: [Fn] = []
+        var onPath = Set<SyntaxIdentifier>()
         while let f = frontier.popLast() {
-            onPath.append(f)
+            onPath.insert(f.info.node.id)
             for name in f.calls where reached.insert(name).inserted {
-                frontier += fns.filter { $0.info.base == name }
+                frontier += (byBase[name] ?? []).map { fns[$0] }
             }
         }
         var result = Set<String>()
@@ -44,7 +47,7 @@ enum LaunchPath {
             guard parts.count >= 2, let line = Int(parts.last!) else { continue }
             let file = parts.dropLast().joined(separator: ":")
             let enclosing = fns.filter { $0.file == file && $0.start <= line && line <= $0.end }
-            if enclosing.isEmpty || enclosing.contains(where: { e in onPath.contains { $0.info.node.id == e.info.node.id } }) {
+            if enclosing.isEmpty || enclosing.contains(where: { onPath.contains($0.info.node.id) }) {
                 result.insert(r.where)
             }
         }

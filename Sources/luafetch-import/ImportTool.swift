@@ -1,8 +1,11 @@
-// `luafetch import PATH... [-o FILE] [--os PROFILE] [--name NAME] [--force]` (SPEC 18.1): writes
-// a scenario from an app's Swift sources and Info.plist (LuaFetchImport), to standard output or
-// FILE (an existing FILE is replaced only with --force), and the import report to standard
-// error. Exit 0 when a scenario was written, 2 for unreadable input, no Swift file, or Swift
-// that does not parse (`File.swift:LINE:COL: message`).
+// `luafetch import PATH... [-o FILE] [--os PROFILE] [--name NAME] [--force]` (SPEC 18.1), the
+// importer's own executable, `luafetch-import` (luafetch runs it for `luafetch import`, so the
+// simulator is built and started without swift-syntax and Foundation): writes a scenario from
+// an app's Swift sources and Info.plist (LuaFetchImport), to standard output or FILE (an
+// existing FILE is replaced only with --force), and the import report to standard error. Each
+// unit of the scenario is compiled with Lua's own parser as it is written (18.8.5). Exit 0 when
+// a scenario was written, 2 for unreadable input, no Swift file, or Swift that does not parse
+// (`File.swift:LINE:COL: message`); a crash of the importer itself exits 3.
 import ArgumentParser
 import LuaFetchImport
 import LuaFetchScripting
@@ -12,9 +15,10 @@ import Glibc
 import Darwin
 #endif
 
+@main
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import",
+        commandName: "luafetch import",
         abstract: "Write a scenario from an app's Swift sources and Info.plist.",
         discussion: """
         Each PATH is a .swift file, an Info.plist, or a folder searched for both (test targets, Pods/, Carthage/, .build/ and DerivedData/ skipped). The scenario holds the app's background code translated to Lua, each line marked with the Swift line it came from, stubs for the code the files do not define, and a default day of use; every finding of run, test and explore then names the Swift line. The report (files, entry points, mapped APIs, stubs, what was left out, warnings) goes to standard error. docs/IMPORT.md walks from an app folder to a finding.
@@ -38,6 +42,9 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "The scenario's name (default: the app's name from Info.plist, or its folder).")
     var name: String?
 
+    @Flag(help: "Translate every function, not only what background code can reach (the slice).")
+    var all = false
+
     @Flag(help: "Replace FILE if it exists.")
     var force = false
 
@@ -48,14 +55,34 @@ struct ImportCommand: ParsableCommand {
         guard !paths.isEmpty else { throw ValidationError("give the app's folder or its Swift files: luafetch import MyApp/ -o myapp.lua") }
     }
 
+    static func main() {
+        installCrashHandler()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            Glibc.exit(code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            Output.error("luafetch import: " + fullMessage(for: error) + "\n")
+            Glibc.exit(2)
+        }
+    }
+
     func run() throws {
         Version.current = luafetchVersion
         var command = "luafetch import " + paths.joined(separator: " ")
         if let osProfile { command += " --os \(osProfile)" }
         if let name { command += " --name \(quoted(name))" }
+        if all { command += " --all" }
         let result: ImportResult
         do {
-            result = try Importer.run(ImportOptions(paths: paths, os: osProfile, name: name, command: command))
+            var options = ImportOptions(paths: paths, os: osProfile, name: name, command: command, all: all)
+            if let checker = LuaSyntaxCheck() {
+                options.luaCheck = { chunk, name in checker.check(chunk, name: name) }
+            }
+            result = try Importer.run(options)
         } catch {
             Output.error(error.message + "\n")
             throw ExitCode(2)
@@ -75,4 +102,28 @@ struct ImportCommand: ParsableCommand {
     }
 
     private func quoted(_ s: String) -> String { s.contains(" ") ? "\"\(s)\"" : s }
+}
+
+/// Standard output and error, written whole (no Foundation).
+enum Output {
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n <= 0 { return }
+            done += n
+        }
+    }
+    static func error(_ s: String) { writeAll(2, Array(s.utf8)) }
+}
+
+/// A crash of the importer itself (never the app's fault) exits 3 with a short note.
+func installCrashHandler() {
+    for sig in [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT] {
+        signal(sig) { _ in
+            let text = "luafetch import: internal error: this is a bug in luafetch, not in your app; please report it with the app's Swift\n"
+            _ = text.withCString { write(2, $0, strlen($0)) }
+            _exit(3)
+        }
+    }
 }

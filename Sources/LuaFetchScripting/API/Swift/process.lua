@@ -1,0 +1,73 @@
+-- swift/process.lua, module 1 of 12 of the runtime of imported scenarios (README.md):
+-- What a Swift program keeps in memory (statics, globals, singletons): one table per process,
+-- made by `swift.launch`, handed to the other modules through `shared.process`; and opaque
+-- values, what a stub returns (18.7.1).
+-- Uses: Lua's own functions only. Shares: process, Opaque, opaque, isOpaque.
+local S, prim, shared = ...
+local rawequal, setmetatable, getmetatable = rawequal, setmetatable, getmetatable
+local tostring = tostring
+
+-- ===========================================================================================
+-- The process: what a Swift program keeps in memory (statics, globals, singletons) lives in one
+-- table per process, made by `swift.launch` in `app{ delegate = ... }` (SPEC 12.1).
+-- ===========================================================================================
+local P = { statics = setmetatable({}, { __mode = "k" }), globals = {} }
+-- The modules that read it keep it in a local of their own: `shared.process(set)` calls set(P)
+-- now and again whenever `swift.launch` starts a process.
+local processReaders = {}
+function shared.process(set) processReaders[#processReaders + 1] = set; set(P) end
+
+--- Starts this process's memory; returns the app delegate instance (or nil).
+function S.launch(app, delegateClass)
+  P = { statics = {}, globals = {}, app = app, tasks = {} }
+  for i = 1, #processReaders do processReaders[i](P) end
+  S.app = app
+  if delegateClass then
+    P.appDelegate = S.new(delegateClass, "init")
+    return P.appDelegate
+  end
+end
+
+--- A top-level `let`/`var` of a Swift file: made on first use in each process.
+function S.global(name, init)
+  local g = P.globals
+  local v = g[name]
+  if v == nil and init then
+    v = init()
+    g[name] = v == nil and S.null or v
+  end
+  if rawequal(v, S.null) then return nil end
+  return v
+end
+function S.setGlobal(name, v) P.globals[name] = v == nil and S.null or v end
+S.null = setmetatable({}, { __tostring = function() return "nil" end })
+
+-- ===========================================================================================
+-- Opaque values: what a stub returns. Every field and call is again opaque; true in conditions,
+-- iterates as empty, compares unequal and not-less to anything, prints as `opaque` (18.7.1).
+-- ===========================================================================================
+local Opaque = {}
+local opaqueName = setmetatable({}, { __mode = "k" })
+local function opaque(name)
+  local o = setmetatable({}, Opaque)
+  opaqueName[o] = name
+  return o
+end
+S.opaque = opaque
+local function isOpaque(v) return getmetatable(v) == Opaque end
+S.isOpaque = isOpaque
+Opaque.__index = function(o, k) return opaque((opaqueName[o] or "opaque") .. "." .. tostring(k)) end
+Opaque.__newindex = function() end
+Opaque.__call = function(o) return opaque(opaqueName[o]) end
+Opaque.__eq = function() return false end
+Opaque.__lt = function() return false end
+Opaque.__le = function() return false end
+Opaque.__len = function() return 0 end
+Opaque.__tostring = function() return "opaque" end
+Opaque.__concat = function(a, b) return S.s(a) .. S.s(b) end
+Opaque.__pairs = function() return function() return nil end, nil, nil end
+for _, op in ipairs({ "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__unm", "__idiv", "__band", "__bor", "__bxor", "__shl", "__shr", "__bnot" }) do
+  Opaque[op] = function() return opaque("opaque") end
+end
+
+shared.Opaque, shared.opaque, shared.isOpaque = Opaque, opaque, isOpaque
