@@ -27,7 +27,6 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 #include <stdint.h>
 #include <time.h>
@@ -429,10 +428,7 @@ static void stop_watchdog(clua_Host *h) {
 
 /* MARK: - The state */
 
-static clua_Host *debug_last; /* TEMP */
-static void debug_units(void) { if (debug_last) fprintf(stderr, "units: %lld\n", debug_last->total); }
 lua_State *clua_newstate(clua_Host *h) {
-    if (getenv("LUAFETCH_DEBUG_UNITS")) { if (!debug_last) atexit(debug_units); debug_last = h; }
     return lua_newstate(alloc, h);
 }
 
@@ -446,7 +442,6 @@ lua_State *clua_newstate_arena(clua_Host *h, size_t reserve) {
 
 void clua_close(lua_State *L) {
     clua_Host *h = clua_host(L);
-    if (getenv("LUAFETCH_DEBUG_UNITS")) fprintf(stderr, "units: %lld\n", h->total); /* TEMP */
     stop_watchdog(h);
     h->enforce = 0;
     h->top = NULL;
