@@ -49,9 +49,9 @@
  * that (the number formatted or the bytes hashed and interned before it: Lua makes a string only
  * when it is new), and one unit per 2^CLUA_BYTE_SHIFT bytes (the copy, and the marking, which Lua
  * paces by the bytes allocated). */
-#define CLUA_BLOCK_UNITS 10
-#define CLUA_STRING_UNITS 56
-#define CLUA_BYTE_SHIFT 3
+#define CLUA_BLOCK_UNITS 16
+#define CLUA_STRING_UNITS 80
+#define CLUA_BYTE_SHIFT 2
 
 clua_Host *clua_host(lua_State *L) {
     void *ud = NULL;

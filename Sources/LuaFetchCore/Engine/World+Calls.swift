@@ -66,7 +66,7 @@ extension World {
         case .error:
             fatal = ScenarioError(f.message, traceback: f.traceback)
         case .instructionBudget:
-            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code ran past the instruction budget (\(config.instructionBudget) Lua instructions): an endless loop?", traceback: f.traceback)
+            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code ran past the instruction budget (\(config.instructionBudget) Lua instructions in one call, with the work done for it: library functions and allocation): an endless loop, or more work than one call may do (split it across events)", traceback: f.traceback)
         case .memoryCap:
             fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code passed the memory cap (\(Self.bytes(config.memoryCap))); raise it with scenario{ limits = { memory = BYTES } } or --limit-memory", traceback: f.traceback)
         case .runLimit:

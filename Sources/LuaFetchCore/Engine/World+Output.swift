@@ -21,7 +21,7 @@ extension World {
 
     /// Units a timeline line costs the run (its message built and written as text or JSON Lines:
     /// bench/costs.py, `print-text`; issue 40).
-    public static let unitsPerEntry = 64
+    public static let unitsPerEntry = 128
 
     private func keep(_ entry: TimelineEntry) {
         /// What one kept entry costs the host (an estimate, counted against the memory cap).

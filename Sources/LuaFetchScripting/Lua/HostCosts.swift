@@ -37,7 +37,7 @@ enum HostCosts {
             // a background thread's `work`: parked, woken and resumed, about 7,000
             "work": 100,
             // a timer object made (issue 40: bench/costs.py, `timers`), a property list copied both ways
-            "timer.after": 48, "timer.every": 48, "defaults.set": 64, "defaults.get": 64,
+            "timer.after": 80, "timer.every": 80, "defaults.set": 110, "defaults.get": 110,
         ]
         // a transition (home, open, launch, a call): about 6,000
         for name in ["launch", "home", "open", "forceQuit", "interrupt"] { u["user." + name] = 200 }
