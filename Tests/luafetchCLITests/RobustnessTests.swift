@@ -260,6 +260,28 @@ import Testing
         #expect(kills.stdout.contains("✗ app-hang"))
     }
 
+    /// Issue 40: work that costs far more time than its VM instructions is charged what it costs, so
+    /// these runs end at a limit (within 10 s: scripts/bench's `limits` rows measure it) instead of
+    /// running 30 s. Host actions every millisecond reach the run's limit before their 6 hours end
+    /// (they ended with exit 0 before); 10^6 strings made and concatenated in one call pass that
+    /// call's budget, which counts the allocation. Each message names the line, the limit and how
+    /// to raise it (or, for the one call's budget, which has no knob, how to stay under it), and a
+    /// rerun prints the same bytes.
+    @Test(arguments: [("slow_host_actions_every_ms.lua", ["--quiet"], HOST_LINE,
+                       "the run passed its limit of 1000000000 Lua instructions", "raise it with scenario{ limits = { instructions = N } } or --limit-instructions"),
+                      ("slow_alloc_heavy_instructions.lua", [], ALLOC_LINE,
+                       "scenario code ran past the instruction budget (100000000 Lua instructions in one call", "split it across events"),
+                      ("slow_handler_string_tables.lua", [], TABLES_LINE,
+                       "scenario code ran past the instruction budget (100000000 Lua instructions in one call", "split it across events")])
+    func costlyWorkEndsAtALimit(name: String, extra: [String], line: Int, limit: String, advice: String) throws {
+        let first = try Self.run(name, extra)
+        #expect(first.status == 2, "\(first.stderr)")
+        #expect(first.stderr.hasPrefix("\(Self.path(name)):\(line): \(limit)"), "\(first.stderr)")
+        #expect(first.stderr.split(separator: "\n").first?.contains(advice) == true, "\(first.stderr)")
+        let again = try Self.run(name, extra)
+        #expect(again.status == first.status && again.stdout == first.stdout && again.stderr == first.stderr)
+    }
+
     @Test func theWatchdogOutlivesNothing() throws {
         // Valgrind runs these under scripts/sanitize; here they must simply end well.
         let r = try Self.run("uaf_watchdog_after_deinit.lua", ["--quiet"])
