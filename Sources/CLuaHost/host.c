@@ -45,13 +45,15 @@
  * reference counting, the arguments read and the results made). */
 #define CLUA_CALL_UNITS 64
 #define CLUA_HOST_UNITS 64
-/* Allocation: a block (malloc, its free and the collector's sweep of it), a new string on top of
- * that (the number formatted or the bytes hashed and interned before it: Lua makes a string only
- * when it is new), and one unit per 2^CLUA_BYTE_SHIFT bytes (the copy, and the marking, which Lua
- * paces by the bytes allocated). */
-#define CLUA_BLOCK_UNITS 16
-#define CLUA_STRING_UNITS 80
-#define CLUA_BYTE_SHIFT 2
+/* Allocation: a block (malloc, its free, the collector's sweep of it and its share of the marking
+ * that Lua paces by allocation: a live heap of many small objects is marked again every cycle), a
+ * new short string on top of that (the number formatted or the bytes hashed and interned before
+ * it: Lua makes a string only when it is new), and one unit per 2^CLUA_BYTE_SHIFT bytes (the copy:
+ * a long string's bytes are neither hashed nor marked, so more per byte would make a handler that
+ * fills memory pass its instruction budget before the memory cap). */
+#define CLUA_BLOCK_UNITS 24
+#define CLUA_STRING_UNITS 96
+#define CLUA_BYTE_SHIFT 4
 
 clua_Host *clua_host(lua_State *L) {
     void *ud = NULL;
