@@ -267,7 +267,7 @@ import Testing
     /// call's budget, which counts the allocation. Each message names the line, the limit and how
     /// to raise it (or, for the one call's budget, which has no knob, how to stay under it), and a
     /// rerun prints the same bytes.
-    @Test(arguments: [("slow_host_actions_every_ms.lua", ["--quiet"], 53,
+    @Test(arguments: [("slow_host_actions_every_ms.lua", ["--quiet"], 52,
                        "the run passed its limit of 1000000000 Lua instructions", "raise it with scenario{ limits = { instructions = N } } or --limit-instructions"),
                       ("slow_alloc_heavy_instructions.lua", [], 42,
                        "scenario code ran past the instruction budget (100000000 Lua instructions in one call", "split it across events"),
