@@ -282,6 +282,18 @@ import Testing
         #expect(again.status == first.status && again.stdout == first.stdout && again.stderr == first.stderr)
     }
 
+    /// The host pushes its strings without Lua's API string cache (keyed by the C string's address,
+    /// which moves from run to run): with it, whether a long error message was made anew (and its
+    /// allocation charged) varied, and this run stopped at line 52, 53 or 91 (2 to 4 outputs in 6).
+    @Test func aRunLimitReachedThroughHostStringsLandsAtTheSamePoint() throws {
+        let first = try Self.run("slow_host_actions_every_ms.lua", ["--quiet", "--limit-instructions", "5e7"])
+        #expect(first.status == 2, "\(first.stderr)")
+        for _ in 0..<5 {
+            let again = try Self.run("slow_host_actions_every_ms.lua", ["--quiet", "--limit-instructions", "5e7"])
+            #expect(again.status == first.status && again.stdout == first.stdout && again.stderr == first.stderr)
+        }
+    }
+
     @Test func theWatchdogOutlivesNothing() throws {
         // Valgrind runs these under scripts/sanitize; here they must simply end well.
         let r = try Self.run("uaf_watchdog_after_deinit.lua", ["--quiet"])
