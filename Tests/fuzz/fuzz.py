@@ -599,12 +599,18 @@ def main():
     limits = Limits(luafetch, timeout, workdir)
     print('fuzz: calibration %.2f (this machine and build against the reference): a case may take %.1f s' % (limits.scale, limits.limit()), flush=True)
     failures, kinds, exits, slowest, start = [], {}, {}, (0, None), time.monotonic()
+    slowest_costly = (0, None)
     with futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         for i, kind, commands, stdin_text, folder, status, secs, problems in pool.map(
                 case, [(luafetch, seed, i, workdir, limits, rerun) for i in range(cases)]):
             kinds[kind] = kinds.get(kind, 0) + 1
             exits[status] = exits.get(status, 0) + 1
             if secs > slowest[0]: slowest = (secs, i)
+            if kind == 'costly' and secs > slowest_costly[0]: slowest_costly = (secs, i)
+            done = sum(kinds.values())
+            if done % 250 == 0:  # progress: a long batch stopped early still says how far it got
+                print('fuzz: %d cases in %.0f s, slowest %.1f s (case %s), slowest costly %.1f s (case %s), %d failed'
+                      % (done, time.monotonic() - start, slowest[0], slowest[1], slowest_costly[0], slowest_costly[1], len(failures)), flush=True)
             if problems:
                 failures.append(i)
                 os.makedirs(keep, exist_ok=True)
@@ -614,6 +620,7 @@ def main():
     shutil.rmtree(workdir, ignore_errors=True)
     print('fuzz: seed %d, %d cases (%s) in %.0f s, slowest %.1f s (case %s)' % (
         seed, cases, ', '.join('%d %s' % (n, k) for k, n in sorted(kinds.items())), time.monotonic() - start, slowest[0], slowest[1]))
+    print('fuzz: slowest costly case (at the default limits) %.1f s (case %s)' % slowest_costly)
     print('fuzz: exit statuses %s' % ', '.join('%s ×%d' % (k, n) for k, n in sorted(exits.items(), key=lambda kv: str(kv[0]))))
     print('fuzz: %d passed, %d failed' % (cases - len(failures), len(failures)))
     sys.exit(1 if failures else 0)
