@@ -51,8 +51,8 @@
  * it: Lua makes a string only when it is new), and one unit per 2^CLUA_BYTE_SHIFT bytes (the copy:
  * a long string's bytes are neither hashed nor marked, so more per byte would make a handler that
  * fills memory pass its instruction budget before the memory cap). */
-#define CLUA_BLOCK_UNITS 24
-#define CLUA_STRING_UNITS 96
+#define CLUA_BLOCK_UNITS 20
+#define CLUA_STRING_UNITS 48
 #define CLUA_BYTE_SHIFT 4
 
 clua_Host *clua_host(lua_State *L) {

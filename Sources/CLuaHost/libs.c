@@ -330,6 +330,16 @@ static int called_tostring(lua_State *L) {
     return c->f(L);
 }
 
+/* string.upper, lower and reverse: a pass over every byte (and the buffer it fills), one unit per
+ * four bytes on top of the call (bench/costs.py, `bigstrings`: 100 KB strings upper-cased). */
+static int called_bytewise(lua_State *L) {
+    const Called *c = (const Called *)lua_touserdata(L, lua_upvalueindex(1));
+    long long units = c->units;
+    if (lua_type(L, 1) == LUA_TSTRING) units += (long long)(lua_rawlen(L, 1) >> 2);
+    clua_charge_run_or_raise(L, units);
+    return c->f(L);
+}
+
 /* pcall and xpcall: an error they caught cost its message and the unwinding. */
 static int called_protected(lua_State *L) {
     const Called *c = (const Called *)lua_touserdata(L, lua_upvalueindex(1));
@@ -398,6 +408,8 @@ static void charge_calls_in(lua_State *L, const char *lib) {
         if (up == 0 && lib == NULL && strcmp(name, "ipairs") == 0) { f = ipairs_counted; wrapper = NULL; }
         else if (up == 0 && lib == NULL && strcmp(name, "tostring") == 0) wrapper = called_tostring;
         else if (up == 0 && lib == NULL && (strcmp(name, "pcall") == 0 || strcmp(name, "xpcall") == 0)) wrapper = called_protected;
+        else if (up == 0 && lib != NULL && strcmp(lib, "string") == 0
+                 && (strcmp(name, "upper") == 0 || strcmp(name, "lower") == 0 || strcmp(name, "reverse") == 0)) wrapper = called_bytewise;
         if (wrapper == NULL) {
             lua_pushcfunction(L, f);
         } else {

@@ -51,6 +51,14 @@ import LuaFetchCore
         #expect(called - moved >= 1000 * (2 + 2), "\(called) \(moved)")
     }
 
+    /// string.upper passes over every byte: upper-casing a 100 KB string costs a unit per 4 bytes
+    /// on top of its allocation, against the same calls on a 2-byte string.
+    @Test func upperCasingCostsByLength() {
+        let long = units("at(1, function() local s = ('ab'):rep(50000) for i = 1, 10 do local t = s:upper() end end)")
+        let short = units("at(1, function() local s = ('ab'):rep(50000) for i = 1, 10 do local t = ('ab'):upper() end end)")
+        #expect(long - short >= 10 * 100_000 / 4, "\(long) \(short)")
+    }
+
     /// A timeline line costs what writing it does, whether or not the run writes it: the limit is
     /// reached at the same point with --quiet, text or JSON Lines.
     @Test func aTimelineLineCostsTheSameWhateverTheOutput() {
