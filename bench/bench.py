@@ -249,21 +249,94 @@ LIMIT_CASES = [
      'local t = {}\nfor i = 1, 1e9 do t[i] = i end\n'),
 ]
 
-def limits():
+# Issue 40's three hostile scenarios (Tests/luafetchCLITests/Robustness/), each run as its first line says.
+REPRO_CASES = [
+    ("host actions every millisecond for 6 hours (issue 40)", "slow_host_actions_every_ms.lua", ["--quiet"]),
+    ("instructions that allocate, 10^6 strings concatenated (issue 40)", "slow_alloc_heavy_instructions.lua", []),
+    ("10^6-element string tables per event (issue 40)", "slow_handler_string_tables.lua", []),
+]
+COSTLY_CASES, COSTLY_SEED = 60, 40
+
+def ended_by(r):
+    first = r.stderr.splitlines()[0] if r.stderr else ""
+    return ("instruction limit" if "Lua instructions" in first else "event limit" if " events" in first
+            else "memory cap" if "memory cap" in first else f"exit {r.returncode}")
+
+def time_to_end(cmd, runs):
+    """Median seconds from start to the end of cmd, and how it ended."""
+    ts, which = [], ""
+    for _ in range(runs):
+        t = time.perf_counter()
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        ts.append(time.perf_counter() - t)
+        which = ended_by(r)
+    return statistics.median(ts), which
+
+def limits(binary=None, label_suffix=""):
     """Wall time from start to exit 2 at a default limit, per case (SPEC 11, third amendment: within
-    10 s on CI's machine), with the limit that stopped the run."""
+    10 s on CI's machine), with the limit that stopped the run; then issue 40's three repros and the
+    slowest of a batch of costly scenarios made by the fuzzer's generator (its `costly` kind)."""
+    binary = binary or LUAFETCH
     runs = max(1, RUNS // 2)
     for label, name, text in LIMIT_CASES:
-        path = scenario(name, text)
-        ts, which = [], "no limit reached"
-        for _ in range(runs):
-            t = time.perf_counter()
-            r = subprocess.run([LUAFETCH, path, "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            ts.append(time.perf_counter() - t)
-            first = r.stderr.splitlines()[0] if r.stderr else ""
-            which = ("instruction limit" if "Lua instructions" in first else "event limit" if " events" in first
-                     else "memory cap" if "memory cap" in first else f"exit {r.returncode}")
-        add("limits", label, fmt(statistics.median(ts), 2), "s", f"{which}; target < 10 s", f"luafetch {name} --quiet")
+        t, which = time_to_end([binary, scenario(name, text), "--quiet"], runs)
+        add("limits", label, fmt(t, 2), "s", f"{which}; target < 10 s", f"luafetch {name} --quiet")
+    for label, name, args in REPRO_CASES:
+        path = os.path.join(ROOT, "Tests/luafetchCLITests/Robustness", name)
+        t, which = time_to_end([binary, "run", path] + args, runs)
+        add("limits", label, fmt(t, 2), "s", f"{which}; target < 10 s", f"luafetch run Tests/luafetchCLITests/Robustness/{name} {' '.join(args)}".strip())
+    sys.path.insert(0, os.path.join(ROOT, "Tests/fuzz"))
+    import fuzz, random
+    worst = (0.0, "", -1)
+    for i in range(COSTLY_CASES):
+        path = scenario(f"costly-{i}.lua", fuzz.costly_case(random.Random(f"{COSTLY_SEED}/{i}")))
+        t, which = time_to_end([binary, "run", path, "--quiet"], 1)
+        worst = max(worst, (t, which, i))
+    add("limits", f"the slowest of {COSTLY_CASES} generated costly scenarios", fmt(worst[0], 2), "s",
+        f"{worst[1]} (case {worst[2]}); target < 10 s",
+        f"fuzz.costly_case(random.Random('{COSTLY_SEED}/i')) for i < {COSTLY_CASES} (Tests/fuzz/fuzz.py), each: luafetch run CASE --quiet")
+
+# MARK: - 7b. What a unit costs (issue 40)
+
+def unit_costs(callgrind=False):
+    """bench/costs.py: each kind of work looped to the run's limit, in ns per unit (and machine
+    instructions per unit with --callgrind); the worst is what 10^9 units can take."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import costs
+    rows_ = list(costs.measure(LUAFETCH, callgrind=callgrind, runs=max(1, RUNS // 2), report=lambda row: None))
+    for key, label, ns, ended, per, gap, ratio in rows_:
+        note = f"{fmt(ratio)}× the VM loop" + (f"; {fmt(per, 0)} instr/unit" if per is not None else "") + ("; a known gap" if gap else "")
+        add("costs", label, fmt(ns, 2), "ns/unit", note if ended == "instruction limit" else f"{note}; ended: {ended}",
+            f"python3 bench/costs.py --only {key}")
+    worst = max((r for r in rows_ if not r[5]), key=lambda r: r[6])
+    vm = next(r[2] for r in rows_ if r[0] == "vm")
+    add("costs", "the worst per unit: 10^9 units", fmt(worst[6] * vm, 2), "s",
+        f"{worst[0]}, {fmt(worst[6])}× the VM loop's {fmt(vm, 2)} ns; a lazy run adds at most 1 s (docs/RELIABILITY.md); target < 10 s")
+
+# MARK: - 7c. The debug build (issue 40)
+
+DEBUG = os.path.join(ROOT, ".build/debug/luafetch")
+
+def debug_limits():
+    """The debug build (what `swift build` makes and CI tests) against the release build: its
+    slowdown per unit on the costs shapes (the worst is its calibrated slowdown: its runs at the
+    default limits end within 10 s times that), and the time of issue 40's repros on it. Skipped
+    when there is no debug build (`swift build --product luafetch` makes one)."""
+    if not os.path.exists(DEBUG):
+        return
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import costs
+    keys = ["vm", "ccall", "strtable", "print", "fields", "http", "transitions"]
+    rel = {r[0]: r[2] for r in costs.measure(LUAFETCH, only=keys, runs=1, limit=2e7, report=lambda row: None)}
+    dbg = {r[0]: r[2] for r in costs.measure(DEBUG, only=keys, runs=1, limit=2e7, report=lambda row: None)}
+    ratio, key = max((dbg[k] / rel[k], k) for k in keys if k in rel and k in dbg)
+    add("debug", "slowdown per unit, worst of the costs shapes", fmt(ratio), "×",
+        f"{key}; the debug build's bound is 10 s × this", f"python3 bench/costs.py .build/debug/luafetch --only {','.join(keys)} --limit 2e7, against release")
+    for label, name, args in REPRO_CASES:
+        path = os.path.join(ROOT, "Tests/luafetchCLITests/Robustness", name)
+        t, which = time_to_end([DEBUG, "run", path] + args, 1)
+        add("debug", label, fmt(t, 2), "s", f"{which}; target < {fmt(10 * ratio, 0)} s",
+            f".build/debug/luafetch run Tests/luafetchCLITests/Robustness/{name} {' '.join(args)}".strip())
 
 # MARK: - Instruction counts (repeatable)
 
@@ -564,13 +637,19 @@ def write_report():
 if __name__ == "__main__":
     only = next((a.split("=", 1)[1].split(",") for a in sys.argv if a.startswith("--only=")), None)
     if only:
-        # A part of the suite (--only=coverage,guide): the rows are printed, PERFORMANCE.md is not written.
+        # A part of the suite (--only=coverage,guide,limits,costs,debug): the rows are printed, PERFORMANCE.md is not written.
         if not os.path.exists(LUAFETCH):
             subprocess.run([os.path.join(ROOT, "scripts/build-release")], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
         src = open(os.path.join(ROOT, "examples/twitter.lua")).read()
         t30 = scenario("twitter30.lua", src.replace("duration = days(2)", "duration = days(30)").replace("for day = 0, 1 do", "for day = 0, 29 do"))
         if "coverage" in only:
             coverage_overhead(t30)
+        if "limits" in only:
+            limits()
+        if "costs" in only:
+            unit_costs("--callgrind" in sys.argv)
+        if "debug" in only:
+            debug_limits()
         if "guide" in only:
             guidance()
         shutil.rmtree(TMP, ignore_errors=True)
@@ -585,6 +664,8 @@ if __name__ == "__main__":
     growth()
     limits()
     adversarial()
+    unit_costs("--callgrind" in sys.argv)
+    debug_limits()
     importing()
     coverage_overhead(twitter)
     guidance()

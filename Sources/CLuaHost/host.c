@@ -37,10 +37,23 @@
 #endif
 #include "internal.h"
 
-/* What the host's own work costs the run, in units (measured: a handler call through the event loop
- * is about 2,200 machine instructions, a call of a luafetch function a few hundred). */
+/* What the host's own work costs the run, in units. A unit is worth what an eagerly counted VM
+ * instruction costs (about 77 machine instructions under the count hook, 3 to 5 ns on CI's
+ * machine); each figure below was set from `bench/costs.py` (issue 40), which times a loop of
+ * each kind of work to the run's limit and takes the worst case, not the average: a handler call
+ * through the event loop, a call of a luafetch function (the trampoline, Swift's dispatch and its
+ * reference counting, the arguments read and the results made). */
 #define CLUA_CALL_UNITS 64
-#define CLUA_HOST_UNITS 16
+#define CLUA_HOST_UNITS 64
+/* Allocation: a block (malloc, its free, the collector's sweep of it and its share of the marking
+ * that Lua paces by allocation: a live heap of many small objects is marked again every cycle), a
+ * new short string on top of that (the number formatted or the bytes hashed and interned before
+ * it: Lua makes a string only when it is new), and one unit per 2^CLUA_BYTE_SHIFT bytes (the copy:
+ * a long string's bytes are neither hashed nor marked, so more per byte would make a handler that
+ * fills memory pass its instruction budget before the memory cap). */
+#define CLUA_BLOCK_UNITS 20
+#define CLUA_STRING_UNITS 48
+#define CLUA_BYTE_SHIFT 4
 
 clua_Host *clua_host(lua_State *L) {
     void *ud = NULL;
@@ -173,6 +186,11 @@ int clua_charge_total(lua_State *L, long long units) {
     return CLUA_KILL_NONE;
 }
 
+int clua_charge_run_or_raise(lua_State *L, long long units) {
+    if (clua_charge_total(L, units) != CLUA_KILL_NONE) return clua_kill_here(L, clua_host(L));
+    return 0;
+}
+
 int clua_charge_or_raise(lua_State *L, long long units) {
     if (clua_charge(L, units) != CLUA_KILL_NONE) {
         lua_pushstring(L, kill_message(clua_host(L)->killed));
@@ -199,17 +217,24 @@ static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         h->used -= old;
         return NULL;
     }
-    if (nsize > old && h->enforce) {
-        if (h->cap > 0 && h->used + h->hostBytes + (nsize - old) > h->cap) {
-            refuse(h);
-            return NULL;
+    if (nsize > old) {
+        /* A new object's type is in osize (Lua 5.4's allocation tag): a string is made only when
+         * it is new, so its tag also marks the formatting and hashing done before it. */
+        long long units = CLUA_BLOCK_UNITS + (long long)((nsize - old) >> CLUA_BYTE_SHIFT);
+        if (ptr == NULL && osize == LUA_TSTRING) units += CLUA_STRING_UNITS;
+        if (h->enforce) {
+            if (h->cap > 0 && h->used + h->hostBytes + (nsize - old) > h->cap) {
+                refuse(h);
+                return NULL;
+            }
+            h->spent += units;
+            h->total += units;
+            if (h->killed == CLUA_KILL_NONE && over(h) != CLUA_KILL_NONE) make_sticky(NULL, h);
+        } else if (h->top != NULL) {
+            /* A luafetch function's allocations for the scenario (its results, the values it
+             * keeps): the run's, not the handler's (as clua_charge_total); the next check decides. */
+            h->total += units;
         }
-        /* An allocation costs about what eight VM instructions do (malloc, and usually a number
-         * formatted or a string hashed before it), plus its bytes. */
-        long long units = 8 + (long long)((nsize - old) >> 4);
-        h->spent += units;
-        h->total += units;
-        if (h->killed == CLUA_KILL_NONE && over(h) != CLUA_KILL_NONE) make_sticky(NULL, h);
     }
     void *p = h->arena ? clua_arena_realloc(h->arena, ptr, old, nsize) : realloc(ptr, nsize);
     if (p == NULL) return NULL;
@@ -746,4 +771,5 @@ void clua_openlibs(lua_State *L) {
     lua_setfield(L, -2, "resume");
     lua_pop(L, 1);
     clua_install_counted(L);
+    clua_install_call_costs(L);
 }

@@ -8,6 +8,11 @@
 int clua_kill_here(lua_State *L, clua_Host *h);
 /* Charges units; when that decides a kill, raises (so C code deep in a library call stops). */
 int clua_charge_or_raise(lua_State *L, long long units);
+/* Charges units to the run's limit only (clua_charge_total); when that decides a kill, ends the
+ * handler (clua_kill_here). */
+int clua_charge_run_or_raise(lua_State *L, long long units);
+/* Makes every library function written in C charge what a call of it costs (libs.c). */
+void clua_install_call_costs(lua_State *L);
 /* Whether a message starts with `something:LINE:`. */
 int clua_has_position(const char *msg);
 /* Replaces the error value on the top with a string that starts with the scenario line. */

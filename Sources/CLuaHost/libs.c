@@ -7,6 +7,7 @@
  * table.unpack, the deep copy). setmetatable refuses `__gc` (finalizers run where no budget can
  * reach them: inside the collector and at lua_close). Uses the Lua C API and host.c. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <lauxlib.h>
 #include "internal.h"
@@ -283,6 +284,157 @@ void clua_pushprimitives(lua_State *L) {
     lua_createtable(L, 0, 1);
     lua_pushcfunction(L, charge);
     lua_setfield(L, -2, "charge");
+}
+
+/* MARK: - What each call costs
+ *
+ * A call of a library function written in C is one VM instruction (its CALL), but the call through
+ * the C API, its arguments checked and its results made cost more: a cheap one (math.abs, type)
+ * about two VM instructions more, one that makes a string (string.sub, string.upper) about ten,
+ * tostring of a float about thirty (the number formatted: snprintf), an error raised and caught a
+ * dozen (the message with its position, the unwinding). bench/costs.py measured them (issue 40).
+ * Every C function of the scenario's libraries (these counted ones too) is replaced by a closure
+ * that charges its units to the run's limit and calls it in place (same stack, same frame: its
+ * errors, yields and continuations are its own). Charged to the run only, like luafetch's own
+ * work: the handler's budget still counts VM instructions and the work of the counted functions. */
+
+#define CLUA_LIBCALL_UNITS 6
+#define CLUA_ERROR_UNITS 100
+
+typedef struct { lua_CFunction f; long long units; } Called;
+
+static const struct { const char *name; long long units; } call_units[] = {
+    { "string.sub", 24 }, { "string.upper", 24 }, { "string.lower", 24 }, { "string.reverse", 24 },
+    { "string.char", 24 }, { "error", 24 }, { "tostring", 24 }, { "math.randomseed", 40 },
+};
+
+/* The closure that charges a call, then runs the function in place: a function with upvalues gets
+ * copies of them at the same indices (C upvalues are values: the tables and userdata they name
+ * are the same objects), and the charge sits after them. */
+#define CALLED(N)                                                                          \
+    static int called##N(lua_State *L) {                                                   \
+        const Called *c = (const Called *)lua_touserdata(L, lua_upvalueindex((N) + 1));    \
+        clua_charge_run_or_raise(L, c->units);                                             \
+        return c->f(L);                                                                    \
+    }
+CALLED(0) CALLED(1) CALLED(2) CALLED(3) CALLED(4)
+static const lua_CFunction called[] = { called0, called1, called2, called3, called4 };
+#define CALLED_MAX 4
+
+/* tostring: a number is formatted (a float with snprintf's %.14g: about 25 VM instructions). */
+static int called_tostring(lua_State *L) {
+    const Called *c = (const Called *)lua_touserdata(L, lua_upvalueindex(1));
+    long long units = c->units;
+    if (lua_type(L, 1) == LUA_TNUMBER) units += lua_isinteger(L, 1) ? 32 : 64;
+    clua_charge_run_or_raise(L, units);
+    return c->f(L);
+}
+
+/* string.upper, lower and reverse: a pass over every byte (and the buffer it fills), one unit per
+ * four bytes on top of the call (bench/costs.py, `bigstrings`: 100 KB strings upper-cased). */
+static int called_bytewise(lua_State *L) {
+    const Called *c = (const Called *)lua_touserdata(L, lua_upvalueindex(1));
+    long long units = c->units;
+    if (lua_type(L, 1) == LUA_TSTRING) units += (long long)(lua_rawlen(L, 1) >> 2);
+    clua_charge_run_or_raise(L, units);
+    return c->f(L);
+}
+
+/* pcall and xpcall: an error they caught cost its message and the unwinding. */
+static int called_protected(lua_State *L) {
+    const Called *c = (const Called *)lua_touserdata(L, lua_upvalueindex(1));
+    clua_charge_run_or_raise(L, c->units);
+    int n = c->f(L);
+    if (n > 0 && !lua_toboolean(L, -n)) clua_charge_run_or_raise(L, CLUA_ERROR_UNITS);
+    return n;
+}
+
+/* ipairs with a counted step (the iterator Lua's ipairs returns is a C function of its own). */
+static int ipairs_step(lua_State *L) {
+    lua_Integer i = luaL_checkinteger(L, 2);
+    i = (lua_Integer)((lua_Unsigned)i + 1u);
+    clua_charge_run_or_raise(L, 6);
+    lua_pushinteger(L, i);
+    return lua_geti(L, 1, i) == LUA_TNIL ? 1 : 2;
+}
+
+static int ipairs_counted(lua_State *L) {
+    luaL_checkany(L, 1);
+    clua_charge_run_or_raise(L, CLUA_LIBCALL_UNITS);
+    lua_pushcfunction(L, ipairs_step);
+    lua_pushvalue(L, 1);
+    lua_pushinteger(L, 0);
+    return 3;
+}
+
+static long long units_of(const char *lib, const char *name) {
+    char full[64];
+    snprintf(full, sizeof full, "%s%s%s", lib ? lib : "", lib ? "." : "", name);
+    for (size_t i = 0; i < sizeof call_units / sizeof call_units[0]; i++)
+        if (strcmp(call_units[i].name, full) == 0) return call_units[i].units;
+    return CLUA_LIBCALL_UNITS;
+}
+
+/* The number of upvalues of the C function at idx (it pushes nothing). */
+static int upvalues_of(lua_State *L, int idx) {
+    int n = 0;
+    while (n <= CALLED_MAX && lua_getupvalue(L, idx, n + 1) != NULL) { lua_pop(L, 1); n++; }
+    return n;
+}
+
+/* Replaces each C function in the table on top (lib's, or the globals) by its charging closure.
+ * Keys are collected first: fields are replaced after the walk. */
+static void charge_calls_in(lua_State *L, const char *lib) {
+    int t = lua_gettop(L);
+    lua_newtable(L);  /* names to replace */
+    int names = t + 1, n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (lua_type(L, -2) == LUA_TSTRING && lua_tocfunction(L, -1) != NULL && upvalues_of(L, -1) <= CALLED_MAX) {
+            lua_pushvalue(L, -2);
+            lua_rawseti(L, names, ++n);
+        }
+        lua_pop(L, 1);
+    }
+    for (int i = 1; i <= n; i++) {
+        lua_rawgeti(L, names, i);
+        const char *name = lua_tostring(L, -1);
+        lua_pushvalue(L, -1);
+        lua_rawget(L, t);
+        int fn = lua_gettop(L);
+        lua_CFunction f = lua_tocfunction(L, fn);
+        int up = upvalues_of(L, fn);
+        lua_CFunction wrapper = called[up];
+        if (up == 0 && lib == NULL && strcmp(name, "ipairs") == 0) { f = ipairs_counted; wrapper = NULL; }
+        else if (up == 0 && lib == NULL && strcmp(name, "tostring") == 0) wrapper = called_tostring;
+        else if (up == 0 && lib == NULL && (strcmp(name, "pcall") == 0 || strcmp(name, "xpcall") == 0)) wrapper = called_protected;
+        else if (up == 0 && lib != NULL && strcmp(lib, "string") == 0
+                 && (strcmp(name, "upper") == 0 || strcmp(name, "lower") == 0 || strcmp(name, "reverse") == 0)) wrapper = called_bytewise;
+        if (wrapper == NULL) {
+            lua_pushcfunction(L, f);
+        } else {
+            for (int k = 1; k <= up; k++) lua_getupvalue(L, fn, k);
+            Called *c = (Called *)lua_newuserdatauv(L, sizeof(Called), 0);
+            c->f = f;
+            c->units = units_of(lib, name);
+            lua_pushcclosure(L, wrapper, up + 1);
+        }
+        lua_remove(L, fn);
+        lua_rawset(L, t);  /* name (still below) = the closure */
+    }
+    lua_settop(L, t);
+}
+
+void clua_install_call_costs(lua_State *L) {
+    static const char *const libs[] = { "string", "table", "math", "utf8", "coroutine", "os" };
+    lua_pushglobaltable(L);
+    charge_calls_in(L, NULL);
+    lua_pop(L, 1);
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        lua_getglobal(L, libs[i]);
+        if (lua_type(L, -1) == LUA_TTABLE) charge_calls_in(L, libs[i]);
+        lua_pop(L, 1);
+    }
 }
 
 /* MARK: - Installation */

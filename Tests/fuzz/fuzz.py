@@ -10,6 +10,13 @@ Seeded: case i of seed S is the same on every machine. Each case is one of
             into boundary values, names misspelt, loops, errors and yields inserted);
   options   hostile command lines (run, explore, repl, test options);
   repl      random REPL input through a pipe (dot commands, Lua, unfinished chunks, garbage);
+  costly    a scenario made of work that costs far more time than its count (issue 40): host actions
+            every millisecond, instructions that allocate, 10^5-10^6-element tables per event, timers
+            that multiply, errors caught in loops; run at the DEFAULT limits (10^9 units, 10^7 events),
+            as `luafetch run` or a REPL that advances a century, text, JSON Lines or --quiet, with
+            --until at times; their time limit is Limits.COSTLY (10 s on CI's idle machine for the
+            release build) times Limits.DEBUG_SLOWDOWN, scaled like every limit; --gaps adds the
+            known gap's shape (COSTLY_GAPS), which is expected to pass that limit;
   import    `luafetch import` on Swift: the fixture apps mutated, apps generated from statement
             templates (every construct and mapped API the importer knows, nested at random), and
             hostile input (deep nesting, huge files, invalid UTF-8, binary and malformed plists);
@@ -19,11 +26,11 @@ Invariants per case: exit status in {0, 1, 2}; no signal; done within --timeout 
 under 1 GiB; a scenario error (exit 2 of a run whose options are valid) starts with FILE:LINE:;
 every --rerun-th case run again gives byte-identical output.
 
-Usage: fuzz.py LUAFETCH [--cases N] [--seed S] [--jobs J] [--timeout T] [--rerun K] [--keep DIR]
+Usage: fuzz.py LUAFETCH [--cases N] [--seed S] [--jobs J] [--timeout T] [--rerun K] [--keep DIR] [--gaps]
 Failing cases are written to DIR (default fuzz-failures/) with the command and what broke.
 """
 import concurrent.futures as futures
-import os, random, re, resource, shlex, shutil, subprocess, sys, tempfile, time
+import hashlib, os, random, re, resource, shlex, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = sorted(os.path.join(ROOT, 'examples', f) for f in os.listdir(os.path.join(ROOT, 'examples')) if f.endswith('.lua'))
@@ -221,6 +228,64 @@ def repl_input(r):
     return '\n'.join(r.choice(REPL_LINES) for _ in range(r.randint(1, 12))) + '\n'
 
 
+# Work that costs far more time than its count (issue 40's hostile shapes), for `costly` cases.
+COSTLY_WORLD = [
+    'for i = 1, {n} do user.home() user.open() end', 'for i = 1, {n} do system.memoryPressure() end',
+    'for i = 1, {n} do notifications.observe("ping", function() end) end notifications.post("ping", {{}})',
+    'local s = {{}} for i = 1, {big} do s[#s + 1] = tostring(i) end print(#table.concat(s))',
+    'local t = {{}} for i = 1, {big} do t["k" .. i] = {{ i }} end', 'print(select("#", table.unpack({{}}, 1, 200)))',
+    'for i = 1, {n} do print(tostring("10"), type(UIBackgroundFetchResultFailed)) end', 'every({t}, function() print(now()) end)',
+    'every({t}, function() every({t}, function() print(tostring(now())) end) end)', 'pcall(function() while true do end end)',
+    'for i = 1, {n} do pcall(error, {{}}) end', 'for i = 1, {n} do local s = "k" .. (now() + i + 0.5) end',
+    'math.randomseed(1, 2) stored_app = app', 'print(pcall(string.pack, "s1", 0.001))', 'at(0, function() end)',
+    'for i = 1, {n} do local s = ("x"):rep(100):upper():sub(2) end', 'for i = 1, {n} do at(now() / 1000 + 1, function() end) end',
+]
+COSTLY_APP = [
+    'for i = 1, {n} do app:beginBackgroundTask(nil) end', 'for i = 1, {n} do local a, b = app.state, app.backgroundTimeRemaining end',
+    'for i = 1, {n} do after(0, function() end) end', 'for i = 1, {n} do timer.after(1, function() end) end',
+    'local s = {{}} for i = 1, {big} do s[#s + 1] = tostring(i) end print(#table.concat(s))',
+    'for i = 1, {n} do http.get("https://api.test/x", function() end) end', 'for i = 1, {n} do defaults.set("k", {{ a = i }}) end',
+    'for i = 1, {n} do dispatch.global(function() end) end', 'print(app.backgroundTimeRemaining, app.state)',
+    'pcall(function() local s = {{}} for i = 1, {big} do s[#s + 1] = tostring(i) end print(#table.concat(s)) end)',
+]
+# The known gap (docs/RELIABILITY.md): '..' of a float whose string already exists formats it (about
+# 400 ns: glibc's %.14g) but makes nothing, so it is charged as its VM instructions only; a loop of
+# it over a small set of numbers passes 10 s. Only with --gaps (a batch that shows the gap).
+COSTLY_GAPS = ['for i = 1, {n} do local s = "k" .. (i + 0.5) end']
+GAPS = False
+COSTLY_FILL = {'{n}': ['1', '10', '100', '1000', '5000'], '{big}': ['1e3', '1e4', '1e5', '1e6'],
+               '{t}': ['0.001', '0.01', '0.5', '1', '3', '25', 'minutes(5)']}
+
+
+def costly_fill(r, template):
+    out = template
+    for key, choices in COSTLY_FILL.items():
+        while key in out:
+            out = out.replace(key, r.choice(choices), 1)
+    return out.replace('{{', '{').replace('}}', '}')
+
+
+def costly_case(r):
+    """A scenario of costly work in world code (every, at, nested timers) and in an app's timers."""
+    lines = ['scenario { duration = %s, fetchPolicy = %s }' % (r.choice(['minutes(10)', 'hours(6)', 'days(1)', 'days(30)']),
+                                                               r.choice(['"manual"', '"fixed"', '"adaptive"'])),
+             'local api = server "api.test" { latency = %s }' % r.choice(['0.001', '0.4']),
+             'api:route("GET /x", { status = 200, body = "x" })', 'saved_ch = nil', 'stored_app = nil']
+    bodies = ['\n      '.join('pcall(function() %s end)' % costly_fill(r, r.choice(COSTLY_APP)) for _ in range(r.randint(1, 3)))
+              for _ in range(r.randint(1, 2))]
+    timers = '\n    '.join('timer.every(%s, function(t)\n      %s\n    end)' % (costly_fill(r, '{t}'), b) for b in bodies)
+    lines.append('app {\n  didBecomeActive = function(app)\n    %s\n  end,\n  didEnterBackground = function(app)\n    %s\n  end\n}'
+                 % (timers, costly_fill(r, r.choice(COSTLY_APP))))
+    lines += ['at(0, user.launch)', 'at(%s, function() user.interrupt(%s) end)' % (r.choice(['0', '1', '60']), r.choice(['1', '5', '60']))]
+    for _ in range(r.randint(1, 4)):
+        world = COSTLY_WORLD + (COSTLY_GAPS if GAPS else [])
+        body = '\n  '.join('pcall(function() %s end)' % costly_fill(r, r.choice(world)) for _ in range(r.randint(1, 3)))
+        lines.append('%s(%s, function(...)\n  %s\nend)' % (r.choice(['every', 'every', 'at']), costly_fill(r, '{t}'), body))
+    rest = lines[5:]
+    r.shuffle(rest)
+    return '\n'.join(lines[:5] + rest) + '\n'
+
+
 def run(cmd, stdin_text, timeout, cwd):
     """Runs a command in `cwd` (the case's own folder under the work folder: a hostile option such
     as `--trace ios5` writes there, never into the repository); returns (status or None on
@@ -231,9 +296,16 @@ def run(cmd, stdin_text, timeout, cwd):
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
                          env=dict(os.environ, NO_COLOR='1'),
                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30)))
+    # stdout is kept as its digest and size (a run at the default limits may print gigabytes), stderr whole.
     chunks = {'out': [], 'err': []}
+    digest, size = hashlib.sha256(), [0]
     def drain(stream, key):
-        for block in iter(lambda: stream.read(65536), b''): chunks[key].append(block)
+        for block in iter(lambda: stream.read(65536), b''):
+            if key == 'out':
+                digest.update(block)
+                size[0] += len(block)
+            else:
+                chunks[key].append(block)
     readers = [threading.Thread(target=drain, args=(p.stdout, 'out')), threading.Thread(target=drain, args=(p.stderr, 'err'))]
     for t in readers: t.start()
     try:
@@ -253,7 +325,7 @@ def run(cmd, stdin_text, timeout, cwd):
         time.sleep(0.005)
     p.returncode = status if status is not None else -9
     for t in readers: t.join()
-    return status, b''.join(chunks['out']), b''.join(chunks['err']), rss, time.monotonic() - start
+    return status, ('%s %d' % (digest.hexdigest(), size[0])).encode(), b''.join(chunks['err']), rss, time.monotonic() - start
 
 
 REAL_SHAPES = os.path.join(ROOT, 'Tests', 'LuaFetchImportTests', 'RealShapes')
@@ -382,24 +454,34 @@ class Limits:
             best = took if best is None else min(best, took)
         return best / self.REFERENCE
 
-    def limit(self):
-        return max(self.FLOOR, self.timeout * self.scale)
+    # A `costly` case runs at the default limits, which SPEC 11 says end a run within 10 s on CI's
+    # idle machine for the release build; the debug build is DEBUG_SLOWDOWN times slower per unit
+    # (scripts/bench's `debug` row, issue 40; measured 2.0x on host-heavy work and 1.0x on the VM
+    # loop, whose Lua is the same library: 3 leaves room). In the reference's terms (CI, debug
+    # build): 10 s x it.
+    COSTLY = 10.0
+    DEBUG_SLOWDOWN = 3.0
 
-    def recheck(self):
+    def limit(self, costly=False):
+        return max(self.FLOOR, (max(self.timeout, self.COSTLY * self.DEBUG_SLOWDOWN) if costly else self.timeout) * self.scale)
+
+    def recheck(self, costly=False):
         """The scale measured again (before a case that timed out is run once more)."""
         self.scale = max(self.scale, self.calibrate())
-        return self.limit()
+        return self.limit(costly)
 
 
-def timed(cmd, stdin_text, limits, cwd, problems, what=''):
-    """Runs cmd within the calibrated limit; a run over it is run again against a fresh calibration
-    before it counts as a timeout."""
-    result = run(cmd, stdin_text, limits.limit(), cwd)
+def timed(cmd, stdin_text, limits, cwd, problems, what='', costly=False):
+    """Runs cmd within the calibrated limit (a costly case's: Limits.COSTLY); a run over it is run
+    again against a fresh calibration before it counts as a timeout."""
+    result = run(cmd, stdin_text, limits.limit(costly), cwd)
     if result[0] is None:
-        again = run(cmd, stdin_text, limits.recheck(), cwd)
+        again = run(cmd, stdin_text, limits.recheck(costly), cwd)
         if again[0] is None:
-            problems.append('%stimeout after %.1f s, and %.1f s again (limit %.1f s: --timeout %g scaled by the calibration, %.2f)'
-                            % (what, result[4], again[4], limits.limit(), limits.timeout, limits.scale))
+            problems.append('%stimeout after %.1f s, and %.1f s again (limit %.1f s: %s scaled by the calibration, %.2f)'
+                            % (what, result[4], again[4], limits.limit(costly),
+                               'the default limits\' %g s x %g' % (limits.COSTLY, limits.DEBUG_SLOWDOWN) if costly else '--timeout %g' % limits.timeout,
+                               limits.scale))
         result = again
     return result
 
@@ -407,7 +489,7 @@ def timed(cmd, stdin_text, limits, cwd, problems, what=''):
 def case(args):
     luafetch, seed, i, workdir, limits, rerun = args
     r = random.Random('%d/%d' % (seed, i))
-    kind = r.choice(os.environ.get('FUZZ_KINDS', 'api,api,api,mutant,mutant,options,repl,import').split(','))
+    kind = r.choice(os.environ.get('FUZZ_KINDS', 'api,api,api,mutant,mutant,options,repl,import,costly').split(','))
     # Each case in a folder of its own, run from there with relative paths: a failing case's folder
     # is its whole repro (every input file), and an option naming a file writes it there.
     folder = os.path.join(workdir, 'case%d' % i)
@@ -416,7 +498,17 @@ def case(args):
     path = 'case.lua'
     stdin_text = ''
     scenario_error_needs_line = False
-    if kind in ('api', 'mutant'):
+    if kind == 'costly':
+        # At the default limits (no LIMIT): the shapes issue 40 found, which must end within 10 s.
+        src = costly_case(r)
+        if r.random() < 0.15:
+            cmd = [luafetch, 'repl', path]
+            stdin_text = r.choice(['.advance 36500d\n.now\n', '.advance 30d\n.pending\n', '.run\n.violations\n'])
+        else:
+            cmd = [luafetch, 'run', path] + r.choice([['--quiet'], ['--quiet'], ['--format', 'jsonl'], [], ['--format', 'jsonl', '--quiet']])
+            if r.random() < 0.3: cmd += ['--until', r.choice(['3h', '30d', '100d'])]
+            scenario_error_needs_line = True
+    elif kind in ('api', 'mutant'):
         src = api_case(r) if kind == 'api' else mutant_case(r)
         cmd = [luafetch, 'run', path, '--quiet'] + LIMIT
         if r.random() < 0.3: cmd += ['--format', 'jsonl']
@@ -431,7 +523,7 @@ def case(args):
         stdin_text = repl_input(r)
     with open(os.path.join(folder, path), 'w', encoding='utf-8') as f: f.write(src)
     problems = []
-    status, out, err, rss, secs = timed(cmd, stdin_text, limits, folder, problems)
+    status, out, err, rss, secs = timed(cmd, stdin_text, limits, folder, problems, costly=kind == 'costly')
     if status is not None and status < 0: problems.append('killed by signal %d' % -status)
     elif status is not None and status not in (0, 1, 2): problems.append('exit %d' % status)
     if status == 2 and scenario_error_needs_line:
@@ -439,7 +531,7 @@ def case(args):
         if not re.match(r'^.+:\d+: ', first): problems.append('exit 2 without FILE:LINE: %r' % first[:200])
     if rss > RSS_LIMIT_KB: problems.append('peak RSS %d KiB' % rss)
     if status is not None and rerun and i % rerun == 0:
-        again = run(cmd, stdin_text, limits.limit() * 2, folder)
+        again = run(cmd, stdin_text, limits.limit(kind == 'costly') * 2, folder)
         if again[0] is not None and (again[0], again[1], again[2]) != (status, out, err): problems.append('not byte-identical on a rerun')
     return i, kind, [cmd], stdin_text, folder, status, secs, problems
 
@@ -495,20 +587,32 @@ def main():
         return type(default)(argv[argv.index(name) + 1]) if name in argv else default
     luafetch = os.path.abspath(argv[0])
     cases, seed, jobs = opt('--cases', 300), opt('--seed', 1), opt('--jobs', 2)
+    global GAPS
+    GAPS = '--gaps' in argv  # costly cases may use COSTLY_GAPS too
     timeout, rerun, keep = opt('--timeout', 10.0), opt('--rerun', 10), opt('--keep', os.path.join(ROOT, 'fuzz-failures'))
     workdir = tempfile.mkdtemp(prefix='luafetch-fuzz-')
     # A copy of the binary: a rebuild during a long run must not change (or lock) what is tested.
+    # The importer beside it too, when it is beside the original: the copy finds it there and never
+    # builds one in the source tree (ImportFront.locate) in the middle of a batch.
+    importer = os.path.join(os.path.dirname(luafetch), 'luafetch-import')
     shutil.copy(luafetch, os.path.join(workdir, 'luafetch'))
+    if os.path.exists(importer): shutil.copy(importer, os.path.join(workdir, 'luafetch-import'))
     luafetch = os.path.join(workdir, 'luafetch')
     limits = Limits(luafetch, timeout, workdir)
     print('fuzz: calibration %.2f (this machine and build against the reference): a case may take %.1f s' % (limits.scale, limits.limit()), flush=True)
     failures, kinds, exits, slowest, start = [], {}, {}, (0, None), time.monotonic()
+    slowest_costly = (0, None)
     with futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         for i, kind, commands, stdin_text, folder, status, secs, problems in pool.map(
                 case, [(luafetch, seed, i, workdir, limits, rerun) for i in range(cases)]):
             kinds[kind] = kinds.get(kind, 0) + 1
             exits[status] = exits.get(status, 0) + 1
             if secs > slowest[0]: slowest = (secs, i)
+            if kind == 'costly' and secs > slowest_costly[0]: slowest_costly = (secs, i)
+            done = sum(kinds.values())
+            if done % 250 == 0:  # progress: a long batch stopped early still says how far it got
+                print('fuzz: %d cases in %.0f s, slowest %.1f s (case %s), slowest costly %.1f s (case %s), %d failed'
+                      % (done, time.monotonic() - start, slowest[0], slowest[1], slowest_costly[0], slowest_costly[1], len(failures)), flush=True)
             if problems:
                 failures.append(i)
                 os.makedirs(keep, exist_ok=True)
@@ -518,9 +622,11 @@ def main():
     shutil.rmtree(workdir, ignore_errors=True)
     print('fuzz: seed %d, %d cases (%s) in %.0f s, slowest %.1f s (case %s)' % (
         seed, cases, ', '.join('%d %s' % (n, k) for k, n in sorted(kinds.items())), time.monotonic() - start, slowest[0], slowest[1]))
+    print('fuzz: slowest costly case (at the default limits) %.1f s (case %s)' % slowest_costly)
     print('fuzz: exit statuses %s' % ', '.join('%s ×%d' % (k, n) for k, n in sorted(exits.items(), key=lambda kv: str(kv[0]))))
     print('fuzz: %d passed, %d failed' % (cases - len(failures), len(failures)))
     sys.exit(1 if failures else 0)
 
 
-main()
+if __name__ == '__main__':
+    main()

@@ -72,11 +72,17 @@ import Testing
     }
 
     /// R06 run on: each transfer costs the run what its work takes, so the loop meets the run's
-    /// instruction limit (at the defaults, after about 250,000 transfers), at the line of the download.
+    /// instruction limit (at the defaults, after about 250,000 transfers), at a line of the loop:
+    /// the download started from didComplete (9) or the session's events handler (14), whichever
+    /// handler is running when the count passes the limit (the same one on every run; which one
+    /// moves with the calibrated charges of issue 40).
     @Test func aDownloadLoopMeetsTheInstructionLimitAtItsLine() throws {
         let r = try Self.run("R06_urlsession_download_loop_spurious_oom.lua", ["--quiet", "--limit-instructions", "1e7"])
         #expect(r.status == 2)
-        #expect(r.stderr.hasPrefix("\(Self.path("R06_urlsession_download_loop_spurious_oom.lua")):9: the run passed its limit of 10000000 Lua instructions"), "\(r.stderr)")
+        let file = Self.path("R06_urlsession_download_loop_spurious_oom.lua")
+        #expect([9, 14].contains { r.stderr.hasPrefix("\(file):\($0): the run passed its limit of 10000000 Lua instructions") }, "\(r.stderr)")
+        let again = try Self.run("R06_urlsession_download_loop_spurious_oom.lua", ["--quiet", "--limit-instructions", "1e7"])
+        #expect(again.stderr == r.stderr)
     }
 
     /// R13: a million `dispatch.global` blocks are counted as what they take: the run stays within

@@ -66,11 +66,11 @@ extension World {
         case .error:
             fatal = ScenarioError(f.message, traceback: f.traceback)
         case .instructionBudget:
-            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code ran past the instruction budget (\(config.instructionBudget) Lua instructions): an endless loop?", traceback: f.traceback)
+            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code ran past the instruction budget (\(config.instructionBudget) Lua instructions in one call, with the work done for it: library functions and allocation): an endless loop, or more work than one call may do (split it across events)", traceback: f.traceback)
         case .memoryCap:
             fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "")scenario code passed the memory cap (\(Self.bytes(config.memoryCap))); raise it with scenario{ limits = { memory = BYTES } } or --limit-memory", traceback: f.traceback)
         case .runLimit:
-            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "\(file): ")the run passed its limit of \(config.instructionLimit) Lua instructions (all handlers and world code together; work inside library functions counts too); raise it with scenario{ limits = { instructions = N } } or --limit-instructions", traceback: f.traceback)
+            fatal = ScenarioError("\(f.location.map { "\($0): " } ?? "\(file): ")the run passed its limit of \(config.instructionLimit) Lua instructions (all handlers and world code together, with the work done for them: library functions, allocation and luafetch's own); raise it with scenario{ limits = { instructions = N } } or --limit-instructions", traceback: f.traceback)
         case .abandoned:
             fatal = ScenarioError("\(file): the run was abandoned")
         case .stopped:

@@ -9,12 +9,19 @@ extension World {
     /// output sink): `--quiet` runs format none.
     func log(_ actor: String, _ kind: TimelineEntry.Kind, _ message: @autoclosure () -> String, violation: Int? = nil,
              detail: TimelineEntry.Detail? = nil, location: SourceLocation? = nil) {
+        // What writing the line costs (text or JSON), charged whether or not anyone reads it, so
+        // that a run stops at the same point whatever its output options (SPEC 2, 11).
+        host?.charge(hostWork: World.unitsPerEntry)
         guard recordTimeline || sink != nil else { return }
         let entry = TimelineEntry(time: now, actor: actor, kind: kind, message: message(), violation: violation, detail: detail,
                                   location: location)
         if recordTimeline { keep(entry) }
         sink?(entry, self)
     }
+
+    /// Units a timeline line costs the run (its message built and written as text or JSON Lines:
+    /// bench/costs.py, `print-text`; issue 40).
+    public static let unitsPerEntry = 128
 
     private func keep(_ entry: TimelineEntry) {
         /// What one kept entry costs the host (an estimate, counted against the memory cap).

@@ -117,6 +117,7 @@ extension World {
                 if !waitForMain(nil, deliver) { deliver() }
             }
         }
+        host.charge(hostWork: observers.count / 4)  // the walk over every observer (names compared)
         for o in observers where o.name == name {
             if let owner = o.pid {
                 guard owner == pid, isRunning else { continue }

@@ -10,6 +10,12 @@
 // to the run's limit only: it is luafetch's time, not the app's, so it never makes an app-hang.
 
 enum HostCosts {
+    /// A reference kept for the scenario (a callback, a value): where a function was defined
+    /// looked up and recorded (LuaState.makeRef).
+    static let reference: Int64 = 48
+    /// A call that raises an error: its message built, the scenario line found, the unwinding.
+    static let error: Int64 = 192
+
     /// Extra units by function name ("table.method" or "table:method"); absent: none.
     static let units: [String: Int64] = {
         var u: [String: Int64] = [
@@ -30,6 +36,8 @@ enum HostCosts {
             "dispatch.main": 100, "after": 100,
             // a background thread's `work`: parked, woken and resumed, about 7,000
             "work": 100,
+            // a timer object made (issue 40: bench/costs.py, `timers`), a property list copied both ways
+            "timer.after": 80, "timer.every": 80, "defaults.set": 110, "defaults.get": 110,
         ]
         // a transition (home, open, launch, a call): about 6,000
         for name in ["launch", "home", "open", "forceQuit", "interrupt"] { u["user." + name] = 200 }

@@ -215,7 +215,7 @@ enum LuaValue {
         case .boolean(let b): lua_pushboolean(L, b ? 1 : 0)
         case .integer(let i): lua_pushinteger(L, lua_Integer(i))
         case .number(let d): lua_pushnumber(L, d)
-        case .string(let s): lua_pushstring(L, s)
+        case .string(let s): luaPushString(L, s)
         case .ref(let r): lua_rawgeti(L, clua_registryindex(), lua_Integer(r.id))
         case .table(let fields):
             lua_checkstack(L, 4)

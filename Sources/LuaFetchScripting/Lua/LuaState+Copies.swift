@@ -60,7 +60,7 @@ extension LuaState {
         lua_checkstack(L, 4)
         clua_pushplistcopier(L)
         clua_insert(L, -2)
-        lua_pushstring(L, name)
+        luaPushString(L, name)
         return runCopier(L, nargs: 2)?.message
     }
 
@@ -68,7 +68,7 @@ extension LuaState {
     func pushPlist(from store: ScriptRef, key: String, on L: OpaquePointer) -> String? {
         lua_checkstack(L, 4)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(store.id))
-        lua_pushstring(L, key)
+        luaPushString(L, key)
         lua_rawget(L, -2)
         clua_remove(L, -2)
         return plistCopyTop(L, name: key)
@@ -80,7 +80,7 @@ extension LuaState {
         lua_checkstack(L, 6)
         let abs = lua_absindex(L, index)
         lua_rawgeti(L, clua_registryindex(), lua_Integer(store.id))
-        lua_pushstring(L, key)
+        luaPushString(L, key)
         lua_pushvalue(L, abs)
         if let why = plistCopyTop(L, name: name) { clua_pop(L, 3); return why }
         lua_rawset(L, -3)
@@ -120,7 +120,7 @@ extension LuaState {
     func takeFunction(_ name: String, of ref: ScriptRef) -> ScriptRef? {
         guard let fn = functionField(name, of: ref) else { return nil }
         lua_rawgeti(L, clua_registryindex(), lua_Integer(ref.id))
-        lua_pushstring(L, name)
+        luaPushString(L, name)
         lua_pushnil(L)
         lua_rawset(L, -3)
         clua_pop(L, 1)
@@ -140,6 +140,9 @@ extension LuaState {
     /// limit decides the kill, which the trampoline carries out when the host function returns;
     /// between handlers, the next handler call checks it before it runs.
     func chargeHostWork(_ units: Int64) { _ = clua_charge_total(L, units) }
+
+    /// Units the run has spent so far (VM instructions and every charge; tests compare them).
+    var unitsSpent: Int64 { hostRecord.pointee.total }
 
     /// Units the whole run may spend (SPEC 11).
     var totalBudget: Int64 {

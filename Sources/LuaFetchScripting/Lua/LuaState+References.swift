@@ -17,6 +17,9 @@ extension LuaState {
     /// Pops the value on top of `L` into the registry, recording where it was defined (a
     /// function's definition, else the caller's line).
     func makeRef(_ L: OpaquePointer) -> ScriptRef {
+        // Finding where a function was defined and keeping it (HostCosts.reference), while
+        // scenario code runs: the run's, as the call that asked for it.
+        if clua_host(L).pointee.top != nil { _ = clua_charge_total(L, HostCosts.reference) }
         var loc = lua_type(L, -1) == LUA_TFUNCTION ? LuaState.definition(ofTopFunctionIn: L) : nil
         if loc == nil { loc = LuaState.scenarioLocation(L, from: 1) }
         let r = luaL_ref(L, clua_registryindex())

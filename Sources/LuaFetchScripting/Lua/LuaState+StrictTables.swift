@@ -64,10 +64,10 @@ extension LuaState {
             LuaState.push(HostFunction(name, call), on: L)
             lua_setfield(L, -2, "__call")
         }
-        lua_pushstring(L, name)
+        luaPushString(L, name)
         lua_setfield(L, -2, "__name")
         let label = name
-        LuaState.push(HostFunction("tostring") { c throws(LuaFailure) in lua_pushstring(c.L, label); return 1 }, on: L)
+        LuaState.push(HostFunction("tostring") { c throws(LuaFailure) in luaPushString(c.L, label); return 1 }, on: L)
         lua_setfield(L, -2, "__tostring")
         lua_pushboolean(L, 0)
         lua_setfield(L, -2, "__metatable")
@@ -82,7 +82,7 @@ extension LuaState {
         lua_rawgeti(L, clua_registryindex(), lua_Integer(methods.id))
         lua_setfield(L, -2, "__index")
         LuaState.push(HostFunction("tostring") { c throws(LuaFailure) in
-            lua_pushstring(c.L, label(c)); return 1
+            luaPushString(c.L, label(c)); return 1
         }, on: L)
         lua_setfield(L, -2, "__tostring")
         lua_pushboolean(L, 0)

@@ -90,6 +90,22 @@ struct LuaRunResult {
 
 typealias SourceLocationRef = (file: String, line: Int)
 
+/// Pushes a Swift string onto L's stack with `lua_pushlstring`. `lua_pushstring` goes through
+/// Lua's API string cache, keyed by the C string's address, which ASLR and the heap move from run to
+/// run: whether a long string was made anew (and its allocation charged) differed between runs, so a
+/// run's limit was reached at different points (issue 40). Without the cache the same run makes the
+/// same strings.
+func luaPushString(_ L: OpaquePointer, _ s: String) {
+    var s = s
+    s.withUTF8 { b in
+        if let base = b.baseAddress {
+            _ = lua_pushlstring(L, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), b.count)
+        } else {
+            _ = lua_pushlstring(L, "", 0)
+        }
+    }
+}
+
 final class LuaState {
     let L: OpaquePointer
     let hostRecord: UnsafeMutablePointer<clua_Host>
@@ -211,9 +227,10 @@ final class LuaState {
         } catch {
             switch error {
             case .error(let message):
+                _ = clua_charge_total(L, HostCosts.error)  // the message built, the line found, the unwinding
                 let loc = LuaState.scenarioLocation(L, from: 1)
                 let text = loc.map { "\($0.file):\($0.line): " } ?? ""
-                lua_pushstring(L, text + message)
+                luaPushString(L, text + message)
                 return CLUA_STATUS_ERROR
             case .stop:
                 return CLUA_STATUS_KILL

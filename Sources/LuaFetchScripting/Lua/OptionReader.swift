@@ -187,7 +187,7 @@ extension LuaCall {
 @discardableResult
 func lua_getfield_raw(_ L: OpaquePointer, _ index: Int32, _ key: String) -> Int32 {
     let abs = lua_absindex(L, index)
-    lua_pushstring(L, key)
+    luaPushString(L, key)
     return lua_rawget(L, abs)
 }
 
