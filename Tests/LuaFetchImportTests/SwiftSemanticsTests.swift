@@ -266,4 +266,21 @@ import LuaFetchCore
             }
             """) == ["2"])
     }
+
+    /// An ObservableObject's objectWillChange fires before each @Published change (mastodon's
+    /// `documentStore.objectWillChange.receive(on:)` was nil); `as!` of a stub's value to an app
+    /// class is that value (fsnotes' storyboard controllers `as! ViewController` crashed).
+    @Test func objectWillChangeAndForcedCastsOfStubValues() throws {
+        #expect(try printed("""
+            let store = Store()
+            store.objectWillChange.receive(on: DispatchQueue.main).sink { _ in print("will change", store.count) }.store(in: &bag)
+            store.count = 1
+            let list = UIStoryboard(name: "Main", bundle: nil).instantiateViewController(withIdentifier: "list") as! ListController
+            print(list == nil ? "nil" : "controller")
+            """, members: "var bag = Set<AnyCancellable>()", others: """
+            import Combine
+            final class Store: ObservableObject { @Published var count = 0 }
+            final class ListController: UIViewController {}
+            """) == ["will change 0", "controller"])
+    }
 }

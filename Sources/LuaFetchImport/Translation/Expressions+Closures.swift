@@ -63,7 +63,7 @@ extension Translator {
         let name = tn?.name ?? type.trimmedDescription
         if let t = program.type(named: name, from: currentType) {
             if mark == "?" { return LuaExpr("swift.as(\(x.code), \(t.lua))", TypeName(t.qualified, optional: true)) }
-            if mark == "!" { return LuaExpr("swift.unwrap(swift.as(\(x.code), \(t.lua)), \"as!\")", TypeName(t.qualified)) }
+            if mark == "!" { return LuaExpr("swift.unwrap(swift.as(\(x.code), \(t.lua), true), \"as!\")", TypeName(t.qualified)) }
             return LuaExpr(x.code, TypeName(t.qualified))
         }
         var r = x

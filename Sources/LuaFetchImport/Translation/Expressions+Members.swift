@@ -57,6 +57,9 @@ extension Translator {
         }
         // An instance of a translated type.
         if let tn = base.type, let t = program.type(named: tn.name, from: currentType) {
+            if name == "objectWillChange", t.property(name) == nil, t.conforms(to: "ObservableObject") {
+                return LuaExpr("swift.objectWillChange(\(base.code))", TypeName("Publisher"))
+            }
             if name.hasPrefix("$"), t.property(String(name.dropFirst()))?.wrapper == "Published" {
                 return LuaExpr("swift.publishedSubject(\(base.code), \(Literals.quote(Naming.field(String(name.dropFirst())))))", TypeName("Publisher"))
             }

@@ -23,10 +23,18 @@ local published = setmetatable({}, { __mode = "k" })
 --- the property's subscribers first.
 function S.published(C, name, willSet, didSet)
   S.observed(C, name, function(o, v)
-    local list = published[o] and published[o][name]
+    local byName = published[o]
+    local all = byName and byName["*"]
+    if all then for i = 1, #all do all[i](nil) end end
+    local list = byName and byName[name]
     if list then for i = 1, #list do list[i](v) end end
     if willSet then willSet(o, v) end
   end, didSet)
+end
+--- `object.objectWillChange` of an ObservableObject: before any @Published property changes.
+function S.objectWillChange(o)
+  if o == nil then error("attempt to read 'objectWillChange' of nil (an Optional used without '?' or '!')", 2) end
+  return setmetatable({ object = o, property = "*", stages = {} }, Publisher)
 end
 --- `object.$name`: the property's publisher.
 function S.publishedSubject(o, name)
@@ -80,7 +88,7 @@ function Publisher.sink(self, a, b)
     local list = byName[name]
     if not list then list = {}; byName[name] = list end
     list[#list + 1] = deliver
-    deliver(o[name])
+    if name ~= "*" then deliver(o[name]) end
   elseif type(self.timer) == "number" and self.timer > 0 then
     local interval = self.timer
     local function tick()

@@ -291,10 +291,13 @@ function S.isA(v, C)
   end
   return isOpaque(v) and false or false
 end
-function S.as(v, C)
+--- `v as? C` (nil when v is not a C); `forced` (`as!`): a value a stub returned is taken to be
+--- one (a storyboard's view controller is the app's class: the SDK made it), never nil.
+function S.as(v, C, forced)
   local info = typeInfo[C]
   if info == nil then return v end
   if S.isA(v, C) then return v end
+  if forced and isOpaque(v) then return v end
   return nil
 end
 
