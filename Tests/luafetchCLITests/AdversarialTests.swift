@@ -378,7 +378,9 @@ import Testing
             #expect(FileManager.default.createFile(atPath: d.appendingPathComponent("f\(i).lua").path, contents: Data("at(0, function() end)\n".utf8)))
         }
         #expect(FileManager.default.fileExists(atPath: Self.path("R24_test_many_files_memory.sh")))
-        let r = try Self.run(["test", d.path, "--jobs", "1"], seconds: 120)
+        // The kill is a hang guard only (20,000 runs of a debug build on a loaded machine took
+        // more than 120 s); what the test holds is the memory limit.
+        let r = try Self.run(["test", d.path, "--jobs", "1"], seconds: 900)
         #expect(r.status == 0, "\(r.stderr.prefix(300))")
         #expect(r.stdout.hasSuffix("20000 passed, 0 failed\n"))
         try FileManager.default.removeItem(at: work)
