@@ -301,14 +301,7 @@ extension Translator {
             return
         case "Published":
             // `$name` publishes each assignment (18.9.6); the property keeps its own observers.
-            var willSet = "nil", didSet = "nil"
-            if p.kind == .observed, case .accessors(let list)? = p.binding.accessorBlock?.accessors {
-                for a in list {
-                    let param = a.parameters?.name.text ?? (a.accessorSpecifier.text == "willSet" ? "newValue" : "oldValue")
-                    let fn = accessorFunction(a.body, params: ["self", param], node: Syntax(a))
-                    if a.accessorSpecifier.text == "willSet" { willSet = fn } else if a.accessorSpecifier.text == "didSet" { didSet = fn }
-                }
-            }
+            let (willSet, didSet) = p.kind == .observed ? observers(p) : ("nil", "nil")
             emit("swift.published(\(t.lua), \(q), \(willSet), \(didSet))", at: p.binding)
             return
         case "AppStorage", "SceneStorage":
@@ -337,15 +330,22 @@ extension Translator {
             let (gs, _) = getterSetter(p, t, isStatic: false)
             emit("swift.computed(\(t.lua), \(q), \(gs))", at: p.binding)
         case .observed:
-            guard case .accessors(let list)? = p.binding.accessorBlock?.accessors else { return }
-            var willSet = "nil", didSet = "nil"
-            for a in list {
-                let param = a.parameters?.name.text ?? (a.accessorSpecifier.text == "willSet" ? "newValue" : "oldValue")
-                let fn = accessorFunction(a.body, params: ["self", param], node: Syntax(a))
-                if a.accessorSpecifier.text == "willSet" { willSet = fn } else if a.accessorSpecifier.text == "didSet" { didSet = fn }
-            }
+            guard case .accessors? = p.binding.accessorBlock?.accessors else { return }
+            let (willSet, didSet) = observers(p)
             emit("swift.observed(\(t.lua), \(q), \(willSet), \(didSet))", at: p.binding)
         }
+    }
+
+    /// A property's `willSet` and `didSet` as Lua functions (`nil` for one it does not have).
+    private func observers(_ p: PropertyInfo) -> (String, String) {
+        var willSet = "nil", didSet = "nil"
+        guard case .accessors(let list)? = p.binding.accessorBlock?.accessors else { return (willSet, didSet) }
+        for a in list {
+            let param = a.parameters?.name.text ?? (a.accessorSpecifier.text == "willSet" ? "newValue" : "oldValue")
+            let fn = accessorFunction(a.body, params: ["self", param], node: Syntax(a))
+            if a.accessorSpecifier.text == "willSet" { willSet = fn } else if a.accessorSpecifier.text == "didSet" { didSet = fn }
+        }
+        return (willSet, didSet)
     }
 
     /// A computed property's getter (and setter) functions.
