@@ -50,6 +50,7 @@ public enum Importer {
         let sources = input.sources
         let common = input.common
         let program = Program()
+        program.build.conditions = Set(input.compilationConditions)
         for file in try Parsing.parseAll(sources) { program.collect(file) }
         program.finish()
         let entry = EntryPoints(program)

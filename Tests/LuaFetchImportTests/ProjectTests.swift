@@ -61,6 +61,10 @@ import Testing
         #expect(plist.values["ITSAppUsesNonExemptEncryption"] == .bool(false))
         #expect(plist.values["HarborBuild"] == .integer(7))
         #expect(input.compilationConditions == ["HARBOR_RELEASE"])
+        // `#if` keeps the branch the target's Release conditions select.
+        let dir = Self.projects + "/xcodegen_local_package"
+        let scenario = try Importer.run(ImportOptions(paths: [dir], luaCheck: ImportHarness.checkLua)).scenario
+        #expect(scenario.contains("\"release build\"") && !scenario.contains("\"some other build\""))
         #expect(input.notes.contains { $0.hasPrefix("1 remote package the app links left out (Confetti)") })
     }
 

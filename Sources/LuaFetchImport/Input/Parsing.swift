@@ -39,7 +39,10 @@ struct ReleaseBuild: BuildConfiguration {
         "CoreGraphics", "QuartzCore", "MapKit", "Photos", "SafariServices", "WebKit", "AppIntents", "ActivityKit",
         "OSLog", "CryptoKit", "Security", "SystemConfiguration", "MobileCoreServices", "UniformTypeIdentifiers",
     ]
-    func isCustomConditionSet(name: String) throws -> Bool { false }
+    /// The target's SWIFT_ACTIVE_COMPILATION_CONDITIONS for Release (`MAIN_APP`, `BETA`, ...);
+    /// none without a project (DEBUG is a debug build's: off).
+    var conditions: Set<String> = []
+    func isCustomConditionSet(name: String) throws -> Bool { conditions.contains(name) }
     func hasFeature(name: String) throws -> Bool { false }
     func hasAttribute(name: String) throws -> Bool { true }
     func canImport(importPath: [(TokenSyntax, String)], version: CanImportVersion) throws -> Bool {

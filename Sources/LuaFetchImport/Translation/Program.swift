@@ -23,7 +23,7 @@ final class Program {
     /// type (kept apart from `types`: the name still means the iOS or Swift type).
     var externals: [String: TypeDecl] = [:]
     var externalOrder: [TypeDecl] = []
-    let build = ReleaseBuild()
+    var build = ReleaseBuild()
 
     /// The active clause's items of an `#if`, in place of the `#if`.
     func active(_ ifConfig: IfConfigDeclSyntax) -> IfConfigClauseSyntax.Elements? {
