@@ -283,4 +283,24 @@ import LuaFetchCore
             final class ListController: UIViewController {}
             """) == ["will change 0", "controller"])
     }
+
+    /// `self.init()` in a convenience initializer calls the implicit initializer, never the
+    /// convenience one itself (openHAB's data object recursed until the stack overflowed).
+    @Test func selfInitInAConvenienceInitializerIsTheImplicitOne() throws {
+        #expect(try printed("""
+            let d = DataObject(rootURL: "https://home.test")
+            print(d.rootURL, d.version)
+            """, others: """
+            final class DataObject {
+                var rootURL = ""
+                var version = 2
+            }
+            extension DataObject {
+                convenience init(rootURL: String) {
+                    self.init()
+                    self.rootURL = rootURL
+                }
+            }
+            """) == ["https://home.test 2"])
+    }
 }

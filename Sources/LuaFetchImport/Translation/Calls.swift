@@ -224,7 +224,12 @@ extension Translator {
         }
         // self.init(...) in a convenience initializer.
         if name == "init", let t = currentType, baseSyntax.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
-            if let i = pick(t.inits, args) { return LuaExpr("self:\(i.lua)(\(ordered(i, args)))") }
+            // Only an initializer whose labels fit: `self.init()` in a convenience initializer of
+            // a class whose only written initializer is that one calls the implicit one (its
+            // stored properties' defaults, already set by swift.new), never itself (openHAB).
+            let labels = args.map { $0.label }
+            if let i = t.inits.first(where: { $0.accepts(labels) }) { return LuaExpr("self:\(i.lua)(\(ordered(i, args)))") }
+            if args.isEmpty { return LuaExpr("nil") }
         }
         let base = expr(baseSyntax, optionalUse: false)
         // A translated type: static methods, enum cases with values, initializers.
