@@ -303,4 +303,20 @@ import LuaFetchCore
             }
             """) == ["https://home.test 2"])
     }
+
+    /// A name declared in backquotes (`` static let `default` ``) is the name the code uses
+    /// (mastodon's `AppSecret.default` was left out of the slice and read nil).
+    @Test func backquotedNamesAreTheirPlainNames() throws {
+        #expect(try printed("""
+            AppSecret.default.register()
+            print(Mode.default == .default, AppSecret.default.name)
+            """, others: """
+            final class AppSecret {
+                static let `default` = AppSecret()
+                let name = "secret"
+                func register() { print("registered", `self`.name) }
+            }
+            enum Mode { case `default`, other }
+            """) == ["registered secret", "true secret"])
+    }
 }

@@ -63,7 +63,7 @@ extension Translator {
                 } else if let v = item.item.as(VariableDeclSyntax.self) {
                     for b in v.bindings {
                         guard let id = b.pattern.as(IdentifierPatternSyntax.self), keeps(node: b) else { continue }
-                        let info = program.global(id.identifier.text)
+                        let info = program.global(Program.plain(id.identifier.text))
                         let shape: UnitShape = info.map { .global($0) } ?? .other(name: id.identifier.text, line: f.line(b))
                         let key = info.map { program.globalKey($0) } ?? id.identifier.text
                         checkedUnit(shape) {
@@ -91,8 +91,8 @@ extension Translator {
                     guard let id = b.pattern.as(IdentifierPatternSyntax.self), let initial = b.initializer?.value else { continue }
                     let typeName = TypeName(x.extendedType)?.name ?? ""
                     let code = expr(initial).code
-                    extensionStatics["\(typeName).\(id.identifier.text)"] = code
-                    extensionStatics[id.identifier.text] = code
+                    extensionStatics["\(typeName).\(Program.plain(id.identifier.text))"] = code
+                    extensionStatics[Program.plain(id.identifier.text)] = code
                 }
             }
         }

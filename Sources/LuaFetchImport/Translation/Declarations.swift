@@ -73,7 +73,7 @@ extension Translator {
             for decl in program.members(block) {
                 if let v = decl.as(VariableDeclSyntax.self) {
                     for b in v.bindings {
-                        guard let id = b.pattern.as(IdentifierPatternSyntax.self), let p = t.properties[id.identifier.text],
+                        guard let id = b.pattern.as(IdentifierPatternSyntax.self), let p = t.properties[Program.plain(id.identifier.text)],
                               p.kind == .computed, keeps(p) else { continue }
                         checkedUnit(.property(p, owner: t)) { property(p, t) }
                     }
@@ -210,7 +210,7 @@ extension Translator {
     private func member(_ decl: DeclSyntax, _ t: TypeDecl) {
         if let v = decl.as(VariableDeclSyntax.self) {
             for b in v.bindings {
-                guard let id = b.pattern.as(IdentifierPatternSyntax.self), let p = t.properties[id.identifier.text], keeps(p) else { continue }
+                guard let id = b.pattern.as(IdentifierPatternSyntax.self), let p = t.properties[Program.plain(id.identifier.text)], keeps(p) else { continue }
                 // A protocol's `{ get }` / `{ get set }` requirement has no code: the adopting
                 // types' own properties (stored or computed) answer (18.9.6).
                 if t.kind == .protocol && Self.isRequirement(b) { continue }

@@ -8,7 +8,7 @@ extension Translator {
     // MARK: - Members
 
     func memberAccess(_ m: MemberAccessExprSyntax, expect: TypeName?, optionalUse: Bool) -> LuaExpr {
-        let name = m.declName.baseName.text
+        let name = Program.plain(m.declName.baseName.text)
         guard let baseSyntax = m.base else { return implicitMember(name, expect: expect, node: Syntax(m)) }
         if name == "self" { return expr(baseSyntax) }
         let base = expr(baseSyntax)

@@ -244,7 +244,8 @@ extension Translator {
 
     /// What a name means here: a local, `self`'s property or method, a static of the type, a
     /// global, a free function, a type, or (unknown) an opaque value.
-    func resolveIdentifier(_ name: String, node: Syntax, outerOnly: Bool = false) -> LuaExpr {
+    func resolveIdentifier(_ rawName: String, node: Syntax, outerOnly: Bool = false) -> LuaExpr {
+        let name = Program.plain(rawName)
         // An operator used as a function (`reduce(0, +)`, `sorted(by: <)`).
         let operators = ["+": "swift.add", "-": "swift.sub", "*": "swift.mul", "/": "swift.div", "%": "swift.mod", "<": "swift.lt",
                          ">": "swift.gt", "<=": "swift.le", ">=": "swift.ge", "==": "swift.eq", "!=": "swift.ne"]

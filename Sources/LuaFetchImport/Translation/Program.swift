@@ -62,6 +62,11 @@ final class Program {
         return out
     }
 
+    /// A declared name as the code refers to it: `` `default` `` is `default`.
+    static func plain(_ name: String) -> String {
+        name.count > 2 && name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name
+    }
+
     func type(named name: String, from scope: TypeDecl? = nil) -> TypeDecl? {
         var s = scope
         while let c = s {
@@ -134,11 +139,11 @@ final class Program {
             globalOrder.append((file, v))
             for b in v.bindings {
                 guard let id = b.pattern.as(IdentifierPatternSyntax.self) else { continue }
-                let info = PropertyInfo(name: id.identifier.text, type: TypeName(b.typeAnnotation?.type) ?? inferLiteral(b.initializer?.value),
+                let info = PropertyInfo(name: Program.plain(id.identifier.text), type: TypeName(b.typeAnnotation?.type) ?? inferLiteral(b.initializer?.value),
                                                            isStatic: true, kind: .stored, isLet: v.bindingSpecifier.text == "let",
                                                            binding: b, decl: v, file: file)
-                if globals[id.identifier.text] == nil { globals[id.identifier.text] = info }
-                globalsByModule[file.source.module, default: [:]][id.identifier.text] = info
+                if globals[info.name] == nil { globals[info.name] = info }
+                globalsByModule[file.source.module, default: [:]][info.name] = info
             }
         } else if let x = decl.as(ExtensionDeclSyntax.self) {
             pendingExtensions.append((file, x))
@@ -243,7 +248,7 @@ final class Program {
                 let wrapperArg = attr?.arguments?.trimmedDescription
                 for b in v.bindings {
                     guard let id = b.pattern.as(IdentifierPatternSyntax.self) else { continue }
-                    let name = id.identifier.text
+                    let name = Program.plain(id.identifier.text)
                     var kind = PropertyInfo.Kind.stored
                     if let acc = b.accessorBlock {
                         switch acc.accessors {
@@ -276,7 +281,7 @@ final class Program {
                     let labels = e.parameterClause?.parameters.map { $0.firstName?.text } ?? []
                     var raw: String?
                     if let v = e.rawValue?.value { raw = Literals.lua(v) }
-                    t.cases.append(EnumCase(name: e.name.text, raw: raw, arity: arity, labels: labels))
+                    t.cases.append(EnumCase(name: Program.plain(e.name.text), raw: raw, arity: arity, labels: labels))
                 }
             } else if decl.is(SubscriptDeclSyntax.self) {
                 continue
@@ -304,7 +309,7 @@ final class Program {
     func funcInfo(_ f: FunctionDeclSyntax, file: ParsedFile, isStatic: Bool, mainActor: Bool) -> FuncInfo {
         let params = f.signature.parameterClause.parameters.map(param)
         let effects = f.signature.effectSpecifiers
-        var base = f.name.text
+        var base = Program.plain(f.name.text)
         if base.hasPrefix("`") { base = String(base.dropFirst().dropLast()) }
         return FuncInfo(base: base, labels: params.map(\.label), lua: Naming.field(base), isStatic: isStatic,
                         returnType: TypeName(f.signature.returnClause?.type), isAsync: effects?.asyncSpecifier != nil,
