@@ -242,4 +242,23 @@ import LuaFetchCore
         #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.error?.message ?? "")\n\(r.scenario)")
         #expect(r.printed.contains("title none"), "\(r.printed)")
     }
+
+    /// `_read`/`_modify` accessors (found by the grammar fuzzer): `yield` was unsupported, so the
+    /// property read nil and `holder.stored += 1` crashed the app.
+    @Test func readAndModifyAccessorsYieldTheirStorage() throws {
+        #expect(try printed("""
+            let holder = Holder()
+            holder.stored += 1
+            holder.stored += 1
+            print(holder.stored)
+            """, others: """
+            class Holder {
+                private var storage = 40
+                var stored: Int {
+                    _read { yield storage }
+                    _modify { yield &storage }
+                }
+            }
+            """) == ["42"])
+    }
 }
