@@ -160,7 +160,7 @@ STATEMENTS = [
     'let {n} = switch shape {{\ncase .circle: 1\ncase .square(let k): k\ncase .named(_, let k): k\n}}\nprint({n})',
     'let {n}: Int = if flag {{ {i} }} else {{ 2 }}\nprint({n})',
     'let {n} = [1, 2, 3].map {{ $0 * 2 }}\n_ = {n}',
-    'let {n} = unsafe {i}\n_ = {n}',
+    'let {n} = unsafe counter + {i}\n_ = {n}',
     'let {n} = borrow counter\n_ = {n}',
     'let {n} = self.then\n#if DEBUG\n.filter {{ $0 > 1 }}\n#else\n.sorted()\n#endif\n_ = {n}',
     '#if DEBUG\nprint("debug")\n#elseif canImport(UIKit)\n{st}\n#endif',
@@ -201,6 +201,7 @@ MEMBERS = [
     'override init() {{\nsuper.init()\n}}',
     'typealias {n} = [String: Int]',
     'enum {n} {{ case first, second }}',
+    '#warning("a member")',
     '#sourceLocation(file: "Generated.swift", line: 100)\nfunc {n}() {{}}\n#sourceLocation()',
 ]
 
@@ -339,7 +340,7 @@ def template_apps():
     for pool in (INT, BOOL, STR):
         for k, t in enumerate(pool):
             g = Gen(random.Random(k))
-            apps.append(('expression %s' % t[:30], render(g, 'print(%s)' % g._fill(t, 2, None), 'print(counter)', [])))
+            apps.append(('expression %s' % t[:30].replace('\n', ' '), render(g, 'print(%s)' % g._fill(t, 2, None), 'print(counter)', [])))
     return apps
 
 
