@@ -24,6 +24,7 @@ Failing cases are written to DIR (default fuzz-failures/) with the command and w
 """
 import concurrent.futures as futures
 import os, random, re, resource, shlex, shutil, subprocess, sys, tempfile, time
+import swift_grammar  # grammar fuzzer: apps covering swift-syntax's every Stmt/Expr/Decl/Pattern kind (swift_grammar.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = sorted(os.path.join(ROOT, 'examples', f) for f in os.listdir(os.path.join(ROOT, 'examples')) if f.endswith('.lua'))
@@ -334,7 +335,8 @@ def import_case(r, folder):
     roll = r.random()
     files = {}
     if roll < 0.45: files['App.swift'] = swift_mutant(r).encode('utf-8')
-    elif roll < 0.9: files['AppDelegate.swift'] = swift_app(r).encode('utf-8')
+    elif roll < 0.65: files['AppDelegate.swift'] = swift_app(r).encode('utf-8')
+    elif roll < 0.9: files['AppDelegate.swift'] = swift_grammar.app(r).encode('utf-8')  # grammar fuzzer
     else:
         hostile = r.choice(['nest', 'huge', 'utf8', 'empty'])
         if hostile == 'nest': files['Deep.swift'] = ('func f() {' + 'if true {' * 2000 + '}' * 2000 + '}\n').encode()
