@@ -261,4 +261,15 @@ import LuaFetchCore
             }
             """) == ["42"])
     }
+
+    /// A variable named `function` (Lua's `function_`) is assigned to, not taken for a closure
+    /// literal (found by the grammar fuzzer: `function += 1` was dropped and the loop never ended).
+    @Test func aVariableNamedFunctionIsAssigned() throws {
+        #expect(try printed("""
+            var function = 0
+            repeat { function += 1 } while function < 3
+            DispatchQueue.main.async(execute: { print("block", function) })
+            print(function)
+            """) == ["3", "block 3"])
+    }
 }

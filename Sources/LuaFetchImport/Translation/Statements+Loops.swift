@@ -239,7 +239,7 @@ extension Translator {
             }
             // A name the files never declare (a variable of code they do not have): the value
             // is computed and dropped (Lua cannot assign to a call's result).
-            if r.code.hasSuffix(")") || r.code.hasPrefix("function") { return "local _ = \(value)" }
+            if r.code.hasSuffix(")") || r.code.hasPrefix("function(") || r.code.hasPrefix("function ") { return "local _ = \(value)" }
             return "\(r.code) = \(value)"
         }
         if let s = target.as(SubscriptCallExprSyntax.self) {
