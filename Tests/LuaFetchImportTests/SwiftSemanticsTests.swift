@@ -272,4 +272,16 @@ import LuaFetchCore
             print(function)
             """) == ["3", "block 3"])
     }
+
+    /// `for case` binds its pattern's names and skips what does not match (found by the grammar
+    /// fuzzer: `for case let n? in` bound nothing and the body read another `n`).
+    @Test func forCaseBindsAndFilters() throws {
+        #expect(try printed("""
+            var total = 0
+            let found: [Int?] = [1, 3]
+            for case let n? in found { total += n }
+            for case .square(let side) in [Shape.circle, .square(4)] where side > 1 { print("side", side) }
+            print(total)
+            """, others: "enum Shape { case circle, square(Int) }") == ["side 4", "4"])
+    }
 }
