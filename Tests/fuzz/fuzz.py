@@ -501,6 +501,9 @@ def main():
     workdir = tempfile.mkdtemp(prefix='luafetch-fuzz-')
     # A copy of the binary: a rebuild during a long run must not change (or lock) what is tested.
     shutil.copy(luafetch, os.path.join(workdir, 'luafetch'))
+    # ... and luafetch-import beside it (`luafetch import` runs the one beside luafetch, else builds one).
+    importer = os.path.join(os.path.dirname(os.path.abspath(luafetch)), 'luafetch-import')
+    if os.path.exists(importer): shutil.copy(importer, os.path.join(workdir, 'luafetch-import'))
     luafetch = os.path.join(workdir, 'luafetch')
     limits = Limits(luafetch, timeout, workdir)
     print('fuzz: calibration %.2f (this machine and build against the reference): a case may take %.1f s' % (limits.scale, limits.limit()), flush=True)
