@@ -104,17 +104,18 @@ class AppDelegate: UIResponder, UIApplicationDelegate {{
 {decls}
 '''
 
-# Expressions: {i} an Int expression, {b} a Bool one, {s} a String one (filled recursively).
-INT = ['0', '1', '42', '-self.counter', 'self.counter + {i}', '({i}) * 2', 'self.end', 'self.then.count', 'self.then[0]',
-       'self.function["k"] ?? 0', 'self.table.end', 'self.table.error()', 'self.flag ? {i} : {i}', 'self.local?.count ?? 0',
-       'self.local!.count', 'Int("12") ?? {i}', '[{i}, {i}].max()!', '(try? risky({i})) ?? 0', 'self.then.reduce(0, +)',
-       'Array<Int>(repeating: 1, count: 2).count', '(self.anyValue as? Int) ?? 0', '{{ (x: Int) -> Int in x + 1 }}({i})',
-       'self.then.map {{ $0 * 2 }}.first ?? 0', 'self.then.filter({{ n in n > 1 }}).count', 'self.then.map(\\.bitWidth).count',
-       '(1, {i}).1', 'Int.max / 2', '0x1F', '#line', 'MemoryLayout<Int>.size', 'Int(2.5)']
-BOOL = ['true', 'false', 'self.flag', '!{b}', '{i} > {i}', '{b} && {b}', '{b} || {b}', 'self.anyValue is String',
-        'self.local == nil', 'self.then.contains({i})', 'self.then.isEmpty == false']
-STR = ['"s"', '"n=\\({i})"', 'self.local ?? "none"', 'self.table.print', '#function', 'String(describing: self.shape)',
-       '"a" + {s}', '#"raw \\d"#', '"""\n        multi \\({i})\n        """', 'String({i})',
+# Expressions: {i} an Int expression, {b} a Bool one, {s} a String one (filled recursively); one with
+# an operator is in parentheses, so that it means the same wherever it lands.
+INT = ['0', '1', '42', '(-self.counter)', '(self.counter + {i})', '(({i}) * 2)', 'self.end', 'self.then.count', 'self.then[0]',
+       '(self.function["k"] ?? 0)', 'self.table.end', 'self.table.error()', '(self.flag ? {i} : {i})', '(self.local?.count ?? 0)',
+       'self.local!.count', '(Int("12") ?? {i})', '[{i}, {i}].max()!', '((try? risky({i})) ?? 0)', 'self.then.reduce(0, +)',
+       'Array<Int>(repeating: 1, count: 2).count', '((self.anyValue as? Int) ?? 0)', '({{ (x: Int) -> Int in x + 1 }}({i}))',
+       '(self.then.map {{ $0 * 2 }}.first ?? 0)', 'self.then.filter({{ n in n > 1 }}).count', 'self.then.map(\\.bitWidth).count',
+       '(1, {i}).1', '(Int.max / 2)', '0x1F', '#line', 'MemoryLayout<Int>.size', 'Int(2.5)']
+BOOL = ['true', 'false', 'self.flag', '!{b}', '({i} > {i})', '({b} && {b})', '({b} || {b})', '(self.anyValue is String)',
+        '(self.local == nil)', 'self.then.contains({i})', '(self.then.isEmpty == false)']
+STR = ['"s"', '"n=\\({i})"', '(self.local ?? "none")', 'self.table.print', '#function', 'String(describing: self.shape)',
+       '("a" + {s})', '#"raw \\d"#', '"""\n        multi \\({i})\n        """', 'String({i})',
        '(self.anyValue as! Int).description', 'self.function.keys.sorted().joined(separator: ",")']
 
 # Statements: {n} a fresh local name, {st} nested statements, {i} {b} {s} expressions.
