@@ -82,7 +82,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LuaFetchCoreTests", dependencies: ["LuaFetchCore"]),
-        .testTarget(name: "LuaFetchImportTests", dependencies: ["LuaFetchImport", "LuaFetchScripting", "LuaFetchCore"], exclude: ["Fixtures", "Snapshots", "RealShapes", "Projects"]),
+        .testTarget(name: "LuaFetchImportTests", dependencies: ["LuaFetchImport", "LuaFetchScripting", "LuaFetchCore",
+                    .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax")], exclude: ["Fixtures", "Snapshots", "RealShapes", "Projects"]),
         .testTarget(name: "LuaFetchScriptingTests", dependencies: ["LuaFetchScripting", "LuaFetchCore"]),
         .testTarget(name: "luafetchCLITests", dependencies: ["luafetch", "luafetch-import"], exclude: ["Snapshots", "Robustness", "pty_repl.py"]),
     ],

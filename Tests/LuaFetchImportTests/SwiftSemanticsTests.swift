@@ -319,4 +319,46 @@ import LuaFetchCore
             enum Mode { case `default`, other }
             """) == ["registered secret", "true secret"])
     }
+
+    /// `_read`/`_modify` accessors (found by the grammar fuzzer): `yield` was unsupported, so the
+    /// property read nil and `holder.stored += 1` crashed the app.
+    @Test func readAndModifyAccessorsYieldTheirStorage() throws {
+        #expect(try printed("""
+            let holder = Holder()
+            holder.stored += 1
+            holder.stored += 1
+            print(holder.stored)
+            """, others: """
+            class Holder {
+                private var storage = 40
+                var stored: Int {
+                    _read { yield storage }
+                    _modify { yield &storage }
+                }
+            }
+            """) == ["42"])
+    }
+
+    /// A variable named `function` (Lua's `function_`) is assigned to, not taken for a closure
+    /// literal (found by the grammar fuzzer: `function += 1` was dropped and the loop never ended).
+    @Test func aVariableNamedFunctionIsAssigned() throws {
+        #expect(try printed("""
+            var function = 0
+            repeat { function += 1 } while function < 3
+            DispatchQueue.main.async(execute: { print("block", function) })
+            print(function)
+            """) == ["3", "block 3"])
+    }
+
+    /// `for case` binds its pattern's names and skips what does not match (found by the grammar
+    /// fuzzer: `for case let n? in` bound nothing and the body read another `n`).
+    @Test func forCaseBindsAndFilters() throws {
+        #expect(try printed("""
+            var total = 0
+            let found: [Int?] = [1, 3]
+            for case let n? in found { total += n }
+            for case .square(let side) in [Shape.circle, .square(4)] where side > 1 { print("side", side) }
+            print(total)
+            """, others: "enum Shape { case circle, square(Int) }") == ["side 4", "4"])
+    }
 }

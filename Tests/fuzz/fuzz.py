@@ -31,6 +31,7 @@ Failing cases are written to DIR (default fuzz-failures/) with the command and w
 """
 import concurrent.futures as futures
 import hashlib, os, random, re, resource, shlex, shutil, subprocess, sys, tempfile, time
+import swift_grammar  # grammar fuzzer: apps covering swift-syntax's every Stmt/Expr/Decl/Pattern kind (swift_grammar.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = sorted(os.path.join(ROOT, 'examples', f) for f in os.listdir(os.path.join(ROOT, 'examples')) if f.endswith('.lua'))
@@ -406,7 +407,8 @@ def import_case(r, folder):
     roll = r.random()
     files = {}
     if roll < 0.45: files['App.swift'] = swift_mutant(r).encode('utf-8')
-    elif roll < 0.9: files['AppDelegate.swift'] = swift_app(r).encode('utf-8')
+    elif roll < 0.65: files['AppDelegate.swift'] = swift_app(r).encode('utf-8')
+    elif roll < 0.9: files['AppDelegate.swift'] = swift_grammar.app(r).encode('utf-8')  # grammar fuzzer
     else:
         hostile = r.choice(['nest', 'huge', 'utf8', 'empty'])
         if hostile == 'nest': files['Deep.swift'] = ('func f() {' + 'if true {' * 2000 + '}' * 2000 + '}\n').encode()
@@ -594,7 +596,7 @@ def main():
     # A copy of the binary: a rebuild during a long run must not change (or lock) what is tested.
     # The importer beside it too, when it is beside the original: the copy finds it there and never
     # builds one in the source tree (ImportFront.locate) in the middle of a batch.
-    importer = os.path.join(os.path.dirname(luafetch), 'luafetch-import')
+    importer = os.path.join(os.path.dirname(os.path.abspath(luafetch)), 'luafetch-import')
     shutil.copy(luafetch, os.path.join(workdir, 'luafetch'))
     if os.path.exists(importer): shutil.copy(importer, os.path.join(workdir, 'luafetch-import'))
     luafetch = os.path.join(workdir, 'luafetch')

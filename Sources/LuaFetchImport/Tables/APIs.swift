@@ -249,7 +249,7 @@ enum APIs {
 
     /// A block given to `dispatch.main`/`dispatch.global`: a work item runs through `perform`.
     static func wrapBlock(_ code: String) -> String {
-        code.hasPrefix("function") ? code : "swift.block(\(code))"
+        code.hasPrefix("function(") || code.hasPrefix("function ") ? code : "swift.block(\(code))"
     }
 
     /// A string literal's text (identifiers registered or submitted).

@@ -24,6 +24,7 @@ extension Translator {
         let (id, cont) = newLoop()
         pushScope()
         var header: String
+        var caseTest: PatternTest?
         // `for i in a..<b` / `a...b` as a numeric for.
         if let range = f.sequence.as(InfixOperatorExprSyntax.self), let op = range.operator.as(BinaryOperatorExprSyntax.self),
            op.operator.text == "..<" || op.operator.text == "...", let id0 = f.pattern.as(IdentifierPatternSyntax.self) {
@@ -50,13 +51,22 @@ extension Translator {
             } else if let vb = f.pattern.as(ValueBindingPatternSyntax.self), let n = vb.pattern.as(IdentifierPatternSyntax.self) {
                 names = [declare(n.identifier.text)]
             } else {
-                names = ["_"]
+                // `for case let x? in`, `for case .some(let x) in`, ...: the body runs for the
+                // elements that match, with the pattern's names bound.
+                let t = temp("e")
+                names = [t]
+                caseTest = patternTest(f.pattern, subject: t, bind: true)
             }
             header = "for _, \(names[0]) in swift.iter(\(seq.code)) do"
         }
         emit(header, line)
         indent += 1
         if let tb = tupleBind { emit(tb, line); tupleBind = nil }
+        if let c = caseTest {
+            emit("if \(c.condition) then", line)
+            indent += 1
+            for b in c.bindings { emit(b, line) }
+        }
         control.append(.loop(label: label, continueLabel: cont, id: id))
         if let w = f.whereClause {
             emit("if \(expr(w.condition).code) then", at: w)
@@ -66,6 +76,7 @@ extension Translator {
             block(f.body)
         }
         control.removeLast()
+        if caseTest != nil { indent -= 1; out.append(pad + "end" + endMarker(f.body)) }
         placeLabel(cont, endMarker(f.body))
         indent -= 1
         popScope()
@@ -251,7 +262,7 @@ extension Translator {
             }
             // A name the files never declare (a variable of code they do not have): the value
             // is computed and dropped (Lua cannot assign to a call's result).
-            if r.code.hasSuffix(")") || r.code.hasPrefix("function") { return "local _ = \(value)" }
+            if r.code.hasSuffix(")") || r.code.hasPrefix("function(") || r.code.hasPrefix("function ") { return "local _ = \(value)" }
             return "\(r.code) = \(value)"
         }
         if let s = target.as(SubscriptCallExprSyntax.self) {

@@ -164,6 +164,8 @@ extension Translator {
             emit(unsupportedCall("fallthrough", s), at: s)
         } else if s.is(DiscardStmtSyntax.self) {
             return
+        } else if let y = s.as(YieldStmtSyntax.self) {
+            yieldStmt(y)
         } else {
             emit(unsupportedCall(String(s.trimmedDescription.prefix(40)), s), at: s)
         }
@@ -199,7 +201,19 @@ extension Translator {
         }
     }
 
-}
 
-// if, guard and switch are Statements+Conditions.swift's; loops, do/catch and assignment are
-// Statements+Loops.swift's.
+    /// `yield` in a `_read` accessor returns its value (the getter); `yield &x` in a `_modify`
+    /// accessor stores the setter's new value into `x` (Lua has the property as a get/set pair).
+    func yieldStmt(_ y: YieldStmtSyntax) {
+        guard case .single(let e) = y.yieldedExpressions else { emit(unsupportedCall("yield (...)", y), at: y); return }
+        var node = y.parent
+        while let n = node, !n.is(AccessorDeclSyntax.self) { node = n.parent }
+        let accessor = node?.as(AccessorDeclSyntax.self)
+        if let place = e.as(InOutExprSyntax.self), accessor?.accessorSpecifier.text == "_modify" {
+            let value = resolveIdentifier(accessor?.parameters?.name.text ?? "newValue", node: Syntax(y)).code
+            emit(store(place.expression, value, node: Syntax(y)), at: y)
+        } else {
+            emit(returnCode(expr(e.as(InOutExprSyntax.self)?.expression ?? e).code), at: y)
+        }
+    }
+}
