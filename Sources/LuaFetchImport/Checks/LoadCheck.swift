@@ -65,13 +65,7 @@ extension Translator {
         switch shape {
         case .function(let f, let owner, let isStatic):
             let params = f.params.map { Naming.local($0.name) }
-            let head: String
-            if let owner {
-                head = isStatic ? "function \(owner.lua).\(f.lua)(\(params.joined(separator: ", ")))"
-                                : "function \(owner.lua):\(f.lua)(\(params.joined(separator: ", ")))"
-            } else {
-                head = "function T.\(f.lua)(\(params.joined(separator: ", ")))"
-            }
+            let head = functionHead(f, owner: owner, isStatic: isStatic, params: params)
             if f.base == "init" {
                 emit(head + " end", line)
                 return

@@ -19,7 +19,7 @@ final class ReceiverTypes {
 
     func push() { scopes.append([:]) }
     func pop() { if scopes.count > 1 { scopes.removeLast() } }
-    func bind(_ name: String, _ type: String?) { scopes[scopes.count - 1][ReferenceCollector.plain(name)] = .some(type) }
+    func bind(_ name: String, _ type: String?) { scopes[scopes.count - 1][Program.plain(name)] = .some(type) }
 
     private func local(_ name: String) -> String?? {
         for s in scopes.reversed() { if let t = s[name] { return t } }
@@ -30,14 +30,14 @@ final class ReceiverTypes {
     func type(of e: ExprSyntax) -> String? {
         let e = ReferenceCollector.unwrapped(e)
         if let d = e.as(DeclReferenceExprSyntax.self) {
-            let n = ReferenceCollector.plain(d.baseName.text)
+            let n = Program.plain(d.baseName.text)
             if n == "self" { return owner?.qualified }
             if let bound = local(n) { return bound }
             if let o = owner, let p = o.property(n) { return p.type?.name }
             return program.global(n)?.type?.name
         }
         if let m = e.as(MemberAccessExprSyntax.self), let base = m.base {
-            let n = ReferenceCollector.plain(m.declName.baseName.text)
+            let n = Program.plain(m.declName.baseName.text)
             // `T.shared`, `T.default`: a value of T (or the static's declared type).
             if case .type(let tn) = ReferenceCollector.receiver(of: base) {
                 if let t = program.type(named: tn, from: owner) { return t.property(n)?.type?.name ?? (["shared", "default", "current", "standard"].contains(n) ? t.qualified : nil) }
@@ -48,10 +48,10 @@ final class ReceiverTypes {
         }
         if let c = e.as(FunctionCallExprSyntax.self) {
             let callee = ReferenceCollector.unwrapped(c.calledExpression)
-            if let d = callee.as(DeclReferenceExprSyntax.self), d.baseName.text.first?.isUppercase == true { return ReferenceCollector.plain(d.baseName.text) }
+            if let d = callee.as(DeclReferenceExprSyntax.self), d.baseName.text.first?.isUppercase == true { return Program.plain(d.baseName.text) }
             if let t = callee.as(TypeExprSyntax.self) { return ReferenceCollector.typeNames(t.type).last }
             if let m = callee.as(MemberAccessExprSyntax.self) {
-                let n = ReferenceCollector.plain(m.declName.baseName.text)
+                let n = Program.plain(m.declName.baseName.text)
                 if n == "init", case .type(let tn)? = m.base.map({ ReferenceCollector.receiver(of: $0) }) { return tn }
                 if let base = m.base, let bt = type(of: base), let t = program.type(named: bt, from: owner) {
                     let returns = Set(t.methods(n).compactMap { $0.returnType?.name })
@@ -59,7 +59,7 @@ final class ReceiverTypes {
                 }
             }
             if let d = callee.as(DeclReferenceExprSyntax.self) {
-                let n = ReferenceCollector.plain(d.baseName.text)
+                let n = Program.plain(d.baseName.text)
                 let fs = (owner?.methods(n) ?? []) + (program.functions[n] ?? [])
                 let returns = Set(fs.compactMap { $0.returnType?.name })
                 return returns.count == 1 ? returns.first : nil

@@ -103,7 +103,7 @@ final class ReferenceCollector: SyntaxVisitor {
         for extra in node.additionalTrailingClosures { labels.append(extra.label.text) }
         let callee = Self.unwrapped(node.calledExpression)
         if let d = callee.as(DeclReferenceExprSyntax.self) {
-            let name = Self.plain(d.baseName.text)
+            let name = Program.plain(d.baseName.text)
             if name == "Self" || name == "self" {
                 references.append(.call(base: "init", labels: labels, receiver: .implicitSelf))
             } else if name.first?.isUppercase == true {
@@ -117,7 +117,7 @@ final class ReferenceCollector: SyntaxVisitor {
             return .skipChildren
         }
         if let m = callee.as(MemberAccessExprSyntax.self) {
-            let name = Self.plain(m.declName.baseName.text)
+            let name = Program.plain(m.declName.baseName.text)
             let receiver = self.receiver(of: m.base)
             if name == "init", case .type = receiver {
                 references.append(.call(base: "init", labels: labels, receiver: receiver))
@@ -154,7 +154,7 @@ final class ReferenceCollector: SyntaxVisitor {
     // MARK: - Members and names
 
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
-        let name = Self.plain(node.declName.baseName.text)
+        let name = Program.plain(node.declName.baseName.text)
         let receiver = self.receiver(of: node.base)
         if name.first?.isUppercase == true, case .type = receiver {
             references.append(.type(name))
@@ -166,7 +166,7 @@ final class ReferenceCollector: SyntaxVisitor {
     }
 
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-        let name = Self.plain(node.baseName.text)
+        let name = Program.plain(node.baseName.text)
         if name == "self" || name == "Self" || name == "super" || name.hasPrefix("$") && Int(name.dropFirst()) != nil { return .skipChildren }
         let asValue = Self.usedAsValue(Syntax(node))
         if name.hasPrefix("$") {
@@ -182,7 +182,7 @@ final class ReferenceCollector: SyntaxVisitor {
     override func visit(_ node: KeyPathExprSyntax) -> SyntaxVisitorContinueKind {
         if let root = node.root { for n in Self.typeNames(root) { references.append(.type(n)) } }
         for c in node.components {
-            if case .property(let p) = c.component { references.append(.member(name: Self.plain(p.declName.baseName.text), receiver: .other, asValue: false)) }
+            if case .property(let p) = c.component { references.append(.member(name: Program.plain(p.declName.baseName.text), receiver: .other, asValue: false)) }
         }
         return .skipChildren
     }
@@ -193,9 +193,9 @@ final class ReferenceCollector: SyntaxVisitor {
         var e = arg
         if let call = e.as(FunctionCallExprSyntax.self) { e = call.calledExpression }
         if let d = e.as(DeclReferenceExprSyntax.self) {
-            references.append(.member(name: Self.plain(d.baseName.text), receiver: .implicitSelf, asValue: true))
+            references.append(.member(name: Program.plain(d.baseName.text), receiver: .implicitSelf, asValue: true))
         } else if let m = e.as(MemberAccessExprSyntax.self) {
-            references.append(.member(name: Self.plain(m.declName.baseName.text), receiver: receiver(of: m.base), asValue: true))
+            references.append(.member(name: Program.plain(m.declName.baseName.text), receiver: receiver(of: m.base), asValue: true))
         }
         return .skipChildren
     }
@@ -203,12 +203,12 @@ final class ReferenceCollector: SyntaxVisitor {
     // MARK: - Types
 
     override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind {
-        references.append(.type(Self.plain(node.name.text)))
+        references.append(.type(Program.plain(node.name.text)))
         return .visitChildren
     }
 
     override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind {
-        references.append(.type(Self.plain(node.name.text)))
+        references.append(.type(Program.plain(node.name.text)))
         return .visitChildren
     }
 
@@ -264,7 +264,7 @@ final class ReferenceCollector: SyntaxVisitor {
         let b = unwrapped(base)
         if b.is(SuperExprSyntax.self) { return .superclass }
         if let d = b.as(DeclReferenceExprSyntax.self) {
-            let n = plain(d.baseName.text)
+            let n = Program.plain(d.baseName.text)
             if n == "self" { return .implicitSelf }
             if n == "Self" { return .implicitSelf }
             if n.first?.isUppercase == true { return .type(n) }
@@ -276,7 +276,7 @@ final class ReferenceCollector: SyntaxVisitor {
         // found by its qualified name; Program.type(named:) falls back to the last component.
         if let m = b.as(MemberAccessExprSyntax.self), m.declName.baseName.text.first?.isUppercase == true,
            let outer = m.base.map({ receiver(of: $0) }), case .type(let o) = outer {
-            return .type(o + "." + plain(m.declName.baseName.text))
+            return .type(o + "." + Program.plain(m.declName.baseName.text))
         }
         return .other
     }
@@ -287,16 +287,11 @@ final class ReferenceCollector: SyntaxVisitor {
         v.walk(t)
         return v.names
     }
-
-    /// A name without backquotes.
-    static func plain(_ s: String) -> String {
-        s.hasPrefix("`") && s.hasSuffix("`") && s.count > 2 ? String(s.dropFirst().dropLast()) : s
-    }
 }
 
 /// The type names under a node.
 final class TypeNameCollector: SyntaxVisitor {
     var names: [String] = []
-    override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind { names.append(ReferenceCollector.plain(node.name.text)); return .visitChildren }
-    override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind { names.append(ReferenceCollector.plain(node.name.text)); return .visitChildren }
+    override func visit(_ node: IdentifierTypeSyntax) -> SyntaxVisitorContinueKind { names.append(Program.plain(node.name.text)); return .visitChildren }
+    override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind { names.append(Program.plain(node.name.text)); return .visitChildren }
 }

@@ -7,6 +7,14 @@ import SwiftSyntax
 extension Translator {
     // MARK: - Functions
 
+    /// `function Owner:name(params)` of a method, `Owner.name` of a static one, `T.name` of a
+    /// free function.
+    func functionHead(_ f: FuncInfo, owner: TypeDecl?, isStatic: Bool, params: [String]) -> String {
+        let list = params.joined(separator: ", ")
+        guard let owner else { return "function T.\(f.lua)(\(list))" }
+        return "function \(owner.lua)\(isStatic ? "." : ":")\(f.lua)(\(list))"
+    }
+
     /// A method, static method, initializer or free function.
     func function(_ info: FuncInfo, owner: TypeDecl?, isStatic: Bool, body: CodeBlockSyntax?, node: Syntax) {
         // SwiftUI's `body` builds views: not simulated.
@@ -17,15 +25,7 @@ extension Translator {
         pushScope()
         control = [.function]
         let params = info.params.map { declare($0.name, type: $0.type) }
-        let name: String
-        if let owner {
-            name = isStatic ? "function \(owner.lua).\(info.lua)(\(params.joined(separator: ", ")))"
-                            : "function \(owner.lua):\(info.lua)(\(params.joined(separator: ", ")))"
-        } else {
-            name = "function T.\(info.lua)(\(params.joined(separator: ", ")))"
-        }
-        if info.isAsync || info.params.contains(where: \.isClosure) { _ = 0 }
-        emit(name, at: node)
+        emit(functionHead(info, owner: owner, isStatic: isStatic, params: params), at: node)
         indent += 1
         for line in markInout(info.params, params) { emit(line, at: node) }
         if isStatic, let owner, let body, body.statements.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) || $0.tokenKind == .keyword(.Self) }) {

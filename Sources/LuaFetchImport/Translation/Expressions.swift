@@ -32,7 +32,7 @@ extension Translator {
                 let opText = op.operator.text
                 if opText == "??" {
                     let a = expr(infix.leftOperand, optionalUse: true)
-                    if let stub = a.stubName, provesOptional(infix.leftOperand) { stubs.markOptional(stub) }
+                    markOptionalUse(a, infix.leftOperand)
                     let b = expr(infix.rightOperand, expect: a.type)
                     return LuaExpr("swift.coalesce(\(a.code), function() return \(b.code) end)", b.type ?? a.type.map { var t = $0; t.optional = false; return t })
                 }
@@ -40,7 +40,7 @@ extension Translator {
                     if infix.rightOperand.is(NilLiteralExprSyntax.self) || infix.leftOperand.is(NilLiteralExprSyntax.self) {
                         let other = infix.rightOperand.is(NilLiteralExprSyntax.self) ? infix.leftOperand : infix.rightOperand
                         let x = expr(other, optionalUse: true)
-                        if let stub = x.stubName, provesOptional(other) { stubs.markOptional(stub) }
+                        markOptionalUse(x, other)
                         return LuaExpr("\(x.code) \(opText == "==" ? "==" : "~=") nil", TypeName("Bool"))
                     }
                 }
@@ -83,14 +83,14 @@ extension Translator {
         }
         if let f = e.as(ForceUnwrapExprSyntax.self) {
             var x = expr(f.expression, optionalUse: true)
-            if let stub = x.stubName, provesOptional(f.expression) { stubs.markOptional(stub) }
+            markOptionalUse(x, f.expression)
             x.code = "swift.unwrap(\(x.code))"
             x.type?.optional = false
             return x
         }
         if let o = e.as(OptionalChainingExprSyntax.self) {
             var x = expr(o.expression, optionalUse: true)
-            if let stub = x.stubName, provesOptional(o.expression) { stubs.markOptional(stub) }
+            markOptionalUse(x, o.expression)
             x.chained = true
             return x
         }
@@ -352,6 +352,11 @@ extension Translator {
         return r
     }
 
+    /// `syntax`, translated as `x`, is used as an optional: when that is the code's own proof that
+    /// the stub call it is can be nil (18.9.2), the call's site may be nil.
+    func markOptionalUse(_ x: LuaExpr, _ syntax: ExprSyntax?) {
+        if let stub = x.stubName, let syntax, provesOptional(syntax) { stubs.markOptional(stub) }
+    }
 
     /// Whether `e`'s use as an optional is the code's own proof that the call it is can be nil
     /// (18.9.2): the call itself (through parentheses and `try`), not a variable that holds its

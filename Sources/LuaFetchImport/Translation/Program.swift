@@ -309,8 +309,7 @@ final class Program {
     func funcInfo(_ f: FunctionDeclSyntax, file: ParsedFile, isStatic: Bool, mainActor: Bool) -> FuncInfo {
         let params = f.signature.parameterClause.parameters.map(param)
         let effects = f.signature.effectSpecifiers
-        var base = Program.plain(f.name.text)
-        if base.hasPrefix("`") { base = String(base.dropFirst().dropLast()) }
+        let base = Program.plain(f.name.text)
         return FuncInfo(base: base, labels: params.map(\.label), lua: Naming.field(base), isStatic: isStatic,
                         returnType: TypeName(f.signature.returnClause?.type), isAsync: effects?.asyncSpecifier != nil,
                         throwsErrors: effects?.throwsClause != nil, params: params, node: DeclSyntax(f), file: file,

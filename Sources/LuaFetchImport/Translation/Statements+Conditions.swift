@@ -22,7 +22,7 @@ extension Translator {
             pushScope()
             let source: LuaExpr = b.initializer.map { expr($0.value, optionalUse: true) }
                 ?? resolveIdentifier(id.identifier.text, node: Syntax(b))
-            if let stub = source.stubName, let v = b.initializer?.value, provesOptional(v) { stubs.markOptional(stub) }
+            markOptionalUse(source, b.initializer?.value)
             let name = declare(id.identifier.text, type: source.type.map { var t = $0; t.optional = false; return t } ?? TypeName(b.typeAnnotation?.type),
                                stub: source.stubName)
             emit("local \(name) = \(source.code)", line)
@@ -93,7 +93,7 @@ extension Translator {
                 // `if let x` (no initializer) reads x itself.
                 let source: LuaExpr = b.initializer.map { expr($0.value, optionalUse: true) }
                     ?? resolveIdentifier(swiftName, node: Syntax(b))
-                if let stub = source.stubName, let v = b.initializer?.value, provesOptional(v) { stubs.markOptional(stub) }
+                markOptionalUse(source, b.initializer?.value)
                 let name = reserved[swiftName]!
                 bind(swiftName, lua: name, type: source.type.map { var t = $0; t.optional = false; return t } ?? TypeName(b.typeAnnotation?.type),
                      stub: source.stubName)

@@ -239,8 +239,7 @@ enum Naming {
 
     /// A Swift identifier as a Lua local or parameter name.
     static func local(_ name: String) -> String {
-        var n = name
-        if n.hasPrefix("`") && n.hasSuffix("`") && n.count > 2 { n = String(n.dropFirst().dropLast()) }
+        var n = Program.plain(name)
         if n.hasPrefix("$") { n = "_" + n.dropFirst() }
         n = String(n.unicodeScalars.map { ($0.properties.isAlphabetic || ("0"..."9").contains(Character($0))) && $0.isASCII ? Character($0) : "_" })
         if n.isEmpty { n = "_" }
