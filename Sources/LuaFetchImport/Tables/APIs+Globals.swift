@@ -41,7 +41,10 @@ extension APIs {
         case "preconditionFailure", "fatalError":
             return LuaExpr("swift.fatal(\(c.args.first.map { c.code($0) } ?? "nil"))")
         case "min", "max":
-            return LuaExpr("swift.math(\"\(name)\", \(c.all.joined(separator: ", ")))", t.expr(c.args.first!.syntax).type)
+            // Each argument translated once (a second translation of the first recorded its stub
+            // sites twice); the result has the first one's type.
+            let xs = c.args.map { t.expr($0.syntax) }
+            return LuaExpr("swift.math(\"\(name)\", \(xs.map(\.code).joined(separator: ", ")))", xs.first?.type)
         case "abs": return LuaExpr("swift.math(\"abs\", \(c.code(c.args.first)))")
         case "floor", "ceil", "sqrt", "exp", "log", "sin", "cos", "round":
             // Swift's floor, ceil and round of a Double are Doubles (Lua's are integers).
