@@ -65,7 +65,9 @@ extension APIs {
             return LuaExpr("swift.s(\(c.code(c.args.first)))", TypeName("String"))
         case "Int", "Int64", "Int32", "UInt", "UInt64", "Int16", "UInt8", "UInt32":
             if c.args.isEmpty { return LuaExpr("0", TypeName("Int")) }
-            return LuaExpr("swift.int(\(c.code(c.args.first)))", TypeName("Int", optional: c.args.first.flatMap { t.expr($0.syntax).type?.name } == "String"))
+            // The argument translated once (for its code and its type: `Int(String)` is optional).
+            let x = t.expr(c.args[0].syntax)
+            return LuaExpr("swift.int(\(x.code))", TypeName("Int", optional: x.type?.name == "String"))
         case "Double", "Float", "CGFloat", "TimeInterval":
             if c.args.isEmpty { return LuaExpr("0.0", TypeName("Double")) }
             return LuaExpr("swift.double(\(c.code(c.args.first)))", TypeName("Double"))
