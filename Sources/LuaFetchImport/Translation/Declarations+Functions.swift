@@ -118,8 +118,7 @@ extension Translator {
                 // A modifier names the line of its own `.name`, not the first line of the chain.
                 guard let closureArg = args.last(where: { $0.closure != nil }), let cl = closureArg.closure else { continue }
                 switch m.declName.baseName.text {
-                case "onChange":
-                    guard args.first?.label == "of", args.first?.syntax.trimmedDescription.contains("scenePhase") == true else { continue }
+                case "onChange":  // of scenePhase: SwiftUILift.calls keeps no other
                     let fn = closure(cl).code
                     let arity = StubClosure.describe(cl, label: nil, index: 0, translator: self).params
                     emit("swift.onScenePhase(\(fn), \(arity))", at: m.declName)
