@@ -98,12 +98,9 @@ enum Parsing {
         let tree = text.withUTF8 { Parser.parse(source: $0, maximumNestingLevel: maximumNestingLevel) }
         let converter = SourceLocationConverter(fileName: source.shown, tree: tree)
         if tree.hasError {
-            let diags = ParseDiagnosticsGenerator.diagnostics(for: tree)
-            if let d = diags.first(where: { $0.diagMessage.severity == .error }) {
-                let loc = d.location(converter: converter)
-                throw ImportError("\(source.shown):\(loc.line):\(loc.column): \(d.message) (luafetch import reads Swift that compiles)")
-            }
-            throw ImportError("\(source.shown):1:1: the file does not parse as Swift")
+            let (position, message) = firstError(tree)
+            let loc = converter.location(for: position)
+            throw ImportError("\(source.shown):\(loc.line):\(loc.column): \(message) (luafetch import reads Swift that compiles)")
         }
         // Infix operators folded into trees; the text (and so every position) stays the same.
         // `#if` is resolved where the translation meets it (`activeClause(in: ReleaseBuild())`).
@@ -113,6 +110,69 @@ enum Parsing {
         }
         let c = SourceLocationConverter(fileName: source.shown, tree: file)
         return ParsedFile(source: source, tree: file, converter: c)
+    }
+}
+
+extension Parsing {
+    /// How many error nodes (missing tokens, unexpected code) a file may have before its first
+    /// error is described from the code around it rather than from the whole file.
+    static let wholeFileDiagnosticsLimit = 16
+
+    /// Where a tree that does not parse first goes wrong, and SwiftParserDiagnostics' words for it.
+    /// ParseDiagnosticsGenerator over a whole file costs about (its depth × its errors): a fix-it is
+    /// formatted per missing token, each looking up its ancestors, so 900 unclosed `if`s took 10 s
+    /// in a debug build. A nesting overflow is named where it starts; a file with many errors is
+    /// described from the smallest enclosing node whose diagnostics have an error, found by
+    /// doubling the climb from the first error node; a file with few gets the whole-file answer.
+    static func firstError(_ tree: SourceFileSyntax) -> (AbsolutePosition, String) {
+        if tree.hasMaximumNestingLevelOverflow, let node = overflow(Syntax(tree)) {
+            return (node.positionAfterSkippingLeadingTrivia, "parsing has exceeded the maximum nesting level")
+        }
+        var first: Syntax?
+        var count = 0
+        countErrors(Syntax(tree), &first, &count)
+        if count <= wholeFileDiagnosticsLimit || first == nil {
+            return firstDiagnostic(of: tree) ?? (AbsolutePosition(utf8Offset: 0), "the file does not parse as Swift")
+        }
+        var node = first!
+        var climb = 1
+        while true {
+            for _ in 0..<climb { node = node.parent ?? node }
+            if let found = firstDiagnostic(of: node) { return found }
+            if node.parent == nil { break }
+            climb *= 2
+        }
+        return (first!.positionAfterSkippingLeadingTrivia, "the file does not parse as Swift")
+    }
+
+    private static func firstDiagnostic(of node: some SyntaxProtocol) -> (AbsolutePosition, String)? {
+        let diags = ParseDiagnosticsGenerator.diagnostics(for: node)
+        guard let d = diags.first(where: { $0.diagMessage.severity == .error }) else { return nil }
+        return (d.position, d.message)
+    }
+
+    /// The unexpected nodes the parser gave the rest of the file to when it overflowed its nesting.
+    private static func overflow(_ node: Syntax) -> Syntax? {
+        if node.is(UnexpectedNodesSyntax.self) { return node }
+        for child in node.children(viewMode: .all) where child.hasMaximumNestingLevelOverflow {
+            return overflow(child)
+        }
+        return nil
+    }
+
+    /// Counts error nodes (up to the limit, plus one) in source order, keeping the first.
+    private static func countErrors(_ node: Syntax, _ first: inout Syntax?, _ count: inout Int) {
+        guard count <= wholeFileDiagnosticsLimit, node.hasError else { return }
+        if let token = node.as(TokenSyntax.self) {
+            if token.presence == .missing { count += 1; if first == nil { first = node } }
+            return
+        }
+        if node.is(UnexpectedNodesSyntax.self) {
+            count += 1
+            if first == nil { first = node }
+            return
+        }
+        for child in node.children(viewMode: .all) { countErrors(child, &first, &count) }
     }
 }
 
