@@ -132,18 +132,38 @@ final class EventQueue {
         if !p.pointee.recurring { liveNonRecurring -= 1 }
     }
 
-    /// Cancels every pending event `belongs` picks; returns them (their references are the
-    /// caller's to release). O(slots): for rare moments such as a process ending.
+    /// Cancels every pending event `belongs` picks; returns them in slot order (their references
+    /// are the caller's to release). O(count): for rare moments such as a process ending. When
+    /// most of the queue is then cancelled entries, they go (their slots free, the heap rebuilt),
+    /// so a crash loop does not walk the dead of every earlier crash again.
     func cancelAll(where belongs: (Event) -> Bool) -> [Event] {
-        var out: [Event] = []
-        for i in 0..<slots.count {
-            let p = slots.base + i
-            guard p.pointee.live, !p.pointee.cancelled, belongs(p.pointee.event) else { continue }
+        var picked: [Int32] = []
+        var dead = 0
+        heap.forEach { entry in
+            let p = slot(entry.slot)
+            if p.pointee.cancelled { dead += 1; return }
+            guard belongs(p.pointee.event) else { return }
             p.pointee.cancelled = true
             if !p.pointee.recurring { liveNonRecurring -= 1 }
-            out.append(p.pointee.event)
+            picked.append(entry.slot)
+            dead += 1
         }
+        picked.sort()
+        let out = picked.map { slot($0).pointee.event }
+        if dead * 2 > heap.count { dropCancelled() }
         return out
+    }
+
+    /// Removes every cancelled entry from the heap and frees its slot (in ascending slot order,
+    /// so the free list, and so which slot each later event takes, is the same on every run).
+    private func dropCancelled() {
+        var freed: [Int32] = []
+        heap.removeAll { entry in
+            guard slot(entry.slot).pointee.cancelled else { return false }
+            freed.append(entry.slot)
+            return true
+        }
+        for s in freed.sorted().reversed() { release(s) }
     }
 
     /// The time of the next event that was not cancelled.

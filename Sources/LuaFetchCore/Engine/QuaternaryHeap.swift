@@ -103,6 +103,59 @@ struct QuaternaryHeap<Element: Comparable & BitwiseCopyable>: ~Copyable {
         return top
     }
 
+    /// Calls `body` with every entry, in storage order (the heap's, then the run's pending ones).
+    func forEach(_ body: (Element) -> Void) {
+        for e in items.elements { body(e) }
+        for i in runStart..<run.count { body(run[i]) }
+    }
+
+    /// Removes every entry `drop` picks, in O(count): the run stays sorted as it is filtered and
+    /// the heap is rebuilt bottom-up (Floyd). For the rare moment most entries are dead (a process
+    /// ending cancels all of its events, EventQueue.cancelAll).
+    mutating func removeAll(where drop: (Element) -> Bool) {
+        var kept = 0
+        for i in 0..<items.count where !drop(items[i]) {
+            items[kept] = items[i]
+            kept += 1
+        }
+        items.count = kept
+        var keptRun = 0
+        for i in runStart..<run.count where !drop(run[i]) {
+            run[keptRun] = run[i]
+            keptRun += 1
+        }
+        run.count = keptRun
+        runStart = 0
+        guard kept > 1 else { return }
+        var i = (kept - 2) >> 2
+        while i >= 0 {
+            siftDown(items[i], from: i)
+            i -= 1
+        }
+    }
+
+    /// Places `e` at `i` or below, moving smaller children up (the heap below `i` is a heap).
+    private mutating func siftDown(_ e: Element, from start: Int) {
+        let b = items.base
+        let n = items.count
+        var i = start
+        while true {
+            let first = 4 * i + 1
+            if first >= n { break }
+            var best = first
+            let end = Swift.min(first + 4, n)
+            var c = first + 1
+            while c < end {
+                if b[c] < b[best] { best = c }
+                c += 1
+            }
+            guard b[best] < e else { break }
+            b[i] = b[best]
+            i = best
+        }
+        b[i] = e
+    }
+
     /// Every entry, in no particular order.
     var unordered: [Element] { Array(items.elements) + Array(run.elements[runStart...]) }
 
