@@ -105,6 +105,33 @@ import Testing
         #expect(third.slot == first.slot && q.pop()?.event.a == 3)
     }
 
+    /// `cancelAll` (a process ending) cancels what it picks, returns it in slot order, and once
+    /// the cancelled entries are most of the heap they go: the heap holds only the live ones,
+    /// which still pop in order, and a stale EventID of a dropped one cancels nothing later.
+    @Test(arguments: [1, 2, 3])
+    func cancelAllDropsTheDeadAndKeepsTheOrder(seed: Int) {
+        var rng = SeededStream(seed: Int64(seed), stream: "cancelAll")
+        let q = EventQueue()
+        var ids: [(EventID, Int, Int)] = []  // id, a, time
+        for i in 0..<400 {
+            let time = Int64(rng.next() % 1000)
+            ids.append((q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: i, b: i % 3 == 0 ? 1 : 0), at: time), i, Int(time)))
+        }
+        let out = q.cancelAll { $0.b == 0 }
+        #expect(out.map(\.a) == ids.map(\.1).filter { $0 % 3 != 0 })
+        #expect(q.count == ids.count { $0.1 % 3 == 0 })  // the dead are gone
+        #expect(q.liveNonRecurring == q.count)
+        let stale = ids[1].0
+        let later = q.schedule(Event(.expectations, ExpectationBook.Kind.at, a: 9999), at: 5)
+        q.cancel(stale)  // names a dropped event's slot, perhaps the one `later` took
+        var popped: [(Int, Int64)] = []
+        while let e = q.pop() { popped.append((e.event.a, e.time)) }
+        let expected = (ids.filter { $0.1 % 3 == 0 }.map { ($0.1, Int64($0.2)) } + [(9999, 5)])
+        #expect(popped.map(\.1) == popped.map(\.1).sorted())
+        #expect(Set(popped.map(\.0)) == Set(expected.map(\.0)))
+        _ = later
+    }
+
     /// A pending event costs 24 bytes of slot and 16 of queue entry (issue #19's memory goal).
     @Test func aPendingEventIsSmall() {
         #expect(MemoryLayout<Event>.size == 18)
