@@ -84,11 +84,13 @@ public enum Importer {
             // No Info.plist: what the code uses, said so.
             modes = known.filter { t.usedModes[$0] != nil }.sorted()
             permitted = Array(Set(t.registered.map(\.id) + t.submitted.map(\.id))).sorted()
+            permitted += t.stubs.chooseIdentifiers(permitted: [], named: []).filter { !permitted.contains($0) }
             notes.append("no Info.plist found: background modes and permitted identifiers are what the code uses (\(modes.isEmpty ? "none" : modes.joined(separator: ", ")))")
         } else if let p = plist {
             let other = p.backgroundModes.filter { !known.contains($0) }
             if !other.isEmpty { notes.append("Info.plist's background modes \(other.joined(separator: ", ")) are not simulated by luafetch (left out of app{})") }
         }
+        if plist != nil { t.stubs.chooseIdentifiers(permitted: permitted, named: Set(t.registered.map(\.id) + t.submitted.map(\.id))) }
         let profile = options.os ?? (t.needsIOS26 ? "ios26" : "ios13")
         t.appWarnings(entry, plist: plist, modes: modes, permitted: permitted, scenes: scenes, launchPath: LaunchPath.registrationsOnPath(program, entry, t))
         let appLines = t.appBlock(entry, plist: plist, modes: modes, permitted: permitted, scenes: scenes)
@@ -170,6 +172,13 @@ public enum Importer {
             report.append("stubs        \(t.stubs.names.count) name\(t.stubs.names.count == 1 ? "" : "s"), \(t.stubs.sites.count) call site\(t.stubs.sites.count == 1 ? "" : "s") (edit stubs{} in the scenario):")
             for n in t.stubs.names.prefix(20) { report.append("  \(n.name) ×\(n.calls)  \(n.first)") }
             if t.stubs.names.count > 20 { report.append("  +\(t.stubs.names.count - 20) more (all in stubs{})") }
+        }
+        let typed = t.stubs.typedReport()
+        if !typed.isEmpty {
+            let one = typed.count == 1
+            report.append("typed        \(typed.count) stub value\(one ? "" : "s") passed to iOS \(one ? "is" : "are") out of the import's sight and return\(one ? "s" : "") a typed default (set the real value in stubs{}):")
+            report += typed.prefix(20)
+            if typed.count > 20 { report.append("  +\(typed.count - 20) more (each a result in stubs{})") }
         }
         if untranslated > 0 {
             report.append("unsupported  \(untranslated):")

@@ -150,4 +150,27 @@ import LuaFetchCore
         // Read twice, the same answer (a property the app does not write does not change).
         #expect(outcomes == [["busy", "still busy"], ["idle"]], "\(outcomes)")
     }
+
+    /// A property read the code uses as a condition is a Bool whatever its name (Swift has no
+    /// truthiness): the importer marks its site `bool = true` (in `if`, `guard`, `!`, `&&`, `||`
+    /// and `?:`), and explore draws it both ways; a read used otherwise stays opaque.
+    @Test func aPropertyReadAsAConditionIsDrawnBothWaysWhateverItsName() throws {
+        let files = ImportHarness.launching("""
+            if Uploader.shared.paused { print("paused") } else { print("running") }
+            guard !Uploader.shared.throttled || Uploader.shared.urgent else { print("throttled"); return true }
+            let label = Uploader.shared.wifiOnly ? "wifi" : "any"
+            print(label, Uploader.shared.region)
+            """)
+        let scenario = try ImportHarness.run(files).scenario
+        for name in ["paused", "throttled", "urgent", "wifiOnly"] {
+            #expect(scenario.contains("{ \"Uploader.\(name)\", \"AppDelegate.swift:"), "\(name)")
+            #expect(scenario.split(separator: "\n").contains { $0.contains("\"Uploader.\(name)\"") && $0.contains("bool = true") }, "\(name)")
+        }
+        #expect(!scenario.split(separator: "\n").contains { $0.contains("\"Uploader.region\"") && $0.contains("bool = true") })
+        var outcomes = Set<String>()
+        for seed in Int64(1)...24 {
+            outcomes.insert(try run(files, seed: seed, failures: .none).printed.first ?? "")
+        }
+        #expect(outcomes.contains("paused") && outcomes.contains("running"), "\(outcomes)")
+    }
 }

@@ -15,12 +15,12 @@ extension APIs {
         // UIApplication (SPEC 4.3, 4.4)
         case ("UIApplication", "beginBackgroundTask"):
             let handler = c.arg("expirationHandler").map { c.code($0) } ?? c.trailing.map { c.code($0) } ?? "nil"
-            if let n = c.arg("withName") { return LuaExpr("\(recv):beginBackgroundTask(\(c.code(n)), \(handler))", TypeName("UIBackgroundTaskIdentifier")) }
+            if let n = c.arg("withName") { return LuaExpr("\(recv):beginBackgroundTask(\(c.typed(n, .name)), \(handler))", TypeName("UIBackgroundTaskIdentifier")) }
             return LuaExpr("\(recv):beginBackgroundTask(\(handler))", TypeName("UIBackgroundTaskIdentifier"))
         case ("UIApplication", "endBackgroundTask"):
             return LuaExpr("\(recv):endBackgroundTask(\(c.code(c.args.first)))")
         case ("UIApplication", "setMinimumBackgroundFetchInterval"):
-            return LuaExpr("\(recv):setMinimumBackgroundFetchInterval(\(c.code(c.args.first)))")
+            return LuaExpr("\(recv):setMinimumBackgroundFetchInterval(\(c.typed(c.args.first, .fetchInterval)))")
         case ("UIApplication", "registerForRemoteNotifications"), ("UIApplication", "unregisterForRemoteNotifications"):
             return LuaExpr("nil")
         // BGTaskScheduler (SPEC 13)
@@ -32,11 +32,11 @@ extension APIs {
                 return code == "nil" ? "" : ", \(code)"
             } ?? ""
             if let idText = t.constantString(id.syntax) { t.registered.append((idText, t.location(c.node))) } else { t.registersComputedIdentifier = true }
-            return LuaExpr("BGTaskScheduler.register(\(c.code(id)), \(handler)\(queue))", TypeName("Bool"))
+            return LuaExpr("BGTaskScheduler.register(\(c.typed(id, .taskIdentifier)), \(handler)\(queue))", TypeName("Bool"))
         case ("BGTaskScheduler", "submit"):
             return LuaExpr("swift.bgSubmit(\(c.code(c.args.first)))")
         case ("BGTaskScheduler", "cancel"):
-            return LuaExpr("BGTaskScheduler.cancel(\(c.code(c.args.first)))")
+            return LuaExpr("BGTaskScheduler.cancel(\(c.typed(c.args.first, .taskIdentifier)))")
         case ("BGTaskScheduler", "cancelAllTaskRequests"):
             return LuaExpr("BGTaskScheduler.cancelAll()")
         case ("BGTaskScheduler", "getPendingTaskRequests"):
@@ -73,13 +73,13 @@ extension APIs {
         case ("DispatchGroup", "enter"): return LuaExpr("\(recv):enter()")
         case ("DispatchGroup", "leave"): return LuaExpr("\(recv):leave()")
         case ("DispatchGroup", "wait"):
-            let timeout = c.arg("timeout").map { deadline($0, c) }
+            let timeout = c.arg("timeout").map { deadline($0, c, as: .timeout) }
             return LuaExpr("swift.groupWait(\(recv)\(timeout.map { ", \($0)" } ?? ""))")
         case ("DispatchGroup", "notify"):
             let block = c.code(c.arg("execute") ?? c.trailing)
             return LuaExpr("\(recv):notify(\(block), \(c.code("queue", expect: TypeName("DispatchQueue"))))")
         case ("DispatchSemaphore", "wait"):
-            let timeout = c.arg("timeout").map { deadline($0, c) }
+            let timeout = c.arg("timeout").map { deadline($0, c, as: .timeout) }
             return LuaExpr("swift.semaphoreWait(\(recv)\(timeout.map { ", \($0)" } ?? ""))")
         case ("DispatchSemaphore", "signal"): return LuaExpr("\(recv):signal()")
         case ("DispatchWorkItem", "cancel"), ("DispatchWorkItem", "perform"): return LuaExpr("\(recv).\(name)()")
@@ -115,12 +115,12 @@ extension APIs {
         case ("NSLock", "try"), ("NSRecursiveLock", "try"): return LuaExpr("\(recv):tryLock()", TypeName("Bool"))
         case ("NSLock", "withLock"), ("NSRecursiveLock", "withLock"): return LuaExpr("swift.withLock(\(recv), \(c.code(c.trailing ?? c.args.first)))")
         case ("Thread", "sleep"):
-            if let s = c.arg("forTimeInterval") { return LuaExpr("work(\(c.code(s)))") }
+            if let s = c.arg("forTimeInterval") { return LuaExpr("work(\(c.typed(s, .delay)))") }
             if let u = c.arg("until") { return LuaExpr("work(math.max(0, \(c.code(u)) - now()))") }
             return nil
         // Timers
         case ("Timer", "scheduledTimer"):
-            let interval = c.code(c.arg("withTimeInterval") ?? c.arg("timeInterval"))
+            let interval = c.typed(c.arg("withTimeInterval") ?? c.arg("timeInterval"), .timerInterval)
             let repeats = c.code("repeats")
             if let block = c.arg("block") ?? c.trailing { return LuaExpr("swift.timer(\(interval), \(repeats), \(c.code(block)))", TypeName("Timer")) }
             if let sel = c.arg("selector") {
@@ -131,9 +131,9 @@ extension APIs {
         case ("Timer", "fire"): return nil
         // Swift concurrency
         case ("Task", "sleep"):
-            if let ns = c.arg("nanoseconds") { return LuaExpr("swift.taskSleep(\(c.code(ns)) / 1e9)") }
+            if let ns = c.arg("nanoseconds") { return LuaExpr("swift.taskSleep(\(c.typed(ns, .nanoseconds)) / 1e9)") }
             if let s = c.arg("for") { return LuaExpr("swift.taskSleep(\(duration(s, c)))") }
-            if let s = c.arg("seconds") { return LuaExpr("swift.taskSleep(\(c.code(s)))") }
+            if let s = c.arg("seconds") { return LuaExpr("swift.taskSleep(\(c.typed(s, .delay)))") }
             if let s = c.arg("until") { return LuaExpr("swift.taskSleep(math.max(0, \(c.code(s)) - now()))") }
             if let first = c.args.first { return LuaExpr("swift.taskSleep(\(c.code(first)) / 1e9)") }
             return LuaExpr("swift.taskSleep(0)")
@@ -171,7 +171,7 @@ extension APIs {
             return LuaExpr("swift.dispatchTimer(\(c.arg("queue").map { c.code($0, expect: TypeName("DispatchQueue")) } ?? "\"global\""))", TypeName("DispatchSourceTimer"))
         case ("DispatchSourceTimer", "schedule"):
             let delay = deadline(c.arg("deadline") ?? c.arg("wallDeadline") ?? c.args.first, c)
-            let repeating = c.arg("repeating").map { duration($0, c) } ?? "nil"
+            let repeating = c.arg("repeating").map { duration($0, c, as: .timerInterval) } ?? "nil"
             return LuaExpr("\(recv):schedule(\(delay), \(repeating))")
         case ("DispatchSourceTimer", "setEventHandler"), ("DispatchSourceTimer", "setCancelHandler"):
             return LuaExpr("\(recv):\(name)(\(c.code(c.arg("handler") ?? c.trailing ?? c.args.first)))")

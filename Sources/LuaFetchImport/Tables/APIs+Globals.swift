@@ -101,7 +101,7 @@ extension APIs {
         case "dispatchPrecondition", "objc_sync_enter", "objc_sync_exit", "os_signpost": return LuaExpr("nil")
         case "NSHomeDirectory": return LuaExpr("\"/var/mobile\"", TypeName("String"))
         case "Date":
-            if let x = c.arg("timeIntervalSinceNow") { return LuaExpr("swift.now() + \(t.wrap(c.code(x)))", TypeName("Date")) }
+            if let x = c.arg("timeIntervalSinceNow") { return LuaExpr("swift.now() + \(t.wrap(c.typed(x, .delay)))", TypeName("Date")) }
             if let x = c.arg("timeIntervalSince1970") { return LuaExpr("\(t.wrap(c.code(x))) - 1379462400", TypeName("Date")) }
             if let x = c.arg("timeIntervalSinceReferenceDate") { return LuaExpr("\(t.wrap(c.code(x))) - 401155200", TypeName("Date")) }
             if let x = c.arg("timeInterval"), let since = c.arg("since") { return LuaExpr("\(t.wrap(c.code(since))) + \(t.wrap(c.code(x)))", TypeName("Date")) }
@@ -122,19 +122,19 @@ extension APIs {
             let id = c.arg("identifier") ?? c.args.first
             if let id, let text = t.constantString(id.syntax) { t.submitted.append((text, t.location(c.node))) }
             t.usedModes[name == "BGAppRefreshTaskRequest" ? "fetch" : "processing"] = t.location(c.node)
-            return LuaExpr("\(name)(\(c.code(id)))", TypeName(name))
+            return LuaExpr("\(name)(\(c.typed(id, .taskIdentifier)))", TypeName(name))
         case "Progress":
             return LuaExpr("swift.progress(nil, \(c.arg("totalUnitCount").map { c.code($0) } ?? "0"))", TypeName("Progress"))
         case "BGContinuedProcessingTaskRequest":
             t.needsIOS26 = true
-            return LuaExpr("BGContinuedProcessingTaskRequest(\(c.code(c.arg("identifier") ?? c.args.first)), { title = \(c.code("title")), subtitle = \(c.code("subtitle")) })",
+            return LuaExpr("BGContinuedProcessingTaskRequest(\(c.typed(c.arg("identifier") ?? c.args.first, .taskIdentifier)), { title = \(c.code("title")), subtitle = \(c.code("subtitle")) })",
                            TypeName(name))
         case "DispatchQueue":
             guard let label = c.arg("label") else { return nil }
             let concurrent = c.arg("attributes").map { $0.syntax.trimmedDescription.contains("concurrent") } ?? false
-            return LuaExpr("dispatch.queue(\(c.code(label))\(concurrent ? ", { concurrent = true }" : ""))", TypeName("DispatchQueue"))
+            return LuaExpr("dispatch.queue(\(c.typed(label, .name))\(concurrent ? ", { concurrent = true }" : ""))", TypeName("DispatchQueue"))
         case "DispatchGroup": return LuaExpr("dispatch.group()", TypeName("DispatchGroup"))
-        case "DispatchSemaphore": return LuaExpr("dispatch.semaphore(\(c.code(c.arg("value") ?? c.args.first)))", TypeName("DispatchSemaphore"))
+        case "DispatchSemaphore": return LuaExpr("dispatch.semaphore(\(c.typed(c.arg("value") ?? c.args.first, .semaphoreValue)))", TypeName("DispatchSemaphore"))
         case "DispatchWorkItem":
             return LuaExpr("swift.workItem(\(c.code(c.arg("block") ?? c.trailing ?? c.args.last)))", TypeName("DispatchWorkItem"))
         case "NSLock", "NSRecursiveLock", "NSCondition": return LuaExpr("dispatch.lock()", TypeName("NSLock"))

@@ -258,21 +258,23 @@ enum APIs {
     }
 
     /// A dispatch deadline as seconds from now: `.now() + 2` is 2.
-    static func deadline(_ a: CallArg?, _ c: CallContext) -> String {
+    static func deadline(_ a: CallArg?, _ c: CallContext, as value: TypedDefault = .delay) -> String {
         guard let a else { return "0" }
         if let infix = a.syntax.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self), op.operator.text == "+",
            infix.leftOperand.trimmedDescription.hasSuffix("now()") {
-            return duration(CallArg(label: nil, syntax: infix.rightOperand), c)
+            return duration(CallArg(label: nil, syntax: infix.rightOperand), c, as: value)
         }
         if a.syntax.trimmedDescription.hasSuffix("now()") { return "0" }
         if a.syntax.trimmedDescription.hasSuffix("distantFuture") { return "math.huge" }
         return "math.max(0, \(c.code(a)) - now())"
     }
 
-    /// A duration (`.seconds(2)`, `.milliseconds(300)`, `2.5`) in seconds.
-    static func duration(_ a: CallArg, _ c: CallContext) -> String {
+    /// A duration (`.seconds(2)`, `.milliseconds(300)`, `2.5`) in seconds; a stub's value there
+    /// returns `value` (TypedDefaults).
+    static func duration(_ a: CallArg, _ c: CallContext, as value: TypedDefault = .delay) -> String {
         if let call = a.syntax.as(FunctionCallExprSyntax.self), let m = call.calledExpression.as(MemberAccessExprSyntax.self),
            let v = call.arguments.first?.expression {
+            if let inUnit = value.in(unit: m.declName.baseName.text) { c.t.typeStubValue(v, as: inUnit) }
             let x = c.t.expr(v).code
             switch m.declName.baseName.text {
             case "seconds": return x
@@ -283,7 +285,7 @@ enum APIs {
             default: break
             }
         }
-        return c.code(a)
+        return c.typed(a, value)
     }
 
     // MARK: - .name(args) with the type implied

@@ -20,6 +20,8 @@ final class StubBook {
         var tried: Bool
         /// Its optionality comes from a declaration; the code's use does not change it.
         var declared: Bool
+        /// A property read the code uses as a Bool (a condition): drawn both ways (`bool = true`).
+        var bool = false
     }
     private(set) var sites: [Site] = []
     /// Names in order of first use, with the first location and how many calls.
@@ -82,7 +84,57 @@ final class StubBook {
         if let i = lastSite[name], !sites[i - 1].declared { sites[i - 1].optional = true }
     }
 
+    /// The most recent site of `name` is a property read the code uses as a Bool.
+    func markBool(_ name: String) {
+        if let i = lastSite[name] { sites[i - 1].bool = true }
+    }
+
     var isEmpty: Bool { sites.isEmpty }
+
+    /// Stubs whose value the code passes where a mapped API takes a number or an identifier, and
+    /// the typed default each returns (issue 38.7; TypedDefaults).
+    private(set) var typed: [String: TypedDefault] = [:]
+    /// Task identifiers chosen for stubs typed `.taskIdentifier` (`chooseIdentifiers`).
+    private var identifiers: [String: String] = [:]
+
+    /// `name`'s value is passed as `value` (the first kind wins).
+    func type(_ name: String, _ value: TypedDefault) {
+        if typed[name] == nil { typed[name] = value }
+    }
+
+    /// The Lua a typed stub returns.
+    func typedResult(_ name: String) -> String? {
+        guard let v = typed[name] else { return nil }
+        if let lua = v.lua { return lua }
+        if v == .taskIdentifier { return identifiers[name].map(Literals.quote) }
+        return Literals.quote(name)
+    }
+
+    /// Task identifiers for the stubs passed as one, in order of first use: the Info.plist's
+    /// permitted identifiers that no code registers or submits by name, in its order; when they
+    /// run out, the first permitted one; with none, the stub's name (under a permitted wildcard's
+    /// prefix, `com.example.*`, if there is one). Returns the identifiers chosen.
+    @discardableResult
+    func chooseIdentifiers(permitted: [String], named: Set<String>) -> [String] {
+        let exact = permitted.filter { !$0.hasSuffix("*") }
+        var free = exact.filter { !named.contains($0) }
+        let prefix = permitted.first { $0.hasSuffix(".*") }.map { String($0.dropLast()) } ?? ""
+        var chosen: [String] = []
+        for n in names where typed[n.name] == .taskIdentifier {
+            let id = free.isEmpty ? (exact.first ?? prefix + n.name) : free.removeFirst()
+            identifiers[n.name] = id
+            chosen.append(id)
+        }
+        return chosen
+    }
+
+    /// The report's lines for the typed stubs, in order of first use.
+    func typedReport() -> [String] {
+        names.compactMap { n in
+            guard let v = typed[n.name], let lua = typedResult(n.name) else { return nil }
+            return "  \(n.name) = \(lua): \(v.what), passed to iOS at \(n.first)"
+        }
+    }
 
     /// `swift.sites { ... }`: what the runtime knows of each call site.
     func sitesTable() -> [String] {
@@ -94,6 +146,7 @@ final class StubBook {
             if s.optional { fields.append("opt = true") }
             if s.awaited { fields.append("await = true") }
             if s.tried { fields.append("throws = true") }
+            if s.bool { fields.append("bool = true") }
             let canFail = s.tried || s.closures.contains { $0.failure || $0.kinds.contains { $0 != nil } }
             if canFail { fields.append("fails = true") }
             if s.closures.contains(where: \.failure) { fields.append("hasFailureClosure = true") }
@@ -128,7 +181,9 @@ final class StubBook {
         ]
         for n in names {
             let lock = lockNames.contains(n.name) ? "lock = \"sharedContainer\" " : ""
-            out.append("  [\(Literals.quote(n.name))] = { \(lock)},  -- \(n.first)\(n.calls > 1 ? " (+\(n.calls - 1) more)" : "")")
+            let result = typedResult(n.name).map { "result = \($0) " } ?? ""
+            let why = typed[n.name].map { "; \($0.what) the import cannot see: set its real value" } ?? ""
+            out.append("  [\(Literals.quote(n.name))] = { \(lock)\(result)},  -- \(n.first)\(n.calls > 1 ? " (+\(n.calls - 1) more)" : "")\(why)")
         }
         out.append("}")
         return out

@@ -160,8 +160,14 @@ extension Translator {
             // A property wrapper of a library (`@Injected var api: Client`) always holds a value:
             // a stub of the declared type.
             // (`@Dependency(\.database) var database` has no type written: named by the property.)
+            // One whose attribute names its starting value (`@UserDefault(key: "k", defaultValue: 0)`)
+            // starts at it (issue 38.7): the wrapper's storage is out of sight, its default is not.
             if let w = p.wrapper, Self.libraryWrapper(w) {
-                emit("self.\(field) = swift.opaque(\(Literals.quote(p.type?.name ?? p.name)))", at: p.binding)
+                if let start = libraryWrapperDefault(p) {
+                    emit("self.\(field) = \(expr(start, expect: p.type).code)", at: p.binding)
+                } else {
+                    emit("self.\(field) = swift.opaque(\(Literals.quote(p.type?.name ?? p.name)))", at: p.binding)
+                }
             }
             return
         }
@@ -194,11 +200,22 @@ extension Translator {
                  "StateObject", "ObservedObject", "Binding", "FocusState", "GestureState", "Namespace"].contains(name)
     }
 
+    /// The attribute that wraps `p` (`@UserDefault(key: "k", defaultValue: 0)`).
+    static func wrapperAttribute(_ p: PropertyInfo) -> AttributeSyntax? {
+        p.decl.attributes.compactMap { $0.as(AttributeSyntax.self) }.first { $0.attributeName.trimmedDescription == p.wrapper }
+    }
+
+    /// The starting value a library wrapper's attribute names: its `defaultValue:` (or
+    /// `default:`, `wrappedValue:`, `initialValue:`) argument.
+    private func libraryWrapperDefault(_ p: PropertyInfo) -> ExprSyntax? {
+        guard case .argumentList(let list)? = Self.wrapperAttribute(p)?.arguments else { return nil }
+        return list.first { ["defaultValue", "default", "wrappedValue", "initialValue"].contains($0.label?.text ?? "") }?.expression
+    }
+
     /// `Wrapper(args..., wrappedValue: initial)` for a wrapped property.
     private func wrapperInstance(_ p: PropertyInfo, _ w: TypeDecl) -> LuaExpr {
         var args: [CallArg] = []
-        if let attr = p.decl.attributes.compactMap({ $0.as(AttributeSyntax.self) }).first(where: { $0.attributeName.trimmedDescription == p.wrapper }),
-           case .argumentList(let list)? = attr.arguments {
+        if case .argumentList(let list)? = Self.wrapperAttribute(p)?.arguments {
             args = list.map { CallArg(label: $0.label?.text, syntax: $0.expression) }
         }
         if let initial = p.binding.initializer?.value {
@@ -307,7 +324,7 @@ extension Translator {
         case "AppStorage", "SceneStorage":
             // The key is the attribute's first argument, translated (a literal, or a constant such
             // as `Keys.theme.rawValue`), else the property's name.
-            let attr = p.decl.attributes.compactMap { $0.as(AttributeSyntax.self) }.first { $0.attributeName.trimmedDescription == p.wrapper }
+            let attr = Self.wrapperAttribute(p)
             let key = attr.flatMap { a -> String? in
                 guard case .argumentList(let list)? = a.arguments, let first = list.first else { return nil }
                 return expr(first.expression, expect: TypeName("String")).code

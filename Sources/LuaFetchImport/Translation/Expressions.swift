@@ -44,6 +44,9 @@ extension Translator {
                         return LuaExpr("\(x.code) \(opText == "==" ? "==" : "~=") nil", TypeName("Bool"))
                     }
                 }
+                if opText == "&&" || opText == "||" {
+                    return binary(opText, condition(infix.leftOperand), condition(infix.rightOperand), node: Syntax(infix))
+                }
                 let left = expr(infix.leftOperand)
                 let right = expr(infix.rightOperand, expect: left.type)
                 return binary(opText, left, right, node: Syntax(infix))
@@ -60,7 +63,7 @@ extension Translator {
             return LuaExpr(typeTest(i.type, x.code), TypeName("Bool"))
         }
         if let p = e.as(PrefixOperatorExprSyntax.self) {
-            let x = expr(p.expression)
+            let x = p.operator.text == "!" ? condition(p.expression) : expr(p.expression)
             switch p.operator.text {
             case "!":
                 var inner = p.expression
@@ -112,7 +115,7 @@ extension Translator {
             return expr(a.expression, expect: expect, optionalUse: optionalUse, statement: statement, awaited: true)
         }
         if let t = e.as(TernaryExprSyntax.self) {
-            let c = expr(t.condition).code
+            let c = condition(t.condition).code
             let a = expr(t.thenExpression, expect: expect), b = expr(t.elseExpression, expect: expect)
             return LuaExpr("(function() if \(c) then return \(a.code) end return \(b.code) end)()", a.type ?? b.type)
         }
@@ -354,6 +357,18 @@ extension Translator {
 
     /// `syntax`, translated as `x`, is used as an optional: when that is the code's own proof that
     /// the stub call it is can be nil (18.9.2), the call's site may be nil.
+    /// An expression Swift takes as a Bool (a condition, an operand of `!`, `&&`, `||`),
+    /// translated; a stub's property read there is a Bool (Swift has no truthiness), so its site
+    /// says so (`bool = true`) and explore draws it both ways instead of taking it as true
+    /// (issue 38.3). A call's result is not drawn: only a property read is.
+    func condition(_ e: ExprSyntax) -> LuaExpr {
+        let x = expr(e)
+        var inner = e
+        while let t = inner.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { inner = only.expression }
+        if let stub = x.stubName, inner.is(MemberAccessExprSyntax.self) { stubs.markBool(stub) }
+        return x
+    }
+
     func markOptionalUse(_ x: LuaExpr, _ syntax: ExprSyntax?) {
         if let stub = x.stubName, let syntax, provesOptional(syntax) { stubs.markOptional(stub) }
     }

@@ -110,7 +110,7 @@ extension Translator {
                 // The pattern's bindings assign the reserved locals.
                 for b in test.bindings { emit(b.replacingOccurrences(of: "local ", with: ""), at: c) }
             case .expression(let e):
-                emit("if \(expr(e).code) then", at: c)
+                emit("if \(condition(e).code) then", at: c)
                 indent += 1; opened += 1
             case .availability(let a):
                 emit("if \(availability(a)) then", at: c)
@@ -123,7 +123,7 @@ extension Translator {
 
     func conditionExpr(_ c: ConditionElementSyntax) -> String {
         switch c.condition {
-        case .expression(let e): return wrapCondition(expr(e).code)
+        case .expression(let e): return wrapCondition(condition(e).code)
         case .availability(let a): return availability(a)
         default: return "true"
         }
@@ -151,7 +151,7 @@ extension Translator {
     func negated(_ e: ExprSyntax) -> String {
         var inner = e
         while let t = inner.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { inner = only.expression }
-        if let p = inner.as(PrefixOperatorExprSyntax.self), p.operator.text == "!" { return expr(p.expression).code }
+        if let p = inner.as(PrefixOperatorExprSyntax.self), p.operator.text == "!" { return condition(p.expression).code }
         if let infix = inner.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self) {
             let flipped = ["==": "!=", "!=": "==", "<": ">=", ">": "<=", "<=": ">", ">=": "<"][op.operator.text]
             if let flipped, !(["<", ">", "<=", ">="].contains(flipped) && expr(infix.leftOperand).type?.name != "Int") {
@@ -161,7 +161,7 @@ extension Translator {
                 return expr(ExprSyntax(swapped)).code
             }
         }
-        return "not \(wrap(expr(e).code))"
+        return "not \(wrap(condition(e).code))"
     }
 
     func guardStmt(_ g: GuardStmtSyntax) {

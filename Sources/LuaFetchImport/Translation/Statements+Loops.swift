@@ -139,7 +139,7 @@ extension Translator {
         out.append(pad + "end" + endMarker(r.body))
         control.removeLast()
         placeLabel(cont, endMarker(r.body))
-        emit("if not swift.loopCondition(swift.loopEnter(\(loop)), \(expr(r.condition).code)) then break end", at: r.condition)
+        emit("if not swift.loopCondition(swift.loopEnter(\(loop)), \(condition(r.condition).code)) then break end", at: r.condition)
         indent -= 1
         endLoop(cont, r)
     }

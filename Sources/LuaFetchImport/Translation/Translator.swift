@@ -268,13 +268,17 @@ final class Translator {
         }
     }
 
-    /// The type of an expression, translated only to learn it (what translating it recorded is
-    /// taken back: stub sites, counts, temporaries' numbering stays).
-    func peekType(_ e: ExprSyntax) -> TypeName? {
+    /// The type of an expression, translated only to learn it.
+    func peekType(_ e: ExprSyntax) -> TypeName? { peek(e).type }
+
+    /// An expression translated only to learn what it is (its type, the stub it is the value
+    /// of): what translating it recorded is taken back (stub sites, counts; temporaries'
+    /// numbering stays).
+    func peek(_ e: ExprSyntax) -> LuaExpr {
         let checkpoint = stubs.checkpoint()
         let savedCounts = counts, savedTemp = tempCounter
         defer { stubs.rollback(to: checkpoint); counts = savedCounts; tempCounter = savedTemp }
-        return expr(e).type
+        return expr(e)
     }
 
     func temp(_ base: String = "v") -> String {

@@ -85,7 +85,7 @@ stubs {
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
   { "VideoExporter.start", "AppDelegate.swift:21" },
-  { "VideoExporter.isFinished", "AppDelegate.swift:24" },
+  { "VideoExporter.isFinished", "AppDelegate.swift:24", bool = true },
 }
 
 -- The world: the fake servers, what the person and the system do (edit freely).

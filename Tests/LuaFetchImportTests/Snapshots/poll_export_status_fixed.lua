@@ -86,7 +86,7 @@ stubs {
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
   { "VideoExporter.start", "AppDelegate.swift:22" },
-  { "VideoExporter.isFinished", "AppDelegate.swift:25" },
+  { "VideoExporter.isFinished", "AppDelegate.swift:25", bool = true },
 }
 
 -- The world: the fake servers, what the person and the system do (edit freely).

@@ -81,7 +81,7 @@ stubs {
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
-  { "PhotoUploader.isPaused", "AppDelegate.swift:36" },
+  { "PhotoUploader.isPaused", "AppDelegate.swift:36", bool = true },
   { "PhotoUploader.cancelAll", "AppDelegate.swift:42" },
   { "PhotoUploader.uploadPending", "AppDelegate.swift:45", closures = { [1] = { index = 1, params = 1 } } },
 }

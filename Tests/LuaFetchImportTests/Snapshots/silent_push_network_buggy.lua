@@ -99,7 +99,7 @@ swift.sites {
   { "UNUserNotificationCenter.current.requestAuthorization", "AppDelegate.swift:11", closures = { [2] = { index = 2, params = 2 } } },
   { "MailAPIClient.init", "InboxSyncService.swift:13" },
   { "changes.messages", "InboxSyncService.swift:33" },
-  { "changes.messages.isEmpty", "InboxSyncService.swift:33" },
+  { "changes.messages.isEmpty", "InboxSyncService.swift:33", bool = true },
   { "MailAPIClient.fetchChanges", "InboxSyncService.swift:31", fails = true, hasFailureClosure = true, closures = { [2] = { index = 2, params = 1 }, [3] = { index = 3, params = 1, kinds = { "error" }, failure = true } } },
   { "MailChanges.messages", "InboxSyncService.swift:40" },
   { "MessageStore.insert", "InboxSyncService.swift:40" },
