@@ -1,5 +1,6 @@
 // The docs' `$ luafetch ...` transcripts, run as written and compared with what they show (issue
-// 39.7): every figure README.md and docs/TUTORIAL.md print comes from a run this test checks.
+// 39.7): every figure README.md, docs/TUTORIAL.md and docs/IMPORT.md print comes from a run this
+// test checks.
 // Each doc's transcripts run in order in a scratch folder of their own (what one writes, as an
 // import's scenario, the next reads) that sees the repository's examples/ and Tests/ through
 // links; a scenario a transcript runs is the ```lua block just before it, and the tutorial's
@@ -84,6 +85,15 @@ struct DocTranscriptTests {
             try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
             try refresh.write(to: scenarios.appendingPathComponent("refresh.lua"), atomically: true, encoding: .utf8)
             try upload.write(to: scenarios.appendingPathComponent("upload.lua"), atomically: true, encoding: .utf8)
+        }
+    }
+
+    @Test func theImportGuidesTranscripts() throws {
+        // "From an app folder to a finding": MyApp/ is the task_id_property fixture's buggy app,
+        // as the guide says.
+        try Self.check("docs/IMPORT.md") { _, dir in
+            try FileManager.default.copyItem(at: CLI.root.appendingPathComponent("Tests/LuaFetchImportTests/Fixtures/task_id_property/buggy"),
+                                             to: dir.appendingPathComponent("MyApp"))
         }
     }
 

@@ -49,6 +49,8 @@ struct Readme {
                 if line.hasPrefix("$ ") { out.append((String(line.dropFirst(2)), [])) } else { out[out.count - 1].1.append(line) }
             }
         }
+        // A blank line between two commands of one block separates them; it is no output.
+        for i in out.indices { while out[i].1.last == "" { out[i].1.removeLast() } }
         return out
     }
 
