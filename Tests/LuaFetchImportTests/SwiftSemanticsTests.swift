@@ -243,6 +243,45 @@ import LuaFetchCore
         #expect(r.printed.contains("title none"), "\(r.printed)")
     }
 
+    /// A view with an initializer of its own is made for its handlers by it, each parameter an
+    /// opaque value of its type (Aidoku's header view read `manga.wrappedValue` of its Binding
+    /// parameter in its init and crashed at every launch when given nil).
+    @Test func aViewMadeForItsHandlersByItsOwnInitGetsOpaqueParameters() throws {
+        let files = ["ReaderApp.swift": """
+            import SwiftUI
+            @main
+            struct ReaderApp: App {
+                @State var book = Book(title: "Dune")
+                var body: some Scene { WindowGroup { HeaderView(book: $book, subtitle: nil, onClose: {}) } }
+            }
+            struct Book { var title: String }
+            struct HeaderView: View {
+                @Environment(\\.scenePhase) private var scenePhase
+                @Binding var book: Book
+                @State private var caption: String
+                let subtitle: String?
+                let onClose: () -> Void
+                init(book: Binding<Book>, subtitle: String?, onClose: @escaping () -> Void) {
+                    self._book = book
+                    self._caption = State(initialValue: book.wrappedValue.title)
+                    self.subtitle = subtitle
+                    self.onClose = onClose
+                }
+                var body: some View {
+                    Text(caption).onChange(of: scenePhase) { _, phase in
+                        if phase == .background { print("saving", subtitle ?? "no subtitle"); preview() }
+                    }
+                }
+                // Reached from the handler: the slice keeps the initializer.
+                func preview() { _ = HeaderView(book: $book, subtitle: "preview", onClose: {}) }
+            }
+            """]
+        let r = try ImportHarness.run(files)
+        #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.error?.message ?? "")")
+        #expect(r.printed.contains("saving no subtitle"), "\(r.printed)")
+        #expect(r.scenario.contains("swift.opaque(\"Binding\"), nil, swift.opaque("), "\(r.scenario)")
+    }
+
     /// `super.method()` of a superclass the files do not define is the SDK's method, a stub
     /// (kiwix's `super.fetchRequest()` of NSManagedObject was nil); a library property wrapper
     /// with no type written holds an opaque value (cryptomator's `@Dependency(\\.database)`).

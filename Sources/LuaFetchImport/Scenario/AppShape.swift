@@ -200,14 +200,22 @@ extension Translator {
 
     /// A view made for its background handlers (SwiftUILift): made without the arguments its
     /// parent would pass, so each non-optional stored property it leaves nil is an opaque value of
-    /// its type (what the view was given is unknown; a nil would crash where the app cannot).
+    /// its type (what the view was given is unknown; a nil would crash where the app cannot). A
+    /// view with initializers of its own is made by the one with the fewest parameters, given an
+    /// opaque value of each parameter's type (nil for an optional one): its body reads them
+    /// (`manga.wrappedValue` of a `Binding` parameter).
     func liftedView(_ v: TypeDecl) -> String {
         let unknown = v.propertyOrder.filter { name in
             guard let p = v.properties[name], !p.isStatic, p.kind == .stored || p.kind == .observed else { return false }
             return p.type?.optional != true
         }
-        guard !unknown.isEmpty else { return "swift.new(\(v.lua), \"init\"):__swiftui()" }
-        return "swift.liftedView(\(v.lua), { \(unknown.map { Literals.quote(Naming.field($0)) }.joined(separator: ", ")) }):__swiftui()"
+        var initCall = "\"init\""
+        if let i = v.inits.filter({ !$0.failable && keeps($0) }).min(by: { $0.params.count < $1.params.count }) {
+            let args = i.params.map { p in p.type?.optional == true || p.variadic ? "nil" : "swift.opaque(\(Literals.quote(p.type?.name ?? p.name)))" }
+            initCall = ([Literals.quote(i.lua)] + args).joined(separator: ", ")
+        }
+        guard !unknown.isEmpty else { return "swift.new(\(v.lua), \(initCall)):__swiftui()" }
+        return "swift.liftedView(\(v.lua), { \(unknown.map { Literals.quote(Naming.field($0)) }.joined(separator: ", ")) }, \(initCall)):__swiftui()"
     }
 
     func emitPlainLine(_ code: String, _ line: Int?) {

@@ -48,10 +48,11 @@ function S.adaptorInstance() return P.appDelegate end
 --- `UIApplication.shared.delegate`: this process's app delegate.
 function S.appDelegate() return P.appDelegate end
 
---- A SwiftUI view made for its background handlers, without its parent's arguments: each of
+--- A SwiftUI view made for its background handlers, without its parent's arguments (by `initName`
+--- with opaque values for its parameters, when it has initializers of its own): each of
 --- `names` (its non-optional stored properties) it left nil is an opaque value.
-function S.liftedView(C, names)
-  local v = S.new(C, "init")
+function S.liftedView(C, names, initName, ...)
+  local v = S.new(C, initName or "init", ...)
   for i = 1, #names do
     if v[names[i]] == nil then v[names[i]] = opaque(names[i]) end
   end
