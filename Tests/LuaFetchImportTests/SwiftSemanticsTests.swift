@@ -282,6 +282,19 @@ import LuaFetchCore
         #expect(r.scenario.contains("swift.opaque(\"Binding\"), nil, swift.opaque("), "\(r.scenario)")
     }
 
+    /// An implicit member of a type the files do not define (`.hours(5)` of a library's
+    /// TimeInterval extension) used in arithmetic gives an opaque value, never an error (Loop's
+    /// `-absorptionTimes.slow * 2` crashed at every launch); the app's own enum cases still compare.
+    @Test func arithmeticOnAnImplicitMemberOfAnUnknownTypeIsOpaque() throws {
+        let p = try printed("""
+            let times: AbsorptionTimes = (fast: .minutes(30), slow: .hours(5))
+            let start = Date().addingTimeInterval(-times.slow * 2)
+            let later = times.fast + 60
+            print(start == start, later == later, Mode.fast == .fast, Mode.fast == .slow)
+            """, others: "typealias AbsorptionTimes = (fast: TimeInterval, slow: TimeInterval)\nenum Mode { case fast, slow }")
+        #expect(p == ["true true true false"], "\(p)")
+    }
+
     /// `super.method()` of a superclass the files do not define is the SDK's method, a stub
     /// (kiwix's `super.fetchRequest()` of NSManagedObject was nil); a library property wrapper
     /// with no type written holds an opaque value (cryptomator's `@Dependency(\\.database)`).

@@ -339,6 +339,15 @@ CaseMeta.__index = function(c, k)
   if k == "rawValue" then return rawget(c, "__case") end
   return nil
 end
+-- A case of no enum the scenario declares is an implicit member of a type it does not know
+-- (`.hours(5)`, `.minutes(30)` of a library's TimeInterval extension): arithmetic on it gives an
+-- opaque value, as a stub's value would (Loop's `-absorptionTimes.slow * 2`), never an error.
+for _, op in ipairs({ "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__unm", "__idiv" }) do
+  CaseMeta[op] = function(a, b)
+    local c = (type(a) == "table" and rawget(a, "__case")) and a or b
+    return opaque("." .. tostring(rawget(c, "__case")))
+  end
+end
 
 --- The case name of a value (nil: not an enum case).
 local function caseOf(v)
