@@ -295,6 +295,36 @@ import LuaFetchCore
         #expect(p == ["true true true false"], "\(p)")
     }
 
+    /// A `private` (or `fileprivate`) type belongs to its file: two files' `private enum Const`
+    /// are two types, each file's code sees its own, and a type of the same name the module
+    /// shares stays the module's (duckduckgo's scenario failed to load: a later file's Const
+    /// replaced an earlier one's, nested Font and all).
+    @Test func aFilePrivateTypeBelongsToItsFile() throws {
+        var files = ImportHarness.launching("""
+            print(Const.name, Shared.describe(), Rows.describe(), Const.Font.size)
+            """, others: """
+            private enum Const {
+                static let name = "delegate"
+                enum Font { static let size = 11 }
+            }
+            """)
+        files["Rows.swift"] = """
+            private enum Const {
+                static let name = "rows"
+                enum Font { static let size = 22 }
+            }
+            extension Const { static var label: String { "rows label" } }
+            enum Rows { static func describe() -> String { "\\(Const.name) \\(Const.Font.size) \\(Const.label)" } }
+            """
+        files["Shared.swift"] = """
+            enum Const { static let name = "shared" }
+            enum Shared { static func describe() -> String { Const.name } }
+            """
+        let r = try ImportHarness.run(files)
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["delegate shared rows 22 rows label 11"], "\(r.printed)")
+    }
+
     /// `super.method()` of a superclass the files do not define is the SDK's method, a stub
     /// (kiwix's `super.fetchRequest()` of NSManagedObject was nil); a library property wrapper
     /// with no type written holds an opaque value (cryptomator's `@Dependency(\\.database)`).

@@ -92,7 +92,7 @@ final class SliceBuilder {
 
     private func drain() {
         while let (node, owner) = queue.popLast() {
-            if let f = files[node.root.id] { program.module = f.source.module }
+            if let f = files[node.root.id] { program.module = f.source.module; program.filePath = f.source.path }
             for r in ReferenceCollector.references(of: node, program: program, owner: owner) { resolve(r, owner) }
         }
     }

@@ -54,6 +54,7 @@ extension Translator {
     func setFile(_ f: ParsedFile) {
         file = f
         program.module = f.source.module
+        program.filePath = f.source.path
         fileIndex = fileNames.firstIndex(of: f.source.shown) ?? {
             fileNames.append(f.source.shown)
             return fileNames.count - 1

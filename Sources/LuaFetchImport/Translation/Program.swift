@@ -73,8 +73,22 @@ final class Program {
             if let n = c.nested[name] { return n }
             s = c.outer
         }
-        // The module's own first (18.9.6: same names in two modules are two things).
+        // The file's private types, then the module's own (18.9.6: same names in two modules
+        // are two things; a `private enum Const` in each of two files, two things too).
+        if let t = typesByFile[scope?.file.source.path ?? filePath]?[name] { return t }
         if let t = typesByModule[scope?.file.source.module ?? module]?[name] { return t }
+        // `Outer.Inner`: the outer as this code sees it (its file's, its module's), then inward.
+        if name.contains(".") {
+            let parts = name.split(separator: ".").map(String.init)
+            if var t = type(named: parts[0], from: scope) {
+                var found = true
+                for p in parts.dropFirst() {
+                    guard let n = t.nested[p] else { found = false; break }
+                    t = n
+                }
+                if found { return t }
+            }
+        }
         if let t = types[name] { return t }
         // `Module.Type` or an outer type the lookup does not know: the last component.
         if let dot = name.lastIndex(of: ".") { return type(named: String(name[name.index(after: dot)...]), from: scope) }
@@ -86,8 +100,12 @@ final class Program {
     /// The module of the code being read or translated now (the translator and the slice set
     /// it with the file they are in): its own types, functions and globals win.
     var module = "App"
-    /// Types by name in each module.
+    /// Types by name in each module (the file-private ones only where no other has the name).
     var typesByModule: [String: [String: TypeDecl]] = [:]
+    /// The file being read or translated now (set with `module`): its private types win.
+    var filePath = ""
+    /// Top-level `private`/`fileprivate` types by name in each file (by path).
+    var typesByFile: [String: [String: TypeDecl]] = [:]
     /// Globals by name in each module (`globals` keeps the first of each name).
     var globalsByModule: [String: [String: PropertyInfo]] = [:]
 
@@ -165,8 +183,11 @@ final class Program {
             // The same name in another module: a table of its own.
             t.lua = "T." + Naming.field(file.source.module) + "_" + qualified.split(separator: ".").map { Naming.field(String($0)) }.joined(separator: "_")
         }
+        if let outer, outer.lua != "T." + outer.qualified.split(separator: ".").map({ Naming.field(String($0)) }).joined(separator: ".") {
+            t.lua = outer.lua + "." + Naming.field(name)  // inside a renamed type
+        }
         if let outer { outer.nested[name] = t } else if types[name] == nil { types[name] = t }
-        if outer == nil { typesByModule[file.source.module, default: [:]][name] = t }
+        if outer == nil { addTopLevel(t, file: file, isPrivate: Self.isFilePrivate(node)) }
         if types[qualified] == nil { types[qualified] = t }
         typeOrder.append(t)
         t.parts.append((file, block))
@@ -174,11 +195,53 @@ final class Program {
         return t
     }
 
+    /// `private` or `fileprivate` (at the top level, both mean: this file's).
+    static func isFilePrivate(_ node: Syntax) -> Bool {
+        guard let group = node.asProtocol(WithModifiersSyntax.self) else { return false }
+        return group.modifiers.contains { $0.name.text == "private" || $0.name.text == "fileprivate" }
+    }
+
+    /// Files whose private type took a name another top-level type of the module has.
+    private var privateNameCount: [String: Int] = [:]
+
+    /// A top-level type joins its module's names; a file-private one joins its file's, and when
+    /// another top-level type of its module has the name (before or after it), the private one
+    /// gets a table of its own, `T.Name__File` (two files' `private enum Const` are two tables).
+    private func addTopLevel(_ t: TypeDecl, file: ParsedFile, isPrivate: Bool) {
+        let module = file.source.module
+        let existing = typesByModule[module]?[t.name]
+        if isPrivate {
+            typesByFile[file.source.path, default: [:]][t.name] = t
+            if existing != nil { rename(t, privateLua(t, file)) } else { typesByModule[module, default: [:]][t.name] = t }
+            return
+        }
+        if let existing, typesByFile[existing.file.source.path]?[t.name] === existing {
+            // A private type had the name first: it moves to a table of its own.
+            rename(existing, privateLua(existing, existing.file))
+            if types[t.name] === existing { types[t.name] = t }
+        }
+        typesByModule[module, default: [:]][t.name] = t
+    }
+
+    private func privateLua(_ t: TypeDecl, _ file: ParsedFile) -> String {
+        let base = String(file.source.shown.split(separator: "/").last ?? "file").split(separator: ".").first.map(String.init) ?? "file"
+        let key = t.lua + "__" + Naming.field(base)
+        let n = privateNameCount[key, default: 0]
+        privateNameCount[key] = n + 1
+        return n == 0 ? key : key + "_\(n + 1)"
+    }
+
+    /// Gives `t` (and the types nested in it) the table `lua`.
+    private func rename(_ t: TypeDecl, _ lua: String) {
+        t.lua = lua
+        for (name, n) in t.nested { rename(n, lua + "." + Naming.field(name)) }
+    }
+
     /// After every file: extensions join their types, members are read, names given.
     func finish() {
         for (file, x) in pendingExtensions {
             let name = TypeName(x.extendedType)?.name ?? x.extendedType.trimmedDescription
-            if let t = typesByModule[file.source.module]?[name] ?? types[name] {
+            if let t = typesByFile[file.source.path]?[name] ?? typesByModule[file.source.module]?[name] ?? types[name] {
                 t.parts.append((file, x.memberBlock))
                 t.inherited += x.inheritanceClause?.inheritedTypes.map { TypeName($0.type)?.name ?? $0.type.trimmedDescription } ?? []
                 for m in members(x.memberBlock) { collectDecl(m, file: file, outer: t) }
