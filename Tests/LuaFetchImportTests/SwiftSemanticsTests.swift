@@ -325,6 +325,26 @@ import LuaFetchCore
         #expect(r.printed == ["delegate shared rows 22 rows label 11"], "\(r.printed)")
     }
 
+    /// A protocol's requirement and its extension's default of the same selector are one method:
+    /// a call through the protocol runs the default, or the conforming type's own.
+    @Test func aRequirementsDefaultIsTheMethodCallsFind() throws {
+        #expect(try printed("""
+            let items: [Container] = [Folder(), Account()]
+            for c in items { print(c.hasAtLeastOneFeed(), c.hasAtLeastOneFeed(named: "x")) }
+            """, others: """
+            protocol Container: AnyObject {
+                func hasAtLeastOneFeed() -> Bool
+                func hasAtLeastOneFeed(named: String) -> Bool
+            }
+            extension Container {
+                func hasAtLeastOneFeed() -> Bool { false }
+                func hasAtLeastOneFeed(named: String) -> Bool { named.isEmpty }
+            }
+            final class Folder: Container {}
+            final class Account: Container { func hasAtLeastOneFeed() -> Bool { true } }
+            """) == ["false false", "true false"])
+    }
+
     /// `super.method()` of a superclass the files do not define is the SDK's method, a stub
     /// (kiwix's `super.fetchRequest()` of NSManagedObject was nil); a library property wrapper
     /// with no type written holds an opaque value (cryptomator's `@Dependency(\\.database)`).

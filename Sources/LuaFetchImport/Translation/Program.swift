@@ -412,7 +412,18 @@ final class Program {
     /// Overloads get their first argument label (18.7.4); if that still clashes, every label.
     private func nameOverloads(_ t: TypeDecl) {
         for (base, list) in t.methods where list.count > 1 {
-            t.methods[base] = Self.disambiguate(list)
+            var list = list
+            let all = list
+            if t.kind == .protocol {
+                // A requirement (no body) beside the protocol extension's implementation of the
+                // same selector is that method, not an overload of it (NetNewsWire's Container
+                // named its default hasAtLeastOneFeed_2, and every call missed it).
+                list.removeAll { f in
+                    f.node.as(FunctionDeclSyntax.self)?.body == nil
+                        && all.contains { $0.selector == f.selector && $0.isStatic == f.isStatic && $0.node.as(FunctionDeclSyntax.self)?.body != nil }
+                }
+            }
+            t.methods[base] = list.count > 1 ? Self.disambiguate(list) : list
         }
         if t.inits.count > 1 {
             t.inits = Self.disambiguate(t.inits)
