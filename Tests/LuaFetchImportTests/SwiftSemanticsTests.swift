@@ -345,6 +345,28 @@ import LuaFetchCore
             """) == ["false false", "true false"])
     }
 
+    /// An implicit member of an SDK type (`device: UIDevice = .current`) is a value whose members
+    /// are opaque, never nil (brave's user agent read `device.model.split(...)` and crashed at
+    /// every launch); an SDK enum's case still compares by name.
+    @Test func anImplicitMemberOfAnSDKTypeHasOpaqueMembers() throws {
+        #expect(try printed("""
+            let agent = Agent()
+            print(agent.cpu(), agent.style == .dark, agent.style == .light)
+            """, others: """
+            import UIKit
+            struct Agent {
+                let device: UIDevice
+                let style: UIUserInterfaceStyle
+                init(device: UIDevice = .current, style: UIUserInterfaceStyle = .dark) { self.device = device; self.style = style }
+                func cpu() -> String {
+                    var name = device.model
+                    if let first = name.split(separator: " ").first { name = String(first) }
+                    return "cpu"
+                }
+            }
+            """) == ["cpu true false"])
+    }
+
     /// `super.method()` of a superclass the files do not define is the SDK's method, a stub
     /// (kiwix's `super.fetchRequest()` of NSManagedObject was nil); a library property wrapper
     /// with no type written holds an opaque value (cryptomator's `@Dependency(\\.database)`).

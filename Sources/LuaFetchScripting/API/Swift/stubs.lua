@@ -29,7 +29,13 @@ local safeIndex
 --- `t[k]`, and whether it could be read (the scenario API's objects refuse unknown fields).
 safeIndex = function(t, k)
   local mt = getmetatable(t)
-  if mt == nil or mt == Opaque or mt == ArrayMeta or mt == DictMeta or mt == SetMeta or mt == CaseMeta then return rawget(t, k), true end
+  -- A case token's member other than its values is one of a type the scenario does not know
+  -- (`device: UIDevice = .current`, then `device.model`): not found, so a stub's value.
+  if mt == CaseMeta then
+    local v = rawget(t, k)
+    return v, v ~= nil
+  end
+  if mt == nil or mt == Opaque or mt == ArrayMeta or mt == DictMeta or mt == SetMeta then return rawget(t, k), true end
   local ok, v = pcall(function() return t[k] end)
   if ok then return v, true end
   return nil, false
