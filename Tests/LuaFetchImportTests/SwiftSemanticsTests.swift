@@ -367,6 +367,21 @@ import LuaFetchCore
             """) == ["cpu true false"])
     }
 
+    /// A method of an extension of a library type that calls its own selector calls the
+    /// library's overload (by parameter type), a stub, not itself (cryptomator's receipt
+    /// forwarded `productIdentifier.rawValue` to itself and read `rawValue` of a String).
+    @Test func anSDKExtensionForwardingToTheSDKsOverloadCallsAStub() throws {
+        #expect(try printed("""
+            print(Receipt.current.purchases(of: .monthly).count > 0)
+            """, others: """
+            import Receipts
+            enum Product: String { case monthly = "m" }
+            extension Receipt {
+                func purchases(of product: Product) -> [Purchase] { purchases(of: product.rawValue) }
+            }
+            """) == ["false"])
+    }
+
     /// `super.method()` of a superclass the files do not define is the SDK's method, a stub
     /// (kiwix's `super.fetchRequest()` of NSManagedObject was nil); a library property wrapper
     /// with no type written holds an opaque value (cryptomator's `@Dependency(\\.database)`).

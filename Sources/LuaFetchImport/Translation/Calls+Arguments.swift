@@ -18,6 +18,11 @@ extension Translator {
             if !wanted.isEmpty { list = wanted }
         }
         let f = pickOverload(list, args)
+        // Inside an extension of an SDK or library type, a method calling its own selector calls
+        // the type's own overload (by parameter types: cryptomator's
+        // `purchases(ofProductIdentifier: ProductIdentifier)` calls InAppReceipt's `String` one),
+        // a stub, not itself.
+        if let f, currentType?.external == true, let current = currentFunction, f.node.id == current.node.id { return nil }
         if let f { calledFunctions.append(f) }
         return f
     }
