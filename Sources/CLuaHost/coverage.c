@@ -32,7 +32,7 @@ struct clua_Coverage {
     uint8_t *edges;      /* CLUA_COVERAGE_EDGES counts, or NULL */
 };
 
-/* Lines past this are not recorded (a scenario is at most 16 MiB of source). */
+/* Lines past this are not recorded (a scenario is at most 64 MiB of source, far fewer lines). */
 #define MAX_LINE (1 << 24)
 
 clua_Coverage *clua_coverage_start(clua_Host *h, int edges) {

@@ -118,17 +118,17 @@ import Testing
         #expect(c.status == whole.status && c.stdout == whole.stdout, "\(c.stderr)")
     }
 
-    /// Shards are read as scenarios are: regular files of at most 16 MiB; /dev/zero (R11), a FIFO
+    /// Shards are read as scenarios are: regular files of at most 64 MiB; /dev/zero (R11), a FIFO
     /// (R22), a folder and a larger file are refused at once, without reading them.
-    @Test func mergeReadsOnlyRegularFilesOf16MiB() throws {
+    @Test func mergeReadsOnlyRegularFilesOf64MiB() throws {
         let work = try tempDir("merge-files")
         let fifo = work.appendingPathComponent("R22_merge_fifo.jsonl").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let big = work.appendingPathComponent("big.jsonl").path
         #expect(FileManager.default.createFile(atPath: big, contents: nil))
-        #expect(truncate(big, 17 << 20) == 0)
+        #expect(truncate(big, 65 << 20) == 0)
         for (file, message) in [("/dev/zero", "is not a regular file (a device, a pipe or a socket)"), (fifo, "is not a regular file"),
-                                (work.path, "is a directory, not a shard's JSON Lines file"), (big, "is larger than 16 MiB")] {
+                                (work.path, "is a directory, not a shard's JSON Lines file"), (big, "is larger than 64 MiB")] {
             let r = try Self.run(["explore", "--merge", file], seconds: 10)
             #expect(r.status == 2)
             #expect(r.stderr.hasPrefix("\(file): \(message)"), "\(r.stderr)")
