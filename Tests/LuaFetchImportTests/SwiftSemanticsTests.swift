@@ -382,6 +382,37 @@ import LuaFetchCore
             """) == ["false"])
     }
 
+    /// A local variable wrapped by a library's property wrapper holds a value, as a stored one
+    /// does (home-assistant's global `Current` returned its `@Dependency` local: nil, and every
+    /// launch crashed reading `Current.isCatalyst`).
+    @Test func aLocalWrappedByALibraryHoldsAValue() throws {
+        #expect(try printed("""
+            print(current.isReady == nil, current.name == nil)
+            """, others: """
+            import Dependencies
+            var current: Environment {
+                @Dependency(\\.environment) var environment
+                return environment
+            }
+            """) == ["false false"])
+    }
+
+    /// A computed global runs its getter on every read and its setter on assignment (it was a
+    /// stored global whose value was nil).
+    @Test func aComputedGlobalRunsItsAccessors() throws {
+        #expect(try printed("""
+            print(ticket, ticket)
+            ticket = 5
+            print(counter, ticket)
+            """, others: """
+            var counter = 0
+            var ticket: Int {
+                get { counter += 1; return counter }
+                set { counter = newValue * 10 }
+            }
+            """) == ["1 2", "50 51"])
+    }
+
     /// `super.method()` of a superclass the files do not define is the SDK's method, a stub
     /// (kiwix's `super.fetchRequest()` of NSManagedObject was nil); a library property wrapper
     /// with no type written holds an opaque value (cryptomator's `@Dependency(\\.database)`).

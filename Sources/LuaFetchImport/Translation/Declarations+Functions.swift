@@ -67,6 +67,13 @@ extension Translator {
                         let shape: UnitShape = info.map { .global($0) } ?? .other(name: id.identifier.text, line: f.line(b))
                         let key = info.map { program.globalKey($0) } ?? id.identifier.text
                         checkedUnit(shape) {
+                            if let info, info.binding.accessorBlock != nil {
+                                // A computed global: its getter (and setter) as functions.
+                                let (getter, setter) = globalAccessors(info)
+                                emit("T.__global_\(Naming.field(key)) = \(getter)", at: b)
+                                if let setter { emit("T.__global_set_\(Naming.field(key)) = \(setter)", at: b) }
+                                return
+                            }
                             let value = b.initializer.map { expr($0.value).code } ?? "nil"
                             emit("function T.__global_\(Naming.field(key))() return \(value) end", at: b)
                         }

@@ -305,7 +305,7 @@ extension Translator {
                 let initial = p.binding.initializer.map { expr($0.value, expect: p.type).code } ?? "nil"
                 emit("swift.static(\(t.lua), \(q), function() return \(initial) end)", at: p.binding)
             case .computed:
-                emit("swift.staticComputed(\(t.lua), \(q), " + getterSetter(p, t, isStatic: true).0 + ")", at: p.binding)
+                emit("swift.staticComputed(\(t.lua), \(q), " + getterSetter(p, isStatic: true).joined + ")", at: p.binding)
             }
             return
         }
@@ -345,7 +345,7 @@ extension Translator {
             } ?? "function() return nil end"
             emit("swift.lazy(\(t.lua), \(q), \(initial))", at: p.binding)
         case .computed:
-            let (gs, _) = getterSetter(p, t, isStatic: false)
+            let gs = getterSetter(p, isStatic: false).joined
             emit("swift.computed(\(t.lua), \(q), \(gs))", at: p.binding)
         case .observed:
             guard case .accessors? = p.binding.accessorBlock?.accessors else { return }
@@ -366,13 +366,14 @@ extension Translator {
         return (willSet, didSet)
     }
 
-    /// A computed property's getter (and setter) functions.
-    private func getterSetter(_ p: PropertyInfo, _ t: TypeDecl, isStatic: Bool) -> (String, Bool) {
-        guard let acc = p.binding.accessorBlock else { return ("function() return nil end", false) }
+    /// A computed property's getter (and setter) functions; `joined`: "getter, setter".
+    private func getterSetter(_ p: PropertyInfo, isStatic: Bool) -> (getter: String, setter: String?, joined: String) {
+        func result(_ g: String, _ s: String?) -> (getter: String, setter: String?, joined: String) { (g, s, g + (s.map { ", " + $0 } ?? "")) }
+        guard let acc = p.binding.accessorBlock else { return result("function() return nil end", nil) }
         let selfParam = isStatic ? [] : ["self"]
         switch acc.accessors {
         case .getter(let items):
-            return (accessorFunction(items, params: selfParam, node: Syntax(acc), implicitReturn: true), false)
+            return result(accessorFunction(items, params: selfParam, node: Syntax(acc), implicitReturn: true), nil)
         case .accessors(let list):
             var getter = "function() return nil end", setter: String?
             for a in list {
@@ -384,8 +385,14 @@ extension Translator {
                 default: continue
                 }
             }
-            return (getter + (setter.map { ", " + $0 } ?? ""), setter != nil)
+            return result(getter, setter)
         }
+    }
+
+    /// A computed global's getter and setter functions (`var current: Env { ... }`).
+    func globalAccessors(_ g: PropertyInfo) -> (getter: String, setter: String?) {
+        let gs = getterSetter(g, isStatic: true)
+        return (gs.getter, gs.setter)
     }
 
     private func accessorFunction(_ body: CodeBlockSyntax?, params: [String], node: Syntax) -> String {

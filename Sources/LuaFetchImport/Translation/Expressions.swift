@@ -315,6 +315,8 @@ extension Translator {
         if name == "max" || name == "min" { return LuaExpr("math.\(name)", TypeName("Function")) }
         if let g = program.global(name) {
             let key = program.globalKey(g)
+            // A computed global runs its getter on every read (no value is kept).
+            if g.binding.accessorBlock != nil { return LuaExpr("T.__global_\(Naming.field(key))()", g.type) }
             return LuaExpr("swift.global(\(Literals.quote(key)), T.__global_\(Naming.field(key)))", g.type)
         }
         if let f = program.freeFunctions(name)?.first {

@@ -257,6 +257,11 @@ extension Translator {
         }
         if let id = target.as(DeclReferenceExprSyntax.self) {
             let r = resolveIdentifier(id.baseName.text, node: Syntax(id))
+            if let g = program.global(id.baseName.text), g.binding.accessorBlock != nil, r.code.hasPrefix("T.__global_") {
+                // A computed global's setter (none: the value is computed and dropped).
+                let setter = "T.__global_set_" + Naming.field(program.globalKey(g))
+                return "if \(setter) then \(setter)(\(value)) end"
+            }
             if r.code.hasPrefix("swift.global(") {
                 return "swift.setGlobal(\(Literals.quote(id.baseName.text)), \(value))"
             }

@@ -92,6 +92,11 @@ extension Translator {
                     let name = declare(id.identifier.text, type: declared ?? e.type, stub: e.stubName)
                     if v.bindingSpecifier.tokenKind == .keyword(.let), let text = constantString(initial) { setLocalConstant(id.identifier.text, text) }
                     emit("local \(name) = \(e.code)", at: b)
+                } else if let wrapper = localLibraryWrapper(v) {
+                    // A local wrapped by a library (`@Dependency(\.environment) var environment`)
+                    // always holds a value, as a stored property does: a stub of its type.
+                    let name = declare(id.identifier.text, type: declared)
+                    emit("local \(name) = swift.opaque(\(Literals.quote(declared?.name ?? wrapper)))", at: b)
                 } else {
                     let name = declare(id.identifier.text, type: declared)
                     emit("local \(name)", at: b)
@@ -111,6 +116,16 @@ extension Translator {
                 exprStatement(initial)
             }
         }
+    }
+
+    /// The wrapper of a local variable, when a library's wrapper (not one of the files).
+    func localLibraryWrapper(_ v: VariableDeclSyntax) -> String? {
+        for a in v.attributes {
+            guard let attr = a.as(AttributeSyntax.self) else { continue }
+            let name = attr.attributeName.trimmedDescription
+            if Self.libraryWrapper(name), program.type(named: name, from: currentType) == nil { return name }
+        }
+        return nil
     }
 
     /// Struct, array, dictionary and set values are copied when assigned from a name (18.7.8).
