@@ -413,6 +413,21 @@ import LuaFetchCore
             """) == ["1 2", "50 51"])
     }
 
+    /// A labelled subscript an extension declares (`subscript(safeIndex index: Int) -> Element?`)
+    /// is the one `x[safeIndex: i]` calls, on an array or an instance (ivpn read
+    /// `components[safeIndex: 1]` of a one-element array and trapped "Index out of range").
+    @Test func aLabelledSubscriptOfAnExtensionIsTheOneCalled() throws {
+        #expect(try printed("""
+            let parts = "wireguard".components(separatedBy: "-")
+            print(parts[safeIndex: 0] ?? "none", parts[safeIndex: 1] ?? "none", Grid()[row: 2])
+            """, others: """
+            extension Array {
+                subscript(safeIndex index: Int) -> Element? { index >= 0 && index < count ? self[index] : nil }
+            }
+            struct Grid { subscript(row r: Int) -> Int { r * 10 } }
+            """) == ["wireguard none 20"])
+    }
+
     /// `super.method()` of a superclass the files do not define is the SDK's method, a stub
     /// (kiwix's `super.fetchRequest()` of NSManagedObject was nil); a library property wrapper
     /// with no type written holds an opaque value (cryptomator's `@Dependency(\\.database)`).

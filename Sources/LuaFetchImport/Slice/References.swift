@@ -153,6 +153,14 @@ final class ReferenceCollector: SyntaxVisitor {
 
     // MARK: - Members and names
 
+    /// `x[safeIndex: i]`: a labelled subscript, a member of its own (`subscript` with the label).
+    override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if let label = node.arguments.first?.label?.text, label != "_" {
+            references.append(.call(base: "subscript", labels: node.arguments.map { $0.label?.text }, receiver: .other))
+        }
+        return .visitChildren
+    }
+
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
         let name = Program.plain(node.declName.baseName.text)
         let receiver = self.receiver(of: node.base)

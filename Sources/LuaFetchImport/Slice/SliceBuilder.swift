@@ -20,6 +20,9 @@ final class SliceBuilder {
     private var adopters: [ObjectIdentifier: [TypeDecl]] = [:]
     /// Subscripts by type.
     private var subscripts: [ObjectIdentifier: [SubscriptDeclSyntax]] = [:]
+    /// Subscripts whose first parameter has a label (`subscript(safeIndex i: Int)`), by label:
+    /// `x[safeIndex: i]` reaches them whatever x is (an extension of Array's among them).
+    private var labelledSubscripts: [String: [(TypeDecl, SubscriptDeclSyntax)]] = [:]
     /// The file of each parsed tree (a node's root), for the module it belongs to.
     private var files: [SyntaxIdentifier: ParsedFile] = [:]
     /// The type of each function (nil: a free function).
@@ -36,7 +39,13 @@ final class SliceBuilder {
             if let s = t.superclass { subclasses[ObjectIdentifier(s), default: []].append(t) }
             for p in t.protocols { adopters[ObjectIdentifier(p), default: []].append(t) }
             for (_, block) in t.parts {
-                for d in program.members(block) { if let s = d.as(SubscriptDeclSyntax.self) { subscripts[ObjectIdentifier(t), default: []].append(s) } }
+                for d in program.members(block) {
+                    guard let s = d.as(SubscriptDeclSyntax.self) else { continue }
+                    subscripts[ObjectIdentifier(t), default: []].append(s)
+                    if let first = s.parameterClause.parameters.first, first.secondName != nil, first.firstName.text != "_" {
+                        labelledSubscripts[first.firstName.text, default: []].append((t, s))
+                    }
+                }
             }
         }
         for (_, globals) in program.globalsByModule.sorted(by: { $0.key < $1.key }) {
@@ -167,6 +176,13 @@ final class SliceBuilder {
             }
             if case .type(let tn) = receiver, let t = program.type(named: tn, from: owner), let nested = t.nested[name] { reachType(nested) }
         case .call(let base, let labels, let receiver):
+            if base == "subscript", let label = labels.first ?? nil {
+                for (t, s) in labelledSubscripts[label] ?? [] where slice.insert(unit: s.id) {
+                    reachType(t)
+                    queue.append((Syntax(s), t))
+                }
+                return
+            }
             if base == "init" {
                 resolveInit(labels, receiver, owner)
                 return

@@ -38,7 +38,7 @@ extension Translator {
         }
         for t in program.typeOrder { make(t) }
         // Extensions of types the files do not define: a table of their methods and properties.
-        for t in program.externalOrder where t.hasTranslatedMembers {
+        for t in program.externalOrder where hasMembersToTranslate(t) {
             setFile(t.file)
             emit("\(t.lua) = swift.type(\(Literals.quote(t.qualified)), \"extension\")", t.line)
         }
@@ -61,11 +61,19 @@ extension Translator {
         }()
     }
 
+    /// An extension of a type the files do not define has methods, computed properties or
+    /// subscripts the slice keeps.
+    func hasMembersToTranslate(_ t: TypeDecl) -> Bool {
+        t.hasTranslatedMembers || t.parts.contains { _, block in
+            program.members(block).contains { $0.as(SubscriptDeclSyntax.self).map { keeps(node: $0) } ?? false }
+        }
+    }
+
     /// The methods and computed properties extensions add to a type the files do not define;
     /// Swift's own value types (String, Array, ...) also learn them for receivers whose type
     /// the translation cannot tell (`swift.extendBuiltins`).
     func externalMembers(_ t: TypeDecl) {
-        guard t.hasTranslatedMembers else { return }
+        guard hasMembersToTranslate(t) else { return }
         currentType = t
         onMainActor = false
         defer { currentType = nil }
@@ -78,7 +86,7 @@ extension Translator {
                               p.kind == .computed, keeps(p) else { continue }
                         checkedUnit(.property(p, owner: t)) { property(p, t) }
                     }
-                } else if decl.is(FunctionDeclSyntax.self) {
+                } else if decl.is(FunctionDeclSyntax.self) || decl.is(SubscriptDeclSyntax.self) {
                     member(decl, t)
                 }
             }
@@ -263,6 +271,20 @@ extension Translator {
         let params = sd.parameterClause.parameters.map { ($0.secondName ?? $0.firstName).text }
         guard let acc = sd.accessorBlock else { return }
         currentType = t
+        // `subscript(safeIndex index: Int)`: a labelled subscript is a member of its own,
+        // `subscript_safeIndex`, which `x[safeIndex: i]` calls (swift.labelledIndex).
+        if let first = sd.parameterClause.parameters.first, first.secondName != nil, first.firstName.text != "_" {
+            let name = "subscript_" + Naming.field(first.firstName.text)
+            let getter: String
+            switch acc.accessors {
+            case .getter(let items): getter = accessorFunction(items, params: ["self"] + params, node: Syntax(acc), implicitReturn: true)
+            case .accessors(let list):
+                guard let g = list.first(where: { $0.accessorSpecifier.text == "get" }) else { return }
+                getter = accessorFunction(g.body?.statements, params: ["self"] + params, node: Syntax(g), implicitReturn: true)
+            }
+            emit("\(t.lua).\(name) = " + getter, at: sd)
+            return
+        }
         switch acc.accessors {
         case .getter(let items):
             let fn = accessorFunction(items, params: ["self"] + params, node: Syntax(acc), implicitReturn: true)

@@ -158,6 +158,11 @@ extension Translator {
                 return LuaExpr("swift.indexDefault(\(base.code), \(expr(args[0].expression).code), \(expr(args[1].expression).code))", base.type?.element.map { TypeName($0) })
             }
             guard let first = args.first else { return LuaExpr("nil") }
+            if let label = first.label?.text, label != "_" {
+                // `x[safeIndex: i]`: the labelled subscript an extension of the files declares.
+                let values = args.map { expr($0.expression).code }.joined(separator: ", ")
+                return LuaExpr("swift.labelledIndex(\(base.code), \(Literals.quote("subscript_" + Naming.field(label))), \(values))")
+            }
             var t = base.type?.element.map { TypeName($0) }
             if base.type?.name == "Dictionary" { t?.optional = true }
             let code = base.chained ? "swift.opt(\(base.code), function(c) return swift.index(c, \(expr(first.expression).code)) end)"
