@@ -426,6 +426,11 @@ import LuaFetchCore
             }
             struct Grid { subscript(row r: Int) -> Int { r * 10 } }
             """) == ["wireguard none 20"])
+        // One no file declares (a library's `[safe: i]`) is a stub's value.
+        #expect(try printed("""
+            let items = [1, 2]
+            if let x = items[safe: 5] { print("found", x == nil) } else { print("none") }
+            """) == ["found false"])
     }
 
     /// `super.method()` of a superclass the files do not define is the SDK's method, a stub

@@ -52,14 +52,14 @@ function S.index(c, i)
 end
 --- `c[label: i]`: the labelled subscript an extension declares (`subscript_label`), on an
 --- array, dictionary or string (the extension's methods joined the built-in ones) or an
---- instance; an opaque value's is opaque.
+--- instance; an opaque value's, or one no file declares (a library's), is an opaque value.
 function S.labelledIndex(c, name, ...)
   if c == nil then error("attempt to index a nil value", 2) end
   if isOpaque(c) then return opaque("opaque") end
   local _, methods = shared.builtinTables(c)
   local f = methods and methods[name]
   if f == nil and type(c) == "table" then f = c[name] end
-  if type(f) ~= "function" then error("no subscript '" .. name:sub(11) .. ":' on this value", 2) end
+  if type(f) ~= "function" then return opaque(name) end
   return f(c, ...)
 end
 function S.setIndex(c, i, v)
