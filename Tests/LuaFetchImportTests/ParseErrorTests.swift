@@ -52,6 +52,17 @@ import SwiftSyntax
         #expect(error(unclosed) == "Bad.swift:1:8111: expected '}' to end 'if' statement (luafetch import reads Swift that compiles)")
     }
 
+    /// `(@MainActor() -> Void)?` compiles (session-ios has it); SwiftParser reads the `()` as the
+    /// attribute's arguments. The importer parses it as the compiler does; its lines stay.
+    @Test func anAttributeRightBeforeAFunctionTypesParensParses() throws {
+        let text = "final class Row {\n    let onTap: (@MainActor() -> Void)?\n    let onDone: @Sendable() async -> Void = {}\n    init() { onTap = nil }\n}\n"
+        #expect(error(text) == nil)
+        let files = try Parsing.parseAll([SwiftSource(path: "Row.swift", shown: "Row.swift", text: text)])
+        #expect(files[0].tree.description.contains("(@MainActor () -> Void)?"))
+        #expect(Parsing.attributeBeforeFunctionType("@objc func f() {}\n@available(*, deprecated) var x = 1") == nil)
+        #expect(error("let f: @MainActor() = 1") != nil)  // not a function type: still an error
+    }
+
     @Test func aFileThatParsesHasNoError() {
         #expect(error("func f() {" + String(repeating: "if true {", count: 300) + String(repeating: "}", count: 300) + "}\n") == nil)
     }

@@ -95,8 +95,14 @@ enum Parsing {
     /// Parses `source`; the first error-severity diagnostic is an ImportError.
     static func parse(_ source: SwiftSource) throws(ImportError) -> ParsedFile {
         var text = source.text
-        let tree = text.withUTF8 { Parser.parse(source: $0, maximumNestingLevel: maximumNestingLevel) }
+        var tree = text.withUTF8 { Parser.parse(source: $0, maximumNestingLevel: maximumNestingLevel) }
         let converter = SourceLocationConverter(fileName: source.shown, tree: tree)
+        if tree.hasError, var spaced = attributeBeforeFunctionType(text) {
+            // `(@MainActor() -> Void)?` compiles, but SwiftParser reads `()` as the attribute's
+            // arguments: with a space there (`@MainActor ()`), the same code parses. Lines stay.
+            let again = spaced.withUTF8 { Parser.parse(source: $0, maximumNestingLevel: maximumNestingLevel) }
+            if !again.hasError { tree = again }
+        }
         if tree.hasError {
             let (position, message) = firstError(tree)
             let loc = converter.location(for: position)
@@ -114,6 +120,39 @@ enum Parsing {
 }
 
 extension Parsing {
+    /// `text` with a space between an attribute and the `()` of a function type that follows it
+    /// with none (`@MainActor() -> Void` becomes `@MainActor () -> Void`), nil when it has none.
+    static func attributeBeforeFunctionType(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        var changed = false
+        var i = 0
+        func isIdent(_ b: UInt8) -> Bool { b == 95 || (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) }
+        while i < bytes.count {
+            out.append(bytes[i])
+            // `@Name` then `()` then spaces and `->`, `throws` or `async`.
+            if bytes[i] == 64, i + 1 < bytes.count, isIdent(bytes[i + 1]) {
+                var j = i + 1
+                while j < bytes.count, isIdent(bytes[j]) { j += 1 }
+                if j + 1 < bytes.count, bytes[j] == 40, bytes[j + 1] == 41 {
+                    var k = j + 2
+                    while k < bytes.count, bytes[k] == 32 { k += 1 }
+                    let rest = bytes[k..<min(bytes.count, k + 6)]
+                    if rest.starts(with: Array("->".utf8)) || rest.starts(with: Array("throws".utf8)) || rest.starts(with: Array("async".utf8)) {
+                        out.append(contentsOf: bytes[(i + 1)..<j])
+                        out.append(32)
+                        changed = true
+                        i = j
+                        continue
+                    }
+                }
+            }
+            i += 1
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : nil
+    }
+
     /// How many error nodes (missing tokens, unexpected code) a file may have before its first
     /// error is described from the code around it rather than from the whole file.
     static let wholeFileDiagnosticsLimit = 16
