@@ -323,6 +323,9 @@ import LuaFetchCore
         let r = try ImportHarness.run(files)
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(r.printed == ["delegate shared rows 22 rows label 11"], "\(r.printed)")
+        // Names with nothing between their dots are no type (the lookup never traps on them).
+        let program = Program()
+        for odd in [".", "..", "a.", ".b", "A..B"] { #expect(program.type(named: odd) == nil) }
     }
 
     /// A protocol's requirement and its extension's default of the same selector are one method:

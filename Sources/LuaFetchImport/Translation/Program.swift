@@ -80,7 +80,7 @@ final class Program {
         // `Outer.Inner`: the outer as this code sees it (its file's, its module's), then inward.
         if name.contains(".") {
             let parts = name.split(separator: ".").map(String.init)
-            if var t = type(named: parts[0], from: scope) {
+            if let head = parts.first, head != name, var t = type(named: head, from: scope) {
                 var found = true
                 for p in parts.dropFirst() {
                     guard let n = t.nested[p] else { found = false; break }
