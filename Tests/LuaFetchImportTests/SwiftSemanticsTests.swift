@@ -436,6 +436,23 @@ import LuaFetchCore
             """) == ["found false"])
     }
 
+    /// `.init()` of the expected type makes one, also as the fallback of `??` whose left side's
+    /// type is unknown (Aidoku's tracker state, `decoded ?? .init()`, was a case token whose
+    /// `pendingPageUpdates` was nil at every launch).
+    @Test func anImplicitInitOfTheExpectedTypeMakesOne() throws {
+        #expect(try printed("""
+            let store = Store()
+            print(store.state.pending.isEmpty, store.other.pending.count)
+            """, others: """
+            struct State { var pending: [Int] = [] }
+            final class Store {
+                var state: State
+                var other: State = .init(pending: [1, 2])
+                init() { state = UserDefaults.standard.data(forKey: "state").flatMap { _ in nil } ?? .init() }
+            }
+            """) == ["true 2"])
+    }
+
     /// `super.method()` of a superclass the files do not define is the SDK's method, a stub
     /// (kiwix's `super.fetchRequest()` of NSManagedObject was nil); a library property wrapper
     /// with no type written holds an opaque value (cryptomator's `@Dependency(\\.database)`).

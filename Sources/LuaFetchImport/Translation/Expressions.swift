@@ -33,7 +33,8 @@ extension Translator {
                 if opText == "??" {
                     let a = expr(infix.leftOperand, optionalUse: true)
                     markOptionalUse(a, infix.leftOperand)
-                    let b = expr(infix.rightOperand, expect: a.type)
+                    // `x ?? .init()`: the fallback has the type of the whole (the context's when x's is unknown).
+                    let b = expr(infix.rightOperand, expect: a.type.map { var t = $0; t.optional = false; return t } ?? expect)
                     return LuaExpr("swift.coalesce(\(a.code), function() return \(b.code) end)", b.type ?? a.type.map { var t = $0; t.optional = false; return t })
                 }
                 if opText == "==" || opText == "!=" {
