@@ -151,6 +151,24 @@ import LuaFetchCore
         #expect(outcomes == [["busy", "still busy"], ["idle"]], "\(outcomes)")
     }
 
+    /// A stub that is a critical section (`mutate`, `withLock`, `read`, `write`, ...) runs its
+    /// closure before it returns, so what the closure assigns is there after the call (Loop's
+    /// settings read the old value its lock's `mutate` closure set: nil); a completion handler's
+    /// stub still calls back later.
+    @Test func aCriticalSectionsClosureRunsBeforeTheCallReturns() throws {
+        let files = ImportHarness.launching("""
+            var old: String?
+            _ = settings.mutate { value in old = "set" }
+            print(old ?? "nil")
+            var fetched: String?
+            api.fetch { result in fetched = "done" }
+            print(fetched ?? "not yet")
+            """, members: "let settings = Locked<Settings>(Settings())\nlet api = ApiClient()")
+        let r = try run(files, seed: 1, failures: .none)
+        #expect(Array(r.printed.prefix(2)) == ["set", "not yet"], "\(r.printed)")
+        #expect(r.scenario.split(separator: "\n").contains { $0.contains("\"Locked.mutate\"") && $0.contains("sync = true") })
+    }
+
     /// A property read the code uses as a condition is a Bool whatever its name (Swift has no
     /// truthiness): the importer marks its site `bool = true` (in `if`, `guard`, `!`, `&&`, `||`
     /// and `?:`), and explore draws it both ways; a read used otherwise stays opaque.

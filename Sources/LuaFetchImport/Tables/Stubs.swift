@@ -84,6 +84,17 @@ final class StubBook {
         if let i = lastSite[name], !sites[i - 1].declared { sites[i - 1].optional = true }
     }
 
+    /// Calls whose closure runs before they return, by their name: a lock's or a database
+    /// queue's critical section (`locked.mutate { $0.x = 1 }`, GRDB's `read`/`write`, FMDB's
+    /// `inDatabase`, Core Data's `performAndWait`). A stub of one calls its closures at once
+    /// (`sync = true`), so what the closure assigns is there after the call (Loop's
+    /// `mutateSettings` read the old value its `mutate` closure set). Others run them later.
+    static let synchronousClosureCalls: Set<String> = [
+        "mutate", "withLock", "withValue", "withMutableValue", "withCriticalRegion", "locked", "synchronized",
+        "sync", "performAndWait", "performBlockAndWait", "read", "write", "unsafeRead", "unsafeWrite",
+        "inDatabase", "inTransaction", "inSavePoint", "modify", "access", "transaction", "barrierSync",
+    ]
+
     /// The most recent site of `name` is a property read the code uses as a Bool.
     func markBool(_ name: String) {
         if let i = lastSite[name] { sites[i - 1].bool = true }
@@ -150,6 +161,9 @@ final class StubBook {
             let canFail = s.tried || s.closures.contains { $0.failure || $0.kinds.contains { $0 != nil } }
             if canFail { fields.append("fails = true") }
             if s.closures.contains(where: \.failure) { fields.append("hasFailureClosure = true") }
+            if !s.closures.isEmpty, let last = s.name.split(separator: ".").last, Self.synchronousClosureCalls.contains(String(last)) {
+                fields.append("sync = true")
+            }
             if !s.closures.isEmpty {
                 let cs = s.closures.map { c -> String in
                     var f = ["index = \(c.index)", "params = \(c.params)"]

@@ -140,7 +140,7 @@ swift.sites {
   { "DatabaseQueue.init", "JournalDatabase.swift:41", throws = true, fails = true },
   { "JournalEntry.insert", "JournalDatabase.swift:54", throws = true, fails = true },
   { "db.execute", "JournalDatabase.swift:56", throws = true, fails = true },
-  { "DatabaseQueue.write", "JournalDatabase.swift:52", throws = true, fails = true, closures = { [1] = { index = 1, params = 1 } } },
+  { "DatabaseQueue.write", "JournalDatabase.swift:52", throws = true, fails = true, sync = true, closures = { [1] = { index = 1, params = 1 } } },
   { "DatabaseQueue.interrupt", "JournalDatabase.swift:67" },
 }
 
