@@ -165,13 +165,15 @@ extension Translator {
     func construct(_ t: TypeDecl, args: [CallArg]) -> LuaExpr {
         madeTypes.append(t)
         let type = TypeName(t.qualified)
+        // `Self(...)` in a protocol extension's static: the adopting type's initializer.
+        let made = selfIsAdopter && inStatic && t === currentType ? "self" : t.lua
         if t.kind == .enum, args.count == 1, args[0].label == "rawValue", t.inits.isEmpty {
-            var r = LuaExpr("swift.fromRaw(\(t.lua), \(expr(args[0].syntax).code))", type)
+            var r = LuaExpr("swift.fromRaw(\(made), \(expr(args[0].syntax).code))", type)
             r.type?.optional = true
             return r
         }
         if let i = pick(t.inits, args) {
-            var r = LuaExpr("swift.new(\(t.lua), \(Literals.quote(i.lua))\(trailingArgs(ordered(i, args))))", type)
+            var r = LuaExpr("swift.new(\(made), \(Literals.quote(i.lua))\(trailingArgs(ordered(i, args))))", type)
             if i.failable { r.type?.optional = true }
             return r
         }
@@ -185,9 +187,9 @@ extension Translator {
                 else if next < values.count { values[next] = expr(a.syntax).code; next += 1 }
             }
             while values.last == "nil" { values.removeLast() }
-            return LuaExpr("swift.new(\(t.lua), \"init\"\(values.isEmpty ? "" : ", " + values.joined(separator: ", ")))", type)
+            return LuaExpr("swift.new(\(made), \"init\"\(values.isEmpty ? "" : ", " + values.joined(separator: ", ")))", type)
         }
-        return LuaExpr("swift.new(\(t.lua), \"init\")", type)
+        return LuaExpr("swift.new(\(made), \"init\")", type)
     }
 
     // MARK: - base.name(args)

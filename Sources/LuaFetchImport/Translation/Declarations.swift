@@ -305,6 +305,8 @@ extension Translator {
                 let initial = p.binding.initializer.map { expr($0.value, expect: p.type).code } ?? "nil"
                 emit("swift.static(\(t.lua), \(q), function() return \(initial) end)", at: p.binding)
             case .computed:
+                selfIsAdopter = t.kind == .protocol
+                defer { selfIsAdopter = false }
                 emit("swift.staticComputed(\(t.lua), \(q), " + getterSetter(p, t, isStatic: true).0 + ")", at: p.binding)
             }
             return
@@ -370,17 +372,21 @@ extension Translator {
     private func getterSetter(_ p: PropertyInfo, _ t: TypeDecl, isStatic: Bool) -> (String, Bool) {
         guard let acc = p.binding.accessorBlock else { return ("function() return nil end", false) }
         let selfParam = isStatic ? [] : ["self"]
+        let getterParam = isStatic && selfIsAdopter ? ["self"] : selfParam
         switch acc.accessors {
         case .getter(let items):
-            return (accessorFunction(items, params: selfParam, node: Syntax(acc), implicitReturn: true), false)
+            return (accessorFunction(items, params: getterParam, node: Syntax(acc), implicitReturn: true), false)
         case .accessors(let list):
             var getter = "function() return nil end", setter: String?
             for a in list {
                 switch a.accessorSpecifier.text {
-                case "get", "_read": getter = accessorFunction(a.body?.statements, params: selfParam, node: Syntax(a), implicitReturn: true)
+                case "get", "_read": getter = accessorFunction(a.body?.statements, params: getterParam, node: Syntax(a), implicitReturn: true)
                 case "set", "_modify":
                     let param = a.parameters?.name.text ?? "newValue"
+                    let adopter = selfIsAdopter
+                    selfIsAdopter = false   // a static setter is called without the adopting type
                     setter = accessorFunction(a.body?.statements, params: selfParam + [param], node: Syntax(a))
+                    selfIsAdopter = adopter
                 default: continue
                 }
             }

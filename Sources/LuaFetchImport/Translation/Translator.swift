@@ -73,6 +73,9 @@ final class Translator {
     var control: [ControlFrame] = []
     var currentType: TypeDecl?
     var inStatic = false
+    /// In the getter of a protocol extension's static computed property, `Self` (and `self`) is
+    /// the adopting type the runtime passes as the getter's parameter: `self`, not the protocol.
+    var selfIsAdopter = false
     /// Main-actor code (the app delegate, views, @MainActor types): `Task {}` inherits it.
     var onMainActor = false
     var tempCounter = 0

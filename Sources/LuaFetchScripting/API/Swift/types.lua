@@ -109,7 +109,7 @@ TypeMeta.__index = function(C, k)
     return v
   end
   local sg = lookup(info, "staticGetters", k)
-  if sg then return sg() end
+  if sg then return sg(C) end   -- C: `Self` of a protocol extension's static
   if info.super then return info.super[k] end
   if info.opaqueBase then return opaque(info.name .. "." .. tostring(k)) end
   return nil
@@ -223,6 +223,13 @@ function S.finish(...)
       end
       local pi = typeInfo[p]
       for k, g in pairs(pi.getters) do if not lookup(info, "getters", k) then info.getters[k] = g end end
+      -- A static computed property of the extension is the adopting type's (`Pubkey.empty`).
+      for k, g in pairs(pi.staticGetters) do
+        if not lookup(info, "staticGetters", k) and not lookup(info, "statics", k) then
+          info.staticGetters[k] = g
+          if pi.staticSetters[k] then info.staticSetters[k] = pi.staticSetters[k] end
+        end
+      end
     end
   end
 end

@@ -1,0 +1,38 @@
+// Shapes that crashed imported real apps at launch, each a false app-crash the runtime or the
+// translation caused (SPEC 18.9): a protocol extension's static computed property reached through
+// an adopting type. Swift in, what the app printed (or the findings) out.
+import Testing
+import LuaFetchCore
+@testable import LuaFetchImport
+
+@Suite struct RealLaunchTestsA {
+    func printed(_ body: String, members: String = "", others: String = "") throws -> [String] {
+        try TranslationTests().printed(body, members: members, others: others)
+    }
+
+    /// `extension Identifier { static var zero: Self { Self(...) } }`, read as `Account.zero`:
+    /// the adopting type has the static, and `Self` is that type, not the protocol. damus built
+    /// its empty key this way and every launch crashed on nil.
+    @Test func aProtocolExtensionsStaticComputedPropertyIsTheAdoptingTypes() throws {
+        #expect(try printed("""
+            let a = Account.zero
+            print(a.code, a.label, Badge.zero.label)
+            """, others: """
+            protocol Identifier { var code: Int { get }; init(_ code: Int) }
+            extension Identifier {
+                static var zero: Self { Self.init(0) }
+                func hex() -> String { "#\\(code)" }
+            }
+            struct Account: Identifier {
+                let code: Int
+                init(_ code: Int) { self.code = code }
+                var label: String { "account " + hex() }
+            }
+            struct Badge: Identifier {
+                let code: Int
+                init(_ code: Int) { self.code = code + 1 }
+                var label: String { "badge " + hex() }
+            }
+            """) == ["0 account #0 badge #1"])
+    }
+}
