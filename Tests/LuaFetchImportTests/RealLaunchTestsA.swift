@@ -35,4 +35,20 @@ import LuaFetchCore
             }
             """) == ["0 account #0 badge #1"])
     }
+
+    /// `text.contains("a")` beside an extension's `contains(subSequence:)` on String: labels that
+    /// do not fit the extension's method call String's own `contains`, on a value and on an
+    /// implied `self` inside the extension. deltachat's 24-hour check passed "a" as the
+    /// extension's parameter and crashed on nil at every launch.
+    @Test func anSDKTypesOwnMethodWinsOverAnExtensionsMethodWhoseLabelsDoNotFit() throws {
+        #expect(try printed("""
+            let format: String = "hh:mm a"
+            print(format.contains("a"), format.contains("z"), format.contains(subSequence: "mm"), format.hasMeridiem())
+            """, others: """
+            extension String {
+                func contains(subSequence: String) -> [Int] { [subSequence.count, count] }
+                func hasMeridiem() -> Bool { contains("a") }
+            }
+            """) == ["true false [2, 7] true"])
+    }
 }

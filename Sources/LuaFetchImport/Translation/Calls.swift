@@ -102,7 +102,7 @@ extension Translator {
         // A method of the current type (self implied).
         if let t = currentType {
             let candidates = t.methods(name)
-            if let m = pick(candidates, args, isStatic: inStatic) {
+            if let m = pick(candidates, args, isStatic: inStatic, labelsMustFit: t.external) {
                 let codeArgs = ordered(m, args)
                 let r = m.returnType
                 if m.isStatic || inStatic { return LuaExpr("\(t.lua).\(m.lua)(\(codeArgs))", r) }
@@ -259,7 +259,7 @@ extension Translator {
             }
         }
         // A method an extension of the files adds to an iOS or Swift type.
-        if let ext = externalType(for: base), let f = pick(ext.methods(name), args) {
+        if let ext = externalType(for: base), let f = pick(ext.methods(name), args, labelsMustFit: true) {
             let argsCode = ordered(f, args)
             let isTypeName = base.apiType != nil && base.code.hasPrefix("swift.opaque(")
             if f.isStatic || isTypeName { return LuaExpr("\(ext.lua).\(f.lua)(\(argsCode))", f.returnType) }

@@ -84,7 +84,13 @@ extension Translator {
             }
         }
         setFile(t.file)
-        emit("swift.extendBuiltins(\(t.lua), \(Literals.quote(t.qualified)))", t.line)
+        // A method whose first argument is labelled (`contains(subSequence:)`) is also known by
+        // that label, so the type's own method of the base name (`contains(_:)`) stays.
+        let labelled = t.methods.values.flatMap { $0 }.filter { !$0.isStatic }
+            .compactMap { f in f.params.first.flatMap { $0.label == "_" ? nil : "\(f.lua) = \(Literals.quote("\(f.base)_\($0.label)"))" } }
+            .sorted()
+        let extra = labelled.isEmpty ? "" : ", { " + labelled.joined(separator: ", ") + " }"
+        emit("swift.extendBuiltins(\(t.lua), \(Literals.quote(t.qualified))\(extra))", t.line)
     }
 
     /// Everything a type declares, part by part (the type itself, then its extensions).

@@ -364,7 +364,9 @@ local builtinKinds = {
 
 --- Swift's own value types learn the methods and computed properties the app's extensions add
 --- to them, for receivers whose type the translation could not tell (`swift.get`, `swift.call`).
-function S.extendBuiltins(E, typeName)
+--- `labelled`: a method's name → its base and first label (`contains_subSequence`): such a
+--- method is an overload beside the type's own method of its base name, which stays.
+function S.extendBuiltins(E, typeName, labelled)
   local kinds = builtinKinds[typeName]
   if not kinds then return end
   local info = typeInfo[E]
@@ -373,7 +375,11 @@ function S.extendBuiltins(E, typeName)
   sort(names)
   for _, kind in ipairs(kinds) do
     local members, methods = kind[1], kind[2]
-    for _, k in ipairs(names) do methods[k] = rawget(E, k) end
+    for _, k in ipairs(names) do
+      local key = labelled and labelled[k]
+      if key then methods[key] = rawget(E, k) end
+      if not (key and methods[k]) then methods[k] = rawget(E, k) end
+    end
     for k, g in pairs(info.getters) do members[k] = g end
   end
 end
