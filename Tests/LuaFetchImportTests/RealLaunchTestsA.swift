@@ -51,4 +51,29 @@ import LuaFetchCore
             }
             """) == ["true false [2, 7] true"])
     }
+
+    /// `extension UserDefaults { static let group = UserDefaults(suiteName:)!; var launches: Int
+    /// { get { integer(forKey: #function) } set { ... } } }`, then `var n = UserDefaults.group.launches;
+    /// n += 1; UserDefaults.group.launches = n`: the static keeps its type, so the member is the
+    /// extension's getter (and the assignment its setter), and `#function` in an accessor is the
+    /// property's name. mastodon counted its launches this way; the count read as nil and `+= 1`
+    /// crashed at every launch.
+    @Test func anExtensionsStaticOfAnSDKTypeKeepsItsTypeForTheExtensionsProperties() throws {
+        #expect(try printed("""
+            var count = UserDefaults.group.launches
+            count += 1
+            UserDefaults.group.launches = count
+            UserDefaults.group.bump()
+            print(count, UserDefaults.group.launches, UserDefaults.group.integer(forKey: "launches"))
+            """, others: """
+            extension UserDefaults {
+                static let group = UserDefaults(suiteName: "group.example.app")!
+                var launches: Int {
+                    get { integer(forKey: #function) }
+                    set { set(newValue, forKey: #function) }
+                }
+                func bump() { launches += 10 }
+            }
+            """) == ["1 11 11"])
+    }
 }

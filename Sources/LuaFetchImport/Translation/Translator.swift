@@ -123,7 +123,7 @@ final class Translator {
     /// Types with SwiftUI handlers lifted out of `body` (a `__swiftui` method).
     var swiftUITypes: [TypeDecl] = []
     /// Static constants of extensions of types the files do not define (`Notification.Name.sync`).
-    var extensionStatics: [String: String] = [:]
+    var extensionStatics: [String: LuaExpr] = [:]
 
     /// Lua's parser, handed in by the command (18.8.5): a chunk and its name give Lua's
     /// message when the chunk does not compile. nil: no check (in-process tests).

@@ -196,6 +196,15 @@ function S.extGet(E, name, recv)
   return nil
 end
 
+--- `value.name = v` of a computed property an extension of the files adds to a type they do
+--- not define: its setter, with the value as `self`.
+function S.extSet(E, name, recv, v)
+  if recv == nil then error("attempt to set '" .. name .. "' of nil (an Optional used without '?' or '!')", 2) end
+  local s = typeInfo[E].setters[name]
+  if s then return s(recv, v) end
+  return S.setMember(recv, name, v)
+end
+
 --- Called once every file's types are defined: protocol extensions' methods reach the types
 --- that conform (a type's own method wins).
 function S.finish(...)
