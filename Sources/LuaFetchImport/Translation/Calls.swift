@@ -200,6 +200,8 @@ extension Translator {
         guard let baseSyntax = m.base else {
             // `.name(args)`: an enum case with values, or a static of the expected type.
             if let e = expect, let t = program.type(named: e.name, from: currentType) {
+                // `.init(args)`: the expected type's initializer (`static let main: Settings = .init()`).
+                if name == "init", t.kind != .protocol { return construct(t, args: args) }
                 if t.cases.contains(where: { $0.name == name }) {
                     return LuaExpr("\(t.lua).\(Naming.field(name))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))", TypeName(t.qualified))
                 }
