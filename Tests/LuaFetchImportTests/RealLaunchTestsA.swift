@@ -76,4 +76,41 @@ import LuaFetchCore
             }
             """) == ["1 11 11"])
     }
+
+    /// `private static let main: Store = .init()`: an implicit `.init()` of a type the files
+    /// define is its initializer, not an enum case named "init". mlem's settings store was a
+    /// case token, and every launch crashed reading its values.
+    @Test func anImplicitInitOfATranslatedTypeCallsItsInitializer() throws {
+        #expect(try printed("""
+            print(Store.label(), Store.count())
+            """, others: """
+            final class Store {
+                private static let main: Store = .init()
+                private let values: [String]
+                private init() { values = ["a", "b"] }
+                static func label() -> String { main.values.joined(separator: "+") }
+                static func count() -> Int { main.values.count }
+            }
+            """) == ["a+b 2"])
+    }
+
+    /// A local a library's property wrapper holds (`@Dependency(\.client) var client` inside an
+    /// initializer): it starts with a stub's value, as a wrapped property does, never nil. mlem's
+    /// settings loaded through such a local and every launch crashed calling it on nil.
+    @Test func aLocalOfALibrarysPropertyWrapperHoldsAValue() throws {
+        #expect(try printed("""
+            let store = Store()
+            print(store.ready)
+            """, others: """
+            import Dependencies
+            final class Store {
+                var ready = false
+                init() {
+                    @Dependency(\\.client) var client
+                    _ = client.loadSettings()
+                    ready = true
+                }
+            }
+            """) == ["true"])
+    }
 }

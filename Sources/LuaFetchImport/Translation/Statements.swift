@@ -92,6 +92,9 @@ extension Translator {
                     let name = declare(id.identifier.text, type: declared ?? e.type, stub: e.stubName)
                     if v.bindingSpecifier.tokenKind == .keyword(.let), let text = constantString(initial) { setLocalConstant(id.identifier.text, text) }
                     emit("local \(name) = \(e.code)", at: b)
+                } else if let start = libraryWrapperStart(v, declared: declared, name: id.identifier.text) {
+                    let name = declare(id.identifier.text, type: declared)
+                    emit("local \(name) = \(start)", at: b)
                 } else {
                     let name = declare(id.identifier.text, type: declared)
                     emit("local \(name)", at: b)
@@ -111,6 +114,22 @@ extension Translator {
                 exprStatement(initial)
             }
         }
+    }
+
+    /// A local a library's property wrapper holds (`@Dependency(\.store) var store` in a
+    /// function) starts with a value, as a wrapped property does: the default its attribute
+    /// names, else a stub of its type (or named by the variable).
+    func libraryWrapperStart(_ v: VariableDeclSyntax, declared: TypeName?, name: String) -> String? {
+        for a in v.attributes.compactMap({ $0.as(AttributeSyntax.self) }) {
+            let w = a.attributeName.trimmedDescription
+            guard Self.libraryWrapper(w), program.type(named: w, from: currentType) == nil else { continue }
+            if case .argumentList(let list)? = a.arguments,
+               let start = list.first(where: { ["defaultValue", "default", "wrappedValue", "initialValue"].contains($0.label?.text ?? "") })?.expression {
+                return expr(start, expect: declared).code
+            }
+            return "swift.opaque(\(Literals.quote(declared?.name ?? Program.plain(name))))"
+        }
+        return nil
     }
 
     /// Struct, array, dictionary and set values are copied when assigned from a name (18.7.8).
