@@ -113,4 +113,36 @@ import LuaFetchCore
             }
             """) == ["true"])
     }
+
+    /// `var time: NSNumber = 0`, then `time.doubleValue / 1000`: an NSNumber made from a literal
+    /// has NSNumber's accessors (`doubleValue`, `intValue`, `boolValue`, `stringValue`).
+    /// nightguard's label colour divided `lastUpdate.doubleValue` (nil) and crashed at every launch.
+    @Test func anNSNumberFromALiteralAnswersItsAccessors() throws {
+        #expect(try printed("""
+            let r = Reading()
+            print(r.time.doubleValue / 1000, r.level.intValue, r.level.boolValue, r.time.boolValue, r.level.stringValue, r.count.stringValue)
+            """, others: """
+            final class Reading {
+                var time: NSNumber = 0
+                var level: NSNumber = 2.5
+                var count: NSNumber = 3
+            }
+            """) == ["0.0 2 true false 2.5 3"])
+    }
+
+    /// `var slice = self[...]` in an extension of Array: the unbounded range is no type name (the
+    /// importer stopped on it with an internal error). nightguard's `prefix(_:where:)` did this.
+    @Test func anUnboundedRangeSubscriptImports() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(["a", "b"].firstTwo(where: { $0 == "b" }))
+            """, others: """
+            extension Array {
+                func firstTwo(where keep: (Element) -> Bool) -> [Element] {
+                    let all = self[...]
+                    return all.filter(keep)
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+    }
 }

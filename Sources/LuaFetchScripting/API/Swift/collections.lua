@@ -330,6 +330,21 @@ numberMembers.timeIntervalSince1970 = function(d) return 1379462400 + d end
 numberMembers.timeIntervalSinceReferenceDate = function(d) return 1379462400 - 978307200 + d end
 numberMembers.isZero = function(n) return n == 0 end
 numberMembers.magnitude = function(n) return math.abs(n) end
+-- An NSNumber made from a literal (`var time: NSNumber = 0`) is a number: its accessors.
+local function truncated(n)
+  if n ~= n or n == math.huge or n == -math.huge then return 0 end
+  return math.tointeger(n >= 0 and floor(n) or -floor(-n)) or 0
+end
+numberMembers.doubleValue = function(n) return n * 1.0 end
+numberMembers.floatValue = numberMembers.doubleValue
+for _, k in ipairs({ "intValue", "int8Value", "int16Value", "int32Value", "int64Value", "uintValue", "integerValue", "unsignedIntegerValue" }) do
+  numberMembers[k] = truncated
+end
+numberMembers.boolValue = function(n) return n ~= 0 end
+numberMembers.stringValue = function(n)
+  if math.type(n) == "float" and n == floor(n) and math.abs(n) < 2^53 then return tostring(math.tointeger(n)) end
+  return describe(n)
+end
 local numberMethods = {}
 numberMethods.addingTimeInterval = function(d, x) return d + x end
 numberMethods["timeIntervalSince"] = function(d, o) return d - o end
