@@ -40,11 +40,11 @@ final class ReceiverTypes {
             let n = Program.plain(m.declName.baseName.text)
             // `T.shared`, `T.default`: a value of T (or the static's declared type).
             if case .type(let tn) = ReferenceCollector.receiver(of: base) {
-                if let t = program.type(named: tn, from: owner) { return t.property(n)?.type?.name ?? (["shared", "default", "current", "standard"].contains(n) ? t.qualified : nil) }
+                if let t = program.type(named: tn, from: owner) { return declared(t.property(n)?.type?.name, on: t) ?? (["shared", "default", "current", "standard"].contains(n) ? t.qualified : nil) }
                 return ["shared", "default", "current", "standard", "main"].contains(n) ? tn : nil
             }
             guard let bt = type(of: base), let t = program.type(named: bt, from: owner) else { return nil }
-            return t.property(n)?.type?.name
+            return declared(t.property(n)?.type?.name, on: t)
         }
         if let c = e.as(FunctionCallExprSyntax.self) {
             let callee = ReferenceCollector.unwrapped(c.calledExpression)
@@ -54,7 +54,7 @@ final class ReceiverTypes {
                 let n = Program.plain(m.declName.baseName.text)
                 if n == "init", case .type(let tn)? = m.base.map({ ReferenceCollector.receiver(of: $0) }) { return tn }
                 if let base = m.base, let bt = type(of: base), let t = program.type(named: bt, from: owner) {
-                    let returns = Set(t.methods(n).compactMap { $0.returnType?.name })
+                    let returns = Set(t.methods(n).compactMap { declared($0.returnType?.name, on: t) })
                     return returns.count == 1 ? returns.first : nil
                 }
             }
@@ -68,5 +68,11 @@ final class ReceiverTypes {
         }
         if let a = e.as(AsExprSyntax.self) { return TypeName(a.type)?.name }
         return nil
+    }
+
+    /// A member's declared type read on `t`: `Self` (a protocol extension's `static var empty:
+    /// Self`) is `t` itself.
+    private func declared(_ name: String?, on t: TypeDecl) -> String? {
+        name == "Self" ? t.qualified : name
     }
 }

@@ -205,7 +205,16 @@ final class SliceBuilder {
         case .superclass: target = owner?.superclass
         default: target = nil
         }
-        guard let t = target, t.kind != .protocol else { return }
+        guard let t = target else { return }
+        if t.kind == .protocol {
+            // `Self.init(...)` in a protocol extension makes whichever type adopts it.
+            for a in family(t, down: true) where a.kind != .protocol { makeWithInit(a, labels) }
+            return
+        }
+        makeWithInit(t, labels)
+    }
+
+    private func makeWithInit(_ t: TypeDecl, _ labels: [String?]) {
         make(t)
         let fitting = t.inits.filter { $0.accepts(labels) }
         for i in fitting.isEmpty ? t.inits : fitting { reach(i, t) }

@@ -11,11 +11,19 @@ extension Translator {
     /// `isStatic`: the call is on the type (true) or an instance (false): a static and an
     /// instance method of one name are two methods (18.9.6); the other kind only when no
     /// method of the wanted kind has that name.
-    func pick(_ candidates: [FuncInfo], _ args: [CallArg], isStatic: Bool? = nil) -> FuncInfo? {
+    /// `labelsMustFit`: only an overload whose labels fit (an extension's method of an SDK or
+    /// library type beside the type's own members: `s.contains("a")` is String's own, never the
+    /// extension's `contains(subSequence:)`).
+    func pick(_ candidates: [FuncInfo], _ args: [CallArg], isStatic: Bool? = nil, labelsMustFit: Bool = false) -> FuncInfo? {
         var list = candidates
         if let isStatic {
             let wanted = candidates.filter { $0.isStatic == isStatic }
             if !wanted.isEmpty { list = wanted }
+        }
+        if labelsMustFit {
+            // An unlabelled closure fits a parameter of any type (a typealias of a function).
+            let labels = args.map { $0.label ?? ($0.closure != nil ? "*" : "_") }
+            list = list.filter { fits($0, labels) }
         }
         let f = pickOverload(list, args)
         // Inside an extension of an SDK or library type, a method calling its own selector calls
@@ -37,7 +45,11 @@ extension Translator {
     private func fits(_ f: FuncInfo, _ labels: [String]) -> Bool {
         var i = 0
         for p in f.params {
-            if i < labels.count && (labels[i] == p.label || (labels[i] == "_" && p.isClosure)) { i += 1; continue }
+            if i < labels.count && (labels[i] == p.label || (labels[i] == "_" && p.isClosure) || labels[i] == "*") {
+                i += 1
+                if p.variadic { while i < labels.count && labels[i] == "_" { i += 1 } }
+                continue
+            }
             if p.defaultValue != nil { continue }
             return false
         }

@@ -102,7 +102,7 @@ extension Translator {
         // A method of the current type (self implied).
         if let t = currentType {
             let candidates = t.methods(name)
-            if let m = pick(candidates, args, isStatic: inStatic) {
+            if let m = pick(candidates, args, isStatic: inStatic, labelsMustFit: t.external) {
                 let codeArgs = ordered(m, args)
                 let r = m.returnType
                 if m.isStatic || inStatic { return LuaExpr("\(t.lua).\(m.lua)(\(codeArgs))", r) }
@@ -165,13 +165,15 @@ extension Translator {
     func construct(_ t: TypeDecl, args: [CallArg]) -> LuaExpr {
         madeTypes.append(t)
         let type = TypeName(t.qualified)
+        // `Self(...)` in a protocol extension's static: the adopting type's initializer.
+        let made = selfIsAdopter && inStatic && t === currentType ? "self" : t.lua
         if t.kind == .enum, args.count == 1, args[0].label == "rawValue", t.inits.isEmpty {
-            var r = LuaExpr("swift.fromRaw(\(t.lua), \(expr(args[0].syntax).code))", type)
+            var r = LuaExpr("swift.fromRaw(\(made), \(expr(args[0].syntax).code))", type)
             r.type?.optional = true
             return r
         }
         if let i = pick(t.inits, args) {
-            var r = LuaExpr("swift.new(\(t.lua), \(Literals.quote(i.lua))\(trailingArgs(ordered(i, args))))", type)
+            var r = LuaExpr("swift.new(\(made), \(Literals.quote(i.lua))\(trailingArgs(ordered(i, args))))", type)
             if i.failable { r.type?.optional = true }
             return r
         }
@@ -185,9 +187,9 @@ extension Translator {
                 else if next < values.count { values[next] = expr(a.syntax).code; next += 1 }
             }
             while values.last == "nil" { values.removeLast() }
-            return LuaExpr("swift.new(\(t.lua), \"init\"\(values.isEmpty ? "" : ", " + values.joined(separator: ", ")))", type)
+            return LuaExpr("swift.new(\(made), \"init\"\(values.isEmpty ? "" : ", " + values.joined(separator: ", ")))", type)
         }
-        return LuaExpr("swift.new(\(t.lua), \"init\")", type)
+        return LuaExpr("swift.new(\(made), \"init\")", type)
     }
 
     // MARK: - base.name(args)
@@ -198,7 +200,7 @@ extension Translator {
         guard let baseSyntax = m.base else {
             // `.name(args)`: an enum case with values, or a static of the expected type.
             if let e = expect, let t = program.type(named: e.name, from: currentType) {
-                // `.init(...)` of the expected type (`state ?? .init()`).
+                // `.init(args)`: the expected type's initializer (`static let main: Settings = .init()`, `state ?? .init()`).
                 if name == "init", t.kind != .protocol { return construct(t, args: args) }
                 if t.cases.contains(where: { $0.name == name }) {
                     return LuaExpr("\(t.lua).\(Naming.field(name))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))", TypeName(t.qualified))
@@ -259,7 +261,7 @@ extension Translator {
             }
         }
         // A method an extension of the files adds to an iOS or Swift type.
-        if let ext = externalType(for: base), let f = pick(ext.methods(name), args) {
+        if let ext = externalType(for: base), let f = pick(ext.methods(name), args, labelsMustFit: true) {
             let argsCode = ordered(f, args)
             let isTypeName = base.apiType != nil && base.code.hasPrefix("swift.opaque(")
             if f.isStatic || isTypeName { return LuaExpr("\(ext.lua).\(f.lua)(\(argsCode))", f.returnType) }

@@ -97,9 +97,13 @@ extension Translator {
                 for b in v.bindings {
                     guard let id = b.pattern.as(IdentifierPatternSyntax.self), let initial = b.initializer?.value else { continue }
                     let typeName = TypeName(x.extendedType)?.name ?? ""
-                    let code = expr(initial).code
-                    extensionStatics["\(typeName).\(Program.plain(id.identifier.text))"] = code
-                    extensionStatics[Program.plain(id.identifier.text)] = code
+                    // The value keeps its type (declared, or its initializer's): a member read
+                    // on it (`UserDefaults.shared.count` of an extension's computed property)
+                    // finds the extension.
+                    let made = expr(initial)
+                    let value = LuaExpr(made.code, TypeName(b.typeAnnotation?.type) ?? made.type)
+                    extensionStatics["\(typeName).\(Program.plain(id.identifier.text))"] = value
+                    extensionStatics[Program.plain(id.identifier.text)] = value
                 }
             }
         }

@@ -92,7 +92,13 @@ extension Translator {
             }
         }
         setFile(t.file)
-        emit("swift.extendBuiltins(\(t.lua), \(Literals.quote(t.qualified)))", t.line)
+        // A method whose first argument is labelled (`contains(subSequence:)`) is also known by
+        // that label, so the type's own method of the base name (`contains(_:)`) stays.
+        let labelled = t.methods.values.flatMap { $0 }.filter { !$0.isStatic }
+            .compactMap { f in f.params.first.flatMap { $0.label == "_" ? nil : "\(f.lua) = \(Literals.quote("\(f.base)_\($0.label)"))" } }
+            .sorted()
+        let extra = labelled.isEmpty ? "" : ", { " + labelled.joined(separator: ", ") + " }"
+        emit("swift.extendBuiltins(\(t.lua), \(Literals.quote(t.qualified))\(extra))", t.line)
     }
 
     /// Everything a type declares, part by part (the type itself, then its extensions).
@@ -327,6 +333,8 @@ extension Translator {
                 let initial = p.binding.initializer.map { expr($0.value, expect: p.type).code } ?? "nil"
                 emit("swift.static(\(t.lua), \(q), function() return \(initial) end)", at: p.binding)
             case .computed:
+                selfIsAdopter = t.kind == .protocol
+                defer { selfIsAdopter = false }
                 emit("swift.staticComputed(\(t.lua), \(q), " + getterSetter(p, isStatic: true).joined + ")", at: p.binding)
             }
             return
@@ -393,17 +401,21 @@ extension Translator {
         func result(_ g: String, _ s: String?) -> (getter: String, setter: String?, joined: String) { (g, s, g + (s.map { ", " + $0 } ?? "")) }
         guard let acc = p.binding.accessorBlock else { return result("function() return nil end", nil) }
         let selfParam = isStatic ? [] : ["self"]
+        let getterParam = isStatic && selfIsAdopter ? ["self"] : selfParam
         switch acc.accessors {
         case .getter(let items):
-            return result(accessorFunction(items, params: selfParam, node: Syntax(acc), implicitReturn: true), nil)
+            return result(accessorFunction(items, params: getterParam, node: Syntax(acc), implicitReturn: true), nil)
         case .accessors(let list):
             var getter = "function() return nil end", setter: String?
             for a in list {
                 switch a.accessorSpecifier.text {
-                case "get", "_read": getter = accessorFunction(a.body?.statements, params: selfParam, node: Syntax(a), implicitReturn: true)
+                case "get", "_read": getter = accessorFunction(a.body?.statements, params: getterParam, node: Syntax(a), implicitReturn: true)
                 case "set", "_modify":
                     let param = a.parameters?.name.text ?? "newValue"
+                    let adopter = selfIsAdopter
+                    selfIsAdopter = false   // a static setter is called without the adopting type
                     setter = accessorFunction(a.body?.statements, params: selfParam + [param], node: Syntax(a))
+                    selfIsAdopter = adopter
                 default: continue
                 }
             }

@@ -82,6 +82,18 @@ extension Translator {
 
     // MARK: - Macros
 
+    /// The property whose accessor holds `node` (`#function` there is the property's name:
+    /// `var count: Int { get { integer(forKey: #function) } }` reads "count").
+    func enclosingProperty(_ node: some SyntaxProtocol) -> String? {
+        var n = node.parent
+        while let x = n {
+            if x.is(FunctionDeclSyntax.self) || x.is(InitializerDeclSyntax.self) { return nil }
+            if let b = x.as(PatternBindingSyntax.self) { return b.pattern.as(IdentifierPatternSyntax.self).map { Program.plain($0.identifier.text) } }
+            n = x.parent
+        }
+        return nil
+    }
+
     func macro(_ m: MacroExpansionExprSyntax) -> LuaExpr {
         switch m.macroName.text {
         case "selector":
@@ -96,7 +108,7 @@ extension Translator {
             return LuaExpr("function() end", TypeName("Function"))
         case "file", "fileID", "filePath": return LuaExpr(Literals.quote(file.source.shown), TypeName("String"))
         case "line": return LuaExpr(String(file.line(m)), TypeName("Int"))
-        case "function": return LuaExpr(Literals.quote(currentFunction?.base ?? ""), TypeName("String"))
+        case "function": return LuaExpr(Literals.quote(currentFunction?.base ?? enclosingProperty(m) ?? ""), TypeName("String"))
         case "column": return LuaExpr("1", TypeName("Int"))
         case "Preview": return LuaExpr("nil")
         default: return LuaExpr(unsupportedCall("#\(m.macroName.text)", m))

@@ -24,7 +24,7 @@ extension Translator {
         // A type the files extend (`Notification.Name.syncDone`), or a type nested in an API's.
         if let api = base.apiType {
             let typeName = api.hasPrefix("?") ? String(api.dropFirst()) : api
-            if let v = extensionStatics["\(typeName).\(name)"] { return LuaExpr(v) }
+            if let v = extensionStatics["\(typeName).\(name)"] { return v }
             if name.first?.isUppercase == true { return typeReference("\(typeName).\(name)", node: Syntax(m)) }
         }
         // A known API: mapped values (`UIApplication.shared`, `DispatchQueue.main`, `Date.distantFuture`).
@@ -132,7 +132,7 @@ extension Translator {
         if let v = dates[name], !program.typeOrder.contains(where: { $0.cases.contains { $0.name == name } }) {
             return LuaExpr(v, TypeName("Date"))
         }
-        if let v = extensionStatics[name] { return LuaExpr(v) }
+        if let v = extensionStatics[name] { return v }
         if let e = expect, let v = APIs.member(e.name, name, translator: self, base: LuaExpr(""), node: node) { return v }
         return LuaExpr("swift.case(\(Literals.quote(name)))")
     }

@@ -259,6 +259,9 @@ extension Translator {
         let operators = ["+": "swift.add", "-": "swift.sub", "*": "swift.mul", "/": "swift.div", "%": "swift.mod", "<": "swift.lt",
                          ">": "swift.gt", "<=": "swift.le", ">=": "swift.ge", "==": "swift.eq", "!=": "swift.ne"]
         if let fn = operators[name] { return LuaExpr(fn, TypeName("Function")) }
+        if name == "self" || name == "Self", selfIsAdopter, inStatic, let t = currentType {
+            var r = LuaExpr("self"); r.typeRef = t; return r
+        }
         if name == "self" {
             if inStatic, let t = currentType { var r = LuaExpr(t.lua); r.typeRef = t; return r }
             var r = LuaExpr("self", currentType.map { TypeName($0.qualified) })

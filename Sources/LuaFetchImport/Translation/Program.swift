@@ -78,6 +78,7 @@ final class Program {
         if let t = typesByFile[scope?.file.source.path ?? filePath]?[name] { return t }
         if let t = typesByModule[scope?.file.source.module ?? module]?[name] { return t }
         // `Outer.Inner`: the outer as this code sees it (its file's, its module's), then inward.
+        // (`...`, the unbounded range of `a[...]`, has no component.)
         if name.contains(".") {
             let parts = name.split(separator: ".").map(String.init)
             if let head = parts.first, head != name, var t = type(named: head, from: scope) {

@@ -265,6 +265,10 @@ extension Translator {
             if r.code.hasPrefix("swift.global(") {
                 return "swift.setGlobal(\(Literals.quote(id.baseName.text)), \(value))"
             }
+            // In an extension of an iOS or Swift type, its own computed property's setter.
+            if r.code.hasPrefix("swift.extGet("), let t = currentType {
+                return "swift.extSet(\(t.lua), \(Literals.quote(Naming.field(id.baseName.text))), self, \(value))"
+            }
             // A name the files never declare (a variable of code they do not have): the value
             // is computed and dropped (Lua cannot assign to a call's result).
             if r.code.hasSuffix(")") || r.code.hasPrefix("function(") || r.code.hasPrefix("function ") { return "local _ = \(value)" }
@@ -284,12 +288,17 @@ extension Translator {
                 unmodelledAppProperties.insert(name)
                 return "swift.appSet(\(Literals.quote(name)), \(value))"
             }
+            // A computed property an extension of the files adds to an iOS or Swift type: its setter.
+            let ext = externalType(for: b).flatMap { e in e.property(name).map { (e, $0) } }
+            let extSet = ext.flatMap { e, p in p.kind == .computed && !p.isStatic ? "swift.extSet(\(e.lua), \(Literals.quote(Naming.field(name))), " : nil }
             // `a?.b = v`: nothing happens when `a` is nil (the value is not even computed).
             if b.chained {
                 let o = temp("o")
-                let set = direct ? "\(o).\(Naming.field(name)) = \(value)" : "swift.setMember(\(o), \(Literals.quote(name)), \(value))"
+                let set = extSet.map { "\($0)\(o), \(value))" }
+                    ?? (direct ? "\(o).\(Naming.field(name)) = \(value)" : "swift.setMember(\(o), \(Literals.quote(name)), \(value))")
                 return "do local \(o) = \(b.code) if \(o) ~= nil then \(set) end end"
             }
+            if let extSet { return "\(extSet)\(b.code), \(value))" }
             if direct { return "\(b.code).\(Naming.field(name)) = \(value)" }
             return "swift.setMember(\(b.code), \(Literals.quote(name)), \(value))"
         }

@@ -92,11 +92,9 @@ extension Translator {
                     let name = declare(id.identifier.text, type: declared ?? e.type, stub: e.stubName)
                     if v.bindingSpecifier.tokenKind == .keyword(.let), let text = constantString(initial) { setLocalConstant(id.identifier.text, text) }
                     emit("local \(name) = \(e.code)", at: b)
-                } else if let wrapper = localLibraryWrapper(v) {
-                    // A local wrapped by a library (`@Dependency(\.environment) var environment`)
-                    // always holds a value, as a stored property does: a stub of its type.
+                } else if let start = libraryWrapperStart(v, declared: declared, name: id.identifier.text) {
                     let name = declare(id.identifier.text, type: declared)
-                    emit("local \(name) = swift.opaque(\(Literals.quote(declared?.name ?? wrapper)))", at: b)
+                    emit("local \(name) = \(start)", at: b)
                 } else {
                     let name = declare(id.identifier.text, type: declared)
                     emit("local \(name)", at: b)
@@ -118,12 +116,18 @@ extension Translator {
         }
     }
 
-    /// The wrapper of a local variable, when a library's wrapper (not one of the files).
-    func localLibraryWrapper(_ v: VariableDeclSyntax) -> String? {
-        for a in v.attributes {
-            guard let attr = a.as(AttributeSyntax.self) else { continue }
-            let name = attr.attributeName.trimmedDescription
-            if Self.libraryWrapper(name), program.type(named: name, from: currentType) == nil { return name }
+    /// A local a library's property wrapper holds (`@Dependency(\.store) var store` in a
+    /// function) starts with a value, as a wrapped property does: the default its attribute
+    /// names, else a stub of its type (or named by the variable).
+    func libraryWrapperStart(_ v: VariableDeclSyntax, declared: TypeName?, name: String) -> String? {
+        for a in v.attributes.compactMap({ $0.as(AttributeSyntax.self) }) {
+            let w = a.attributeName.trimmedDescription
+            guard Self.libraryWrapper(w), program.type(named: w, from: currentType) == nil else { continue }
+            if case .argumentList(let list)? = a.arguments,
+               let start = list.first(where: { ["defaultValue", "default", "wrappedValue", "initialValue"].contains($0.label?.text ?? "") })?.expression {
+                return expr(start, expect: declared).code
+            }
+            return "swift.opaque(\(Literals.quote(declared?.name ?? Program.plain(name))))"
         }
         return nil
     }

@@ -73,6 +73,9 @@ final class Translator {
     var control: [ControlFrame] = []
     var currentType: TypeDecl?
     var inStatic = false
+    /// In the getter of a protocol extension's static computed property, `Self` (and `self`) is
+    /// the adopting type the runtime passes as the getter's parameter: `self`, not the protocol.
+    var selfIsAdopter = false
     /// Main-actor code (the app delegate, views, @MainActor types): `Task {}` inherits it.
     var onMainActor = false
     var tempCounter = 0
@@ -120,7 +123,7 @@ final class Translator {
     /// Types with SwiftUI handlers lifted out of `body` (a `__swiftui` method).
     var swiftUITypes: [TypeDecl] = []
     /// Static constants of extensions of types the files do not define (`Notification.Name.sync`).
-    var extensionStatics: [String: String] = [:]
+    var extensionStatics: [String: LuaExpr] = [:]
 
     /// Lua's parser, handed in by the command (18.8.5): a chunk and its name give Lua's
     /// message when the chunk does not compile. nil: no check (in-process tests).

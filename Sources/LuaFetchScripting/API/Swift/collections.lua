@@ -342,6 +342,21 @@ numberMembers.timeIntervalSince1970 = function(d) return 1379462400 + d end
 numberMembers.timeIntervalSinceReferenceDate = function(d) return 1379462400 - 978307200 + d end
 numberMembers.isZero = function(n) return n == 0 end
 numberMembers.magnitude = function(n) return math.abs(n) end
+-- An NSNumber made from a literal (`var time: NSNumber = 0`) is a number: its accessors.
+local function truncated(n)
+  if n ~= n or n == math.huge or n == -math.huge then return 0 end
+  return math.tointeger(n >= 0 and floor(n) or -floor(-n)) or 0
+end
+numberMembers.doubleValue = function(n) return n * 1.0 end
+numberMembers.floatValue = numberMembers.doubleValue
+for _, k in ipairs({ "intValue", "int8Value", "int16Value", "int32Value", "int64Value", "uintValue", "integerValue", "unsignedIntegerValue" }) do
+  numberMembers[k] = truncated
+end
+numberMembers.boolValue = function(n) return n ~= 0 end
+numberMembers.stringValue = function(n)
+  if math.type(n) == "float" and n == floor(n) and math.abs(n) < 2^53 then return tostring(math.tointeger(n)) end
+  return describe(n)
+end
 local numberMethods = {}
 numberMethods.addingTimeInterval = function(d, x) return d + x end
 numberMethods["timeIntervalSince"] = function(d, o) return d - o end
@@ -376,7 +391,9 @@ local builtinKinds = {
 
 --- Swift's own value types learn the methods and computed properties the app's extensions add
 --- to them, for receivers whose type the translation could not tell (`swift.get`, `swift.call`).
-function S.extendBuiltins(E, typeName)
+--- `labelled`: a method's name → its base and first label (`contains_subSequence`): such a
+--- method is an overload beside the type's own method of its base name, which stays.
+function S.extendBuiltins(E, typeName, labelled)
   local kinds = builtinKinds[typeName]
   if not kinds then return end
   local info = typeInfo[E]
@@ -385,7 +402,11 @@ function S.extendBuiltins(E, typeName)
   sort(names)
   for _, kind in ipairs(kinds) do
     local members, methods = kind[1], kind[2]
-    for _, k in ipairs(names) do methods[k] = rawget(E, k) end
+    for _, k in ipairs(names) do
+      local key = labelled and labelled[k]
+      if key then methods[key] = rawget(E, k) end
+      if not (key and methods[k]) then methods[k] = rawget(E, k) end
+    end
     for k, g in pairs(info.getters) do members[k] = g end
   end
 end

@@ -109,7 +109,7 @@ TypeMeta.__index = function(C, k)
     return v
   end
   local sg = lookup(info, "staticGetters", k)
-  if sg then return sg() end
+  if sg then return sg(C) end   -- C: `Self` of a protocol extension's static
   if info.super then return info.super[k] end
   if info.opaqueBase then return opaque(info.name .. "." .. tostring(k)) end
   return nil
@@ -196,6 +196,15 @@ function S.extGet(E, name, recv)
   return nil
 end
 
+--- `value.name = v` of a computed property an extension of the files adds to a type they do
+--- not define: its setter, with the value as `self`.
+function S.extSet(E, name, recv, v)
+  if recv == nil then error("attempt to set '" .. name .. "' of nil (an Optional used without '?' or '!')", 2) end
+  local s = typeInfo[E].setters[name]
+  if s then return s(recv, v) end
+  return S.setMember(recv, name, v)
+end
+
 --- Called once every file's types are defined: protocol extensions' methods reach the types
 --- that conform (a type's own method wins).
 function S.finish(...)
@@ -223,6 +232,13 @@ function S.finish(...)
       end
       local pi = typeInfo[p]
       for k, g in pairs(pi.getters) do if not lookup(info, "getters", k) then info.getters[k] = g end end
+      -- A static computed property of the extension is the adopting type's (`Pubkey.empty`).
+      for k, g in pairs(pi.staticGetters) do
+        if not lookup(info, "staticGetters", k) and not lookup(info, "statics", k) then
+          info.staticGetters[k] = g
+          if pi.staticSetters[k] then info.staticSetters[k] = pi.staticSetters[k] end
+        end
+      end
     end
   end
 end
