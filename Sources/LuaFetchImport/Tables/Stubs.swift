@@ -88,7 +88,8 @@ final class StubBook {
     /// queue's critical section (`locked.mutate { $0.x = 1 }`, GRDB's `read`/`write`, FMDB's
     /// `inDatabase`, Core Data's `performAndWait`). A stub of one calls its closures at once
     /// (`sync = true`), so what the closure assigns is there after the call (Loop's
-    /// `mutateSettings` read the old value its `mutate` closure set). Others run them later.
+    /// `mutateSettings` read the old value its `mutate` closure set). Others run them later, and
+    /// so does one holding the app-group container's lock (its `seconds` are the lock's).
     static let synchronousClosureCalls: Set<String> = [
         "mutate", "withLock", "withValue", "withMutableValue", "withCriticalRegion", "locked", "synchronized",
         "sync", "performAndWait", "performBlockAndWait", "read", "write", "unsafeRead", "unsafeWrite",
