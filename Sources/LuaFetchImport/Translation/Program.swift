@@ -78,9 +78,10 @@ final class Program {
         if let t = typesByFile[scope?.file.source.path ?? filePath]?[name] { return t }
         if let t = typesByModule[scope?.file.source.module ?? module]?[name] { return t }
         // `Outer.Inner`: the outer as this code sees it (its file's, its module's), then inward.
+        // (`...` alone, the unbounded range of `xs[...]`, has no component and names no type.)
         if name.contains(".") {
             let parts = name.split(separator: ".").map(String.init)
-            if var t = type(named: parts[0], from: scope) {
+            if let first = parts.first, var t = type(named: first, from: scope) {
                 var found = true
                 for p in parts.dropFirst() {
                     guard let n = t.nested[p] else { found = false; break }
