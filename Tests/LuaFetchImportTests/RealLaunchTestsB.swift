@@ -21,4 +21,44 @@ import LuaFetchCore
             """))
         #expect(r.error == nil, "\(r.error?.message ?? "")")
     }
+
+    /// `#if NAME` where the target's OTHER_SWIFT_FLAGS has `-DNAME` (or `-D NAME`): the
+    /// compiler reads it as SWIFT_ACTIVE_COMPILATION_CONDITIONS, so the branch is compiled in.
+    /// element-x-ios kept its hooks under such a flag; without them every launch called a
+    /// missing member.
+    @Test func otherSwiftFlagsDefineCompilationConditions() throws {
+        let app = """
+            import UIKit
+
+            @main
+            class AppDelegate: UIResponder, UIApplicationDelegate {
+                func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+                    #if MAIN_TARGET
+                    print("main")
+                    #else
+                    print("other")
+                    #endif
+                    #if ALSO_SET && !NOT_SET
+                    print("also")
+                    #endif
+                    return true
+                }
+            }
+            """
+        let spec = """
+            name: Flags
+            targets:
+              Flags:
+                type: application
+                platform: iOS
+                sources: [App]
+                settings:
+                  base:
+                    PRODUCT_BUNDLE_IDENTIFIER: com.example.flags
+                    OTHER_SWIFT_FLAGS: "$(inherited) -DMAIN_TARGET -D ALSO_SET -Onone"
+            """
+        let r = try ImportHarness.run(["App/AppDelegate.swift": app, "project.yml": spec])
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["main", "also"], "\(r.scenario)")
+    }
 }
