@@ -61,4 +61,34 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(r.printed == ["main", "also"], "\(r.scenario)")
     }
+
+    /// A registry the app makes empty from a library type it cannot see
+    /// (`var routers = WeakBox<Key, Value>()`), looked up before anything is stored, then
+    /// filled: the first lookup is nil, a stored object reads back (found by identity, never
+    /// by an opaque key equal to another), and a removed one is gone. element-ios's navigation
+    /// router store answered "already there" to every first lookup and reached its own
+    /// fatalError at launch.
+    @Test func anEmptyLibraryContainerHoldsOnlyWhatTheAppStores() throws {
+        #expect(try printed("""
+            let store = RouterStore()
+            let a = UIViewController(), b = UIViewController()
+            print(store.register(Router(name: "first"), for: a))
+            print(store.register(Router(name: "second"), for: b))
+            print(store.register(Router(name: "again"), for: a))
+            store.remove(for: a)
+            print(store.register(Router(name: "third"), for: a))
+            """, others: """
+            import OtherKit
+            final class Router { let name: String; init(name: String) { self.name = name } }
+            final class RouterStore {
+                private var routers = WeakTable<UIViewController, Router>()
+                func register(_ router: Router, for key: UIViewController) -> String {
+                    if let existing = routers[key] { return "kept " + existing.name }
+                    routers[key] = router
+                    return "stored " + router.name
+                }
+                func remove(for key: UIViewController) { routers[key] = nil }
+            }
+            """) == ["stored first", "stored second", "kept first", "stored third"])
+    }
 }
