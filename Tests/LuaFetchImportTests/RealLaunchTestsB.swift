@@ -91,4 +91,51 @@ import LuaFetchCore
             }
             """) == ["stored first", "stored second", "kept first", "stored third"])
     }
+
+    /// A helper finding the scene delegate through the application's connected scenes
+    /// (`UIApplication.shared.connectedScenes.first as? UIWindowScene`, then its `delegate as?
+    /// SceneDelegate`), called once the scene has connected: it is the scene delegate UIKit made,
+    /// and the scene is active after launch. fsnotes looked its delegate up this way and reached
+    /// its own fatalError at every launch.
+    @Test func connectedScenesHoldTheSceneAndItsDelegate() throws {
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>UIApplicationSceneManifest</key><dict>
+              <key>UISceneConfigurations</key><dict>
+                <key>UIWindowSceneSessionRoleApplication</key><array><dict>
+                  <key>UISceneConfigurationName</key><string>Default Configuration</string>
+                  <key>UISceneDelegateClassName</key><string>$(PRODUCT_MODULE_NAME).SceneDelegate</string>
+                </dict></array>
+              </dict>
+            </dict>
+            </dict></plist>
+            """
+        var files = ImportHarness.launching("print(\"launched\", UIApplication.current() == nil ? \"no scene yet\" : \"scene\")", others: """
+            extension UIApplication {
+                static func current() -> SceneDelegate? {
+                    guard let scene = UIApplication.shared.connectedScenes.first as? UIWindowScene,
+                          let delegate = scene.delegate as? SceneDelegate else { return nil }
+                    return delegate
+                }
+            }
+            """)
+        files["SceneDelegate.swift"] = """
+            import UIKit
+            class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+                var window: UIWindow?
+                let name = "main scene"
+                func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {
+                    DispatchQueue.main.async {
+                        guard let found = UIApplication.current() else { fatalError("no scene delegate") }
+                        let active = UIApplication.shared.connectedScenes.filter { $0.activationState == .foregroundActive }.count
+                        print("found", found.name, active)
+                    }
+                }
+            }
+            """
+        let r = try ImportHarness.run(files, plist: plist)
+        #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.world?.violations.map(\.message) ?? []) \(r.error?.message ?? "")\n\(r.scenario)")
+        #expect(Array(r.printed.prefix(2)) == ["launched no scene yet", "found main scene 1"], "\(r.printed)")
+    }
 }
