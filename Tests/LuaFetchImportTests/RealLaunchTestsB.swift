@@ -138,4 +138,24 @@ import LuaFetchCore
         #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.world?.violations.map(\.message) ?? []) \(r.error?.message ?? "")\n\(r.scenario)")
         #expect(Array(r.printed.prefix(2)) == ["launched no scene yet", "found main scene 1"], "\(r.printed)")
     }
+
+    /// `value is any P` / `as? P` on a library's value, where the app's own extension makes a
+    /// library type adopt P (`extension Library.Builder: P`): the value may be one, so the check
+    /// holds, also for a protocol P refines; a protocol only the app's own types adopt still
+    /// fails. passepartout checked its library's module builders this way and reached its own
+    /// fatalError at launch.
+    @Test func aLibraryValueAdoptsWhatTheAppsExtensionsMakeItAdopt() throws {
+        #expect(try printed("""
+            let builder = Catalog.shared.makeBuilder()
+            guard builder is any Priced else { fatalError("not priced") }
+            print("priced", (builder as? Labelled) != nil, builder is Local)
+            """, others: """
+            import OtherKit
+            protocol Labelled {}
+            protocol Priced: Labelled { var price: Int { get } }
+            protocol Local {}
+            struct Own: Local {}
+            extension Gadget.Builder: Priced { var price: Int { 3 } }
+            """) == ["priced true false"])
+    }
 }
