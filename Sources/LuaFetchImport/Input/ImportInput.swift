@@ -15,8 +15,8 @@ struct ImportInput {
     var plist: InfoPlist?
     /// The folder the shown paths are relative to (18.7.7).
     var common = ""
-    /// The chosen target's SWIFT_ACTIVE_COMPILATION_CONDITIONS (Release), sorted; empty without a
-    /// project.
+    /// The chosen target's SWIFT_ACTIVE_COMPILATION_CONDITIONS and OTHER_SWIFT_FLAGS' `-D` names
+    /// (Release), sorted; empty without a project.
     var compilationConditions: [String] = []
     /// The report's first lines (the project, the target chosen and why, the other targets).
     var reportHead: [String] = []

@@ -271,6 +271,18 @@ struct BuildSettings: Sendable {
         return out
     }
 
+    /// The conditions `#if` sees, sorted: SWIFT_ACTIVE_COMPILATION_CONDITIONS and every `-D NAME`
+    /// (or `-DNAME`) of OTHER_SWIFT_FLAGS, which the compiler reads alike.
+    static func compilationConditions(_ settings: BuildSettings) -> [String] {
+        var names = words(settings.value("SWIFT_ACTIVE_COMPILATION_CONDITIONS") ?? "")
+        let flags = words(settings.value("OTHER_SWIFT_FLAGS") ?? "")
+        for (i, flag) in flags.enumerated() {
+            if flag == "-D", i + 1 < flags.count { names.append(flags[i + 1]) }
+            else if flag.hasPrefix("-D"), flag.count > 2 { names.append(String(flag.dropFirst(2))) }
+        }
+        return Array(Set(names.filter { !$0.isEmpty && !$0.contains("$") })).sorted()
+    }
+
     /// Xcode's built-in settings for a target of a project (Release, an iOS device).
     static func builtins(target: String, project: String, root: String, configuration: String) -> [String: String] {
         [

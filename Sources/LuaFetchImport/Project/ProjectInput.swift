@@ -112,9 +112,7 @@ enum ProjectInput {
         warnings += code.warnings
         var input = ImportInput()
         input.common = root == "." ? "" : root
-        input.compilationConditions = BuildSettings.words(choice.target.settings.value("SWIFT_ACTIVE_COMPILATION_CONDITIONS") ?? "")
-            .filter { !$0.isEmpty && !$0.contains("$") }
-        input.compilationConditions = Array(Set(input.compilationConditions)).sorted()
+        input.compilationConditions = BuildSettings.compilationConditions(choice.target.settings)
         input.sources = try readSources(code.files, root: root, warnings: &warnings)
         guard !input.sources.isEmpty else {
             throw ImportError("luafetch import: \(choice.target.name) (in \(shown(project.path))) has no Swift file luafetch can read\(code.missing > 0 ? " (\(code.missing) named by the project are not in the repository)" : ""); pick another with --target NAME")

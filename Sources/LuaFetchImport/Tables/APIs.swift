@@ -132,6 +132,7 @@ enum APIs {
         case ("UIApplication", "shared"): return LuaExpr("swift.app", TypeName("UIApplication"))
         case ("UUID", "uuidString"): return LuaExpr("swift.s(\(recv))", TypeName("String"))
         case ("UIApplication", "delegate"): return LuaExpr("swift.appDelegate()", TypeName("UIApplicationDelegate", optional: true))
+        case ("UIApplication", "connectedScenes"): return LuaExpr("swift.connectedScenes()", TypeName("Set", element: "UIScene"))
         case ("UIApplication", "backgroundTimeRemaining"): return LuaExpr("\(recv).backgroundTimeRemaining", TypeName("Double"))
         case ("UIApplication", "applicationState"): return LuaExpr("swift.appState()", TypeName("UIApplication.State"))
         case ("UIApplication", "backgroundFetchIntervalMinimum"): return LuaExpr("UIApplicationBackgroundFetchIntervalMinimum", TypeName("Double"))

@@ -49,6 +49,27 @@ extension Translator {
                 emit("swift.conform(\(t.lua), \(protocols.map(\.lua).joined(separator: ", ")))", t.line)
             }
         }
+        adoptedOutside()
+    }
+
+    /// The app's protocols a type the files do not define adopts through the app's own extension
+    /// (`extension Library.Builder: Requiring`), and those they refine: a stub's value, whose type
+    /// is unknown, may be one of those types, so `is`/`as?` of such a protocol holds for it
+    /// (`swift.adoptedOutside`).
+    func adoptedOutside() {
+        var adopted: [TypeDecl] = []
+        var line = 0
+        for t in program.externalOrder {
+            for name in t.inherited {
+                guard let p = program.type(named: name, from: t), p.kind == .protocol else { continue }
+                for q in [p] + p.allProtocols() where !adopted.contains(where: { $0 === q }) && program.typeOrder.contains(where: { $0 === q }) {
+                    if adopted.isEmpty { setFile(t.file); line = t.line }
+                    adopted.append(q)
+                }
+            }
+        }
+        guard !adopted.isEmpty else { return }
+        emit("swift.adoptedOutside(\(adopted.map(\.lua).joined(separator: ", ")))", line)
     }
 
     func setFile(_ f: ParsedFile) {

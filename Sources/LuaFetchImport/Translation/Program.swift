@@ -255,6 +255,7 @@ final class Program {
                     externalOrder.append(ext)
                 }
                 ext.parts.append((file, x.memberBlock))
+                ext.inherited += x.inheritanceClause?.inheritedTypes.map { TypeName($0.type)?.name ?? $0.type.trimmedDescription } ?? []
             }
         }
         for t in externalOrder {

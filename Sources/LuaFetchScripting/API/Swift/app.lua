@@ -1,8 +1,8 @@
 -- swift/app.lua, module 11 of 13 of the runtime of imported scenarios (README.md):
--- App wiring and SwiftUI (18.3, 18.7.13): scene phases, the app and scene delegates, launch
--- options, `.backgroundTask`; Swift's initializers and conversions of numbers and collections,
--- precondition and fatalError, UUID, String(format:), UserDefaults through `defaults`,
--- Dispatch through the scenario's `dispatch`, Bundle.main's Info.plist.
+-- App wiring and SwiftUI (18.3, 18.7.13): scene phases, the app and scene delegates, connected
+-- scenes, launch options, `.backgroundTask`; Swift's initializers and conversions of numbers and
+-- collections, precondition and fatalError, UUID, String(format:), UserDefaults through
+-- `defaults`, Dispatch through the scenario's `dispatch`, Bundle.main's Info.plist.
 -- Uses: process, types (metatables, copy, caseOf), operators (trap), strings (describe),
 -- concurrency (`swift.runAsync`), the scenario API.
 local S, prim, shared = ...
@@ -82,6 +82,17 @@ function S.connectScene(C, storyboard)
   return P.sceneDelegate
 end
 function S.sceneDelegate() return P.sceneDelegate or opaque("UISceneDelegate") end
+
+--- `UIApplication.shared.connectedScenes`: the app's one window scene (SPEC 17), whose `delegate`
+--- is the scene delegate once the scene has connected (nil before, and in an app without
+--- scenes), and whose `activationState` follows the app's state.
+local sceneStates = { active = "foregroundActive", inactive = "foregroundInactive", background = "background", suspended = "background" }
+function S.connectedScenes()
+  local scene = S.opaque("UIWindowScene")
+  S.setMember(scene, "delegate", P.sceneDelegate)
+  S.setMember(scene, "activationState", S.case(sceneStates[S.app and S.app.state] or "background"))
+  return S.set({ scene })
+end
 
 --- `v?.api(...)`: `f(v)` when `v` is not nil.
 function S.optApply(v, f)

@@ -3,7 +3,8 @@
 -- methods of built-in values (arrays, dictionaries, sets, strings, numbers, ranges) found by
 -- name when the importer did not know the receiver's type; `swift.extendBuiltins`.
 -- Uses: process (opaque values), types (typeInfo, metatables, copy), operators (trap,
--- RangeMeta), strings (describe). Shares: builtinTables.
+-- RangeMeta), strings (describe). Shares: builtinTables, emptyOpaques (the opaque values an
+-- argument-less initializer made: stubs.lua marks them).
 local S, prim, shared = ...
 local G = _G
 local type, rawget, rawset, setmetatable = type, rawget, rawset, setmetatable
@@ -32,6 +33,34 @@ local function isDict(v) return getmetatable(v) == DictMeta end
 local function isSet(v) return getmetatable(v) == SetMeta end
 ArrayMeta.__name, DictMeta.__name, SetMeta.__name = "Array", "Dictionary", "Set"
 
+-- An opaque value keeps what the app writes through its subscript, as it keeps its properties
+-- (issue 38.3): `o[k] = v`, then `o[k]` is v, keys compared as Swift's `==` (an object or an
+-- opaque value only equals itself). A key never written is a stub's value, except on an object
+-- the app made itself with an argument-less initializer (`WeakDictionary<K, V>()`, `NSCache()`):
+-- that container holds only what the app put in it, so any other key reads nil.
+local ABSENT = {}   -- a key the app assigned nil
+local opaqueEntries = setmetatable({}, { __mode = "k" })   -- opaque value -> { { key, value }, ... }
+local emptyOpaques = setmetatable({}, { __mode = "k" })    -- opaque value -> true: made by `T()`
+local function opaqueEntry(o, k)
+  local list = opaqueEntries[o]
+  if list then for _, e in ipairs(list) do if S.eq(e[1], k) then return e end end end
+  return nil
+end
+local function opaqueIndex(o, k)
+  local e = opaqueEntry(o, k)
+  if e then if e[2] == ABSENT then return nil end return e[2] end
+  if emptyOpaques[o] then return nil end
+  return opaque("opaque")
+end
+local function setOpaqueIndex(o, k, v)
+  if v == nil then v = ABSENT end
+  local e = opaqueEntry(o, k)
+  if e then e[2] = v; return end
+  local list = opaqueEntries[o]
+  if not list then list = {}; opaqueEntries[o] = list end
+  list[#list + 1] = { k, v }
+end
+
 --- `xs[i]` (0-based, as Swift; out of range traps) and `dict[k]`.
 function S.index(c, i)
   if c == nil then error("attempt to index a nil value", 2) end
@@ -42,7 +71,7 @@ function S.index(c, i)
   end
   if mt == DictMeta or mt == SetMeta then return rawget(c, i) end
   if type(c) == "string" then return c:sub(i + 1, i + 1) end
-  if mt == Opaque then return opaque("opaque") end
+  if mt == Opaque then return opaqueIndex(c, i) end
   if type(c) == "table" then
     local sub = c.subscript
     if type(sub) == "function" then return sub(c, i) end
@@ -70,7 +99,7 @@ function S.setIndex(c, i, v)
     return
   end
   if mt == DictMeta then rawset(c, i, v); return end
-  if mt == Opaque then return end
+  if mt == Opaque then setOpaqueIndex(c, i, v); return end
   if type(c) == "table" then
     local sub = c.setSubscript
     if type(sub) == "function" then return sub(c, i, v) end
@@ -427,4 +456,4 @@ local function builtinTables(v)
   if mt == RangeMeta then return rangeMembers, rangeMethods end
 end
 
-shared.builtinTables = builtinTables
+shared.builtinTables, shared.emptyOpaques = builtinTables, emptyOpaques

@@ -4,7 +4,8 @@
 -- define, whose time, result and failure are drawn from their own seeded stream (`prim.draw`),
 -- `stubs{}` and `unsupported`.
 -- Uses: the host's primitives (prim), process (opaque values), types (metatables, copy,
--- caseOf), collections (builtinTables), failures (the sites, specs and counts; which calls fail).
+-- caseOf), collections (builtinTables, emptyOpaques), failures (the sites, specs and counts;
+-- which calls fail).
 local S, prim, shared = ...
 local G = _G
 local type, rawget, rawset, getmetatable, setmetatable, select, error = type, rawget, rawset, getmetatable, setmetatable, select, error
@@ -14,7 +15,7 @@ local mtype, floor = math.type, math.floor
 local Opaque, opaque, isOpaque = shared.Opaque, shared.opaque, shared.isOpaque
 local ArrayMeta, DictMeta, SetMeta = shared.ArrayMeta, shared.DictMeta, shared.SetMeta
 local copy, CaseMeta, caseOf = shared.copy, shared.CaseMeta, shared.caseOf
-local builtinTables = shared.builtinTables
+local builtinTables, emptyOpaques = shared.builtinTables, shared.emptyOpaques
 local failureKind, failsNow, touchStub = shared.failureKind, shared.failsNow, shared.touchStub
 -- The call sites (swift.sites), stubs{} by name, and per site how many times it ran in this run.
 local sites, specs, counts = shared.stubSites, shared.stubSpecs, shared.stubCounts
@@ -370,6 +371,8 @@ end
 function S.stubCall(site, recv, ...)
   local argv = pack(...)
   local o = outcome(site, recv)
+  -- `T()`: an object the app makes empty (its subscript holds only what the app writes).
+  if argv.n == 0 and recv == nil and isOpaque(o.result) and o.name:sub(-5) == ".init" then emptyOpaques[o.result] = true end
   local fire, closures = runClosures(o, argv, argv.n)
   local lock = holdLock(o)
   if o.info.await and S.inTask() then

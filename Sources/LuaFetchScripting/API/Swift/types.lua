@@ -286,6 +286,12 @@ function S.typeOf(v)
   for C, info in pairs(typeInfo) do if info.meta == mt then return C end end
 end
 
+--- `swift.adoptedOutside(P, ...)`: protocols a type the files do not define adopts through the
+--- app's extension; a stub's value (of a type luafetch cannot see) may be one, so it `is` P.
+function S.adoptedOutside(...)
+  for i = 1, select("#", ...) do typeInfo[select(i, ...)].outside = true end
+end
+
 --- `x is T`, `x as? T` for translated types (other types: the value passes, opaque or not).
 function S.isA(v, C)
   if v == nil then return false end
@@ -293,6 +299,7 @@ function S.isA(v, C)
   local info = typeInfo[C]
   if not info then return true end
   if info.kind == "protocol" then
+    if info.outside and isOpaque(v) then return true end
     local T = S.typeOf(v)
     while T do
       for _, p in ipairs(typeInfo[T].conforms) do if p == C then return true end end

@@ -1,0 +1,161 @@
+// Launch crashes of real apps' scenarios that were the importer's fault, not the app's (SPEC 18.9):
+// each test is the Swift shape in our own words, and what Swift does with it. Swift in, what the
+// app printed (or the import's outcome) out.
+import Testing
+import LuaFetchCore
+@testable import LuaFetchImport
+
+@Suite struct RealLaunchTestsB {
+    func printed(_ body: String, members: String = "", others: String = "") throws -> [String] {
+        try TranslationTests().printed(body, members: members, others: others)
+    }
+
+    /// `text[...]`, the unbounded range as a subscript's argument, names no type: the slice's
+    /// lookup of `...` as a dotted type name indexed an empty list and the importer itself
+    /// crashed (element-x-ios).
+    @Test func theUnboundedRangeIsNoTypeName() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(whole("abc"))
+            """, members: """
+            func whole(_ text: String) -> String { String(text[...]) }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+    }
+
+    /// `#if NAME` where the target's OTHER_SWIFT_FLAGS has `-DNAME` (or `-D NAME`): the
+    /// compiler reads it as SWIFT_ACTIVE_COMPILATION_CONDITIONS, so the branch is compiled in.
+    /// element-x-ios kept its hooks under such a flag; without them every launch called a
+    /// missing member.
+    @Test func otherSwiftFlagsDefineCompilationConditions() throws {
+        let app = """
+            import UIKit
+
+            @main
+            class AppDelegate: UIResponder, UIApplicationDelegate {
+                func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+                    #if MAIN_TARGET
+                    print("main")
+                    #else
+                    print("other")
+                    #endif
+                    #if ALSO_SET && !NOT_SET
+                    print("also")
+                    #endif
+                    return true
+                }
+            }
+            """
+        let spec = """
+            name: Flags
+            targets:
+              Flags:
+                type: application
+                platform: iOS
+                sources: [App]
+                settings:
+                  base:
+                    PRODUCT_BUNDLE_IDENTIFIER: com.example.flags
+                    OTHER_SWIFT_FLAGS: "$(inherited) -DMAIN_TARGET -D ALSO_SET -Onone"
+            """
+        let r = try ImportHarness.run(["App/AppDelegate.swift": app, "project.yml": spec])
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["main", "also"], "\(r.scenario)")
+    }
+
+    /// A registry the app makes empty from a library type it cannot see
+    /// (`var routers = WeakBox<Key, Value>()`), looked up before anything is stored, then
+    /// filled: the first lookup is nil, a stored object reads back (found by identity, never
+    /// by an opaque key equal to another), and a removed one is gone. element-ios's navigation
+    /// router store answered "already there" to every first lookup and reached its own
+    /// fatalError at launch.
+    @Test func anEmptyLibraryContainerHoldsOnlyWhatTheAppStores() throws {
+        #expect(try printed("""
+            let store = RouterStore()
+            let a = UIViewController(), b = UIViewController()
+            print(store.register(Router(name: "first"), for: a))
+            print(store.register(Router(name: "second"), for: b))
+            print(store.register(Router(name: "again"), for: a))
+            store.remove(for: a)
+            print(store.register(Router(name: "third"), for: a))
+            """, others: """
+            import OtherKit
+            final class Router { let name: String; init(name: String) { self.name = name } }
+            final class RouterStore {
+                private var routers = WeakTable<UIViewController, Router>()
+                func register(_ router: Router, for key: UIViewController) -> String {
+                    if let existing = routers[key] { return "kept " + existing.name }
+                    routers[key] = router
+                    return "stored " + router.name
+                }
+                func remove(for key: UIViewController) { routers[key] = nil }
+            }
+            """) == ["stored first", "stored second", "kept first", "stored third"])
+    }
+
+    /// A helper finding the scene delegate through the application's connected scenes
+    /// (`UIApplication.shared.connectedScenes.first as? UIWindowScene`, then its `delegate as?
+    /// SceneDelegate`), called once the scene has connected: it is the scene delegate UIKit made,
+    /// and the scene is active after launch. fsnotes looked its delegate up this way and reached
+    /// its own fatalError at every launch.
+    @Test func connectedScenesHoldTheSceneAndItsDelegate() throws {
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>UIApplicationSceneManifest</key><dict>
+              <key>UISceneConfigurations</key><dict>
+                <key>UIWindowSceneSessionRoleApplication</key><array><dict>
+                  <key>UISceneConfigurationName</key><string>Default Configuration</string>
+                  <key>UISceneDelegateClassName</key><string>$(PRODUCT_MODULE_NAME).SceneDelegate</string>
+                </dict></array>
+              </dict>
+            </dict>
+            </dict></plist>
+            """
+        var files = ImportHarness.launching("print(\"launched\", UIApplication.current() == nil ? \"no scene yet\" : \"scene\")", others: """
+            extension UIApplication {
+                static func current() -> SceneDelegate? {
+                    guard let scene = UIApplication.shared.connectedScenes.first as? UIWindowScene,
+                          let delegate = scene.delegate as? SceneDelegate else { return nil }
+                    return delegate
+                }
+            }
+            """)
+        files["SceneDelegate.swift"] = """
+            import UIKit
+            class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+                var window: UIWindow?
+                let name = "main scene"
+                func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {
+                    DispatchQueue.main.async {
+                        guard let found = UIApplication.current() else { fatalError("no scene delegate") }
+                        let active = UIApplication.shared.connectedScenes.filter { $0.activationState == .foregroundActive }.count
+                        print("found", found.name, active)
+                    }
+                }
+            }
+            """
+        let r = try ImportHarness.run(files, plist: plist)
+        #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.world?.violations.map(\.message) ?? []) \(r.error?.message ?? "")\n\(r.scenario)")
+        #expect(Array(r.printed.prefix(2)) == ["launched no scene yet", "found main scene 1"], "\(r.printed)")
+    }
+
+    /// `value is any P` / `as? P` on a library's value, where the app's own extension makes a
+    /// library type adopt P (`extension Library.Builder: P`): the value may be one, so the check
+    /// holds, also for a protocol P refines; a protocol only the app's own types adopt still
+    /// fails. passepartout checked its library's module builders this way and reached its own
+    /// fatalError at launch.
+    @Test func aLibraryValueAdoptsWhatTheAppsExtensionsMakeItAdopt() throws {
+        #expect(try printed("""
+            let builder = Catalog.shared.makeBuilder()
+            guard builder is any Priced else { fatalError("not priced") }
+            print("priced", (builder as? Labelled) != nil, builder is Local)
+            """, others: """
+            import OtherKit
+            protocol Labelled {}
+            protocol Priced: Labelled { var price: Int { get } }
+            protocol Local {}
+            struct Own: Local {}
+            extension Gadget.Builder: Priced { var price: Int { 3 } }
+            """) == ["priced true false"])
+    }
+}
