@@ -31,6 +31,24 @@ enum ImportHarness {
         </dict></plist>
         """
 
+    /// An Info.plist whose scene manifest names the app's SceneDelegate (and a storyboard).
+    static func scenePlist(storyboard: String? = nil) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>UIApplicationSceneManifest</key><dict>
+          <key>UISceneConfigurations</key><dict>
+            <key>UIWindowSceneSessionRoleApplication</key><array><dict>
+              <key>UISceneConfigurationName</key><string>Default Configuration</string>
+              <key>UISceneDelegateClassName</key><string>$(PRODUCT_MODULE_NAME).SceneDelegate</string>
+        \(storyboard.map { "      <key>UISceneStoryboardFile</key><string>\($0)</string>\n" } ?? "")\
+            </dict></array>
+          </dict>
+        </dict>
+        </dict></plist>
+        """
+    }
+
     /// A scratch folder holding `files` (name → text).
     static func folder(_ files: [String: String]) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("luafetch-import-\(UUID().uuidString)")

@@ -98,19 +98,7 @@ import LuaFetchCore
     /// and the scene is active after launch. fsnotes looked its delegate up this way and reached
     /// its own fatalError at every launch.
     @Test func connectedScenesHoldTheSceneAndItsDelegate() throws {
-        let plist = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict>
-            <key>UIApplicationSceneManifest</key><dict>
-              <key>UISceneConfigurations</key><dict>
-                <key>UIWindowSceneSessionRoleApplication</key><array><dict>
-                  <key>UISceneConfigurationName</key><string>Default Configuration</string>
-                  <key>UISceneDelegateClassName</key><string>$(PRODUCT_MODULE_NAME).SceneDelegate</string>
-                </dict></array>
-              </dict>
-            </dict>
-            </dict></plist>
-            """
+        let plist = ImportHarness.scenePlist()
         var files = ImportHarness.launching("print(\"launched\", UIApplication.current() == nil ? \"no scene yet\" : \"scene\")", others: """
             extension UIApplication {
                 static func current() -> SceneDelegate? {

@@ -144,20 +144,7 @@ import LuaFetchCore
 
     /// 18.9.7: with a storyboard in the scene manifest, the scene delegate's window is UIKit's.
     @Test func aStoryboardScenesWindowIsNeverNil() throws {
-        let plist = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict>
-            <key>UIApplicationSceneManifest</key><dict>
-              <key>UISceneConfigurations</key><dict>
-                <key>UIWindowSceneSessionRoleApplication</key><array><dict>
-                  <key>UISceneConfigurationName</key><string>Default Configuration</string>
-                  <key>UISceneDelegateClassName</key><string>$(PRODUCT_MODULE_NAME).SceneDelegate</string>
-                  <key>UISceneStoryboardFile</key><string>Main</string>
-                </dict></array>
-              </dict>
-            </dict>
-            </dict></plist>
-            """
+        let plist = ImportHarness.scenePlist(storyboard: "Main")
         var files = ImportHarness.launching("print(\"launched\")")
         files["SceneDelegate.swift"] = """
             import UIKit

@@ -78,28 +78,11 @@ struct QuaternaryHeap<Element: Comparable & BitwiseCopyable>: ~Copyable {
     }
 
     private mutating func popHeap() -> Element {
-        let b = items.base
-        let top = b[0]
+        let top = items[0]
         items.count -= 1
         let n = items.count
         guard n > 0 else { return top }
-        let last = b[n]
-        var i = 0
-        while true {
-            let first = 4 * i + 1
-            if first >= n { break }
-            var best = first
-            let end = Swift.min(first + 4, n)
-            var c = first + 1
-            while c < end {
-                if b[c] < b[best] { best = c }
-                c += 1
-            }
-            guard b[best] < last else { break }
-            b[i] = b[best]
-            i = best
-        }
-        b[i] = last
+        siftDown(items[n], from: 0)
         return top
     }
 
@@ -135,6 +118,7 @@ struct QuaternaryHeap<Element: Comparable & BitwiseCopyable>: ~Copyable {
     }
 
     /// Places `e` at `i` or below, moving smaller children up (the heap below `i` is a heap).
+    @inline(__always)
     private mutating func siftDown(_ e: Element, from start: Int) {
         let b = items.base
         let n = items.count
