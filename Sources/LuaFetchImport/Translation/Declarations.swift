@@ -222,44 +222,6 @@ extension Translator {
         return false
     }
 
-    /// The wrapper type of the files a property is declared with (`@UserDefault(...) var x`).
-    func wrapperType(_ p: PropertyInfo) -> TypeDecl? {
-        guard let w = p.wrapper, let t = program.type(named: w, from: currentType), t.property("wrappedValue") != nil else { return nil }
-        return t
-    }
-
-    /// An uppercase attribute of a property that names a wrapper the files do not define (not
-    /// one of the attributes luafetch knows that are no wrappers).
-    static func libraryWrapper(_ name: String) -> Bool {
-        guard name.first?.isUppercase == true else { return false }
-        return !["MainActor", "IBOutlet", "IBInspectable", "GKInspectable", "NSManaged", "NSCopying", "Sendable", "Published", "State",
-                 "StateObject", "ObservedObject", "Binding", "FocusState", "GestureState", "Namespace"].contains(name)
-    }
-
-    /// The attribute that wraps `p` (`@UserDefault(key: "k", defaultValue: 0)`).
-    static func wrapperAttribute(_ p: PropertyInfo) -> AttributeSyntax? {
-        p.decl.attributes.compactMap { $0.as(AttributeSyntax.self) }.first { $0.attributeName.trimmedDescription == p.wrapper }
-    }
-
-    /// The starting value a library wrapper's attribute names: its `defaultValue:` (or
-    /// `default:`, `wrappedValue:`, `initialValue:`) argument.
-    private func libraryWrapperDefault(_ p: PropertyInfo) -> ExprSyntax? {
-        guard case .argumentList(let list)? = Self.wrapperAttribute(p)?.arguments else { return nil }
-        return list.first { ["defaultValue", "default", "wrappedValue", "initialValue"].contains($0.label?.text ?? "") }?.expression
-    }
-
-    /// `Wrapper(args..., wrappedValue: initial)` for a wrapped property.
-    private func wrapperInstance(_ p: PropertyInfo, _ w: TypeDecl) -> LuaExpr {
-        var args: [CallArg] = []
-        if case .argumentList(let list)? = Self.wrapperAttribute(p)?.arguments {
-            args = list.map { CallArg(label: $0.label?.text, syntax: $0.expression) }
-        }
-        if let initial = p.binding.initializer?.value {
-            args.insert(CallArg(label: "wrappedValue", syntax: initial), at: 0)
-        }
-        return construct(w, args: args)
-    }
-
     private func member(_ decl: DeclSyntax, _ t: TypeDecl) {
         if let v = decl.as(VariableDeclSyntax.self) {
             for b in v.bindings {

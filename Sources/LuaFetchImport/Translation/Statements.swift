@@ -124,7 +124,7 @@ extension Translator {
             let w = a.attributeName.trimmedDescription
             guard Self.libraryWrapper(w), program.type(named: w, from: currentType) == nil else { continue }
             if case .argumentList(let list)? = a.arguments,
-               let start = list.first(where: { ["defaultValue", "default", "wrappedValue", "initialValue"].contains($0.label?.text ?? "") })?.expression {
+               let start = list.first(where: { Self.wrapperStartLabels.contains($0.label?.text ?? "") })?.expression {
                 return expr(start, expect: declared).code
             }
             return "swift.opaque(\(Literals.quote(declared?.name ?? Program.plain(name))))"

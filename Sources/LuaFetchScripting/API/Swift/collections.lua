@@ -347,23 +347,6 @@ stringMethods.suffix = function(s, n) return n <= 0 and "" or s:sub(-n) end
 stringMethods.dropFirst = function(s, n) return s:sub((n or 1) + 1) end
 stringMethods.dropLast = function(s, n) return s:sub(1, #s - (n or 1)) end
 stringMethods.data = function(s) return s end
--- URLs are their strings: the members Foundation's URL has.
-stringMembers.absoluteString = function(s) return s end
-stringMembers.relativePath = function(s) return (s:gsub("^%a[%w+.-]*://[^/]*", "")) end
-stringMembers.path = stringMembers.relativePath
-stringMembers.lastPathComponent = function(s) return s:match("([^/]*)/*$") or s end
-stringMembers.pathExtension = function(s) return s:match("%.([^./]*)$") or "" end
-stringMembers.host = function(s) return s:match("^%a[%w+.-]*://([^/:?]+)") end
-stringMembers.scheme = function(s) return s:match("^(%a[%w+.-]*)://") end
-stringMembers.isFileURL = function(s) return s:sub(1, 1) == "/" or s:sub(1, 7) == "file://" end
-stringMembers.deletingLastPathComponent = function(s) return (s:gsub("/*[^/]*/*$", "")) end
-stringMembers.deletingPathExtension = function(s) return (s:gsub("%.[^./]*$", "")) end
-stringMethods.appendingPathComponent = function(s, c) return (s:gsub("/*$", "")) .. "/" .. describe(c) end
-stringMethods["appending_path"] = stringMethods.appendingPathComponent
-stringMethods["appending_component"] = stringMethods.appendingPathComponent
-stringMethods.appendingPathExtension = function(s, e) return s .. "." .. describe(e) end
-stringMethods.deletingLastPathComponent = stringMembers.deletingLastPathComponent
-stringMethods.deletingPathExtension = stringMembers.deletingPathExtension
 
 numberMembers.description = function(n) return describe(n) end
 numberMembers.timeIntervalSinceNow = function(d) return d - G.now() end
@@ -457,3 +440,4 @@ local function builtinTables(v)
 end
 
 shared.builtinTables, shared.emptyOpaques = builtinTables, emptyOpaques
+shared.stringMembers, shared.stringMethods = stringMembers, stringMethods  -- foundation.lua adds URL's

@@ -1,9 +1,9 @@
 -- swift/foundation.lua, module 10 of 13 of the runtime of imported scenarios (README.md):
 -- Foundation and UIKit bits the translation maps onto the scenario API: Date and Calendar on
 -- virtual time, Progress, BGTaskScheduler requests, Timer, Operation and OperationQueue,
--- DispatchWorkItem, notification sequences, DispatchSource timers, NotificationCenter observers.
--- Uses: the host's primitives (prim), process, types (caseOf), strings (describe),
--- concurrency (step, currentTask), the scenario API.
+-- DispatchWorkItem, notification sequences, DispatchSource timers, NotificationCenter observers;
+-- URLs as their strings. Uses: the host's primitives (prim), process, types (caseOf), strings
+-- (describe), collections (the string members), concurrency (step, currentTask), the scenario API.
 local S, prim, shared = ...
 local G = _G
 local type, rawget, rawset, rawequal, setmetatable = type, rawget, rawset, rawequal, setmetatable
@@ -14,7 +14,27 @@ local co_yield = coroutine.yield
 local opaque, isOpaque, caseOf = shared.opaque, shared.isOpaque, shared.caseOf
 local describe, step, currentTask = shared.describe, shared.step, shared.currentTask
 local P
+
 shared.process(function(p) P = p end)
+
+local stringMembers, stringMethods = shared.stringMembers, shared.stringMethods
+-- URLs are their strings: the members Foundation's URL has.
+stringMembers.absoluteString = function(s) return s end
+stringMembers.relativePath = function(s) return (s:gsub("^%a[%w+.-]*://[^/]*", "")) end
+stringMembers.path = stringMembers.relativePath
+stringMembers.lastPathComponent = function(s) return s:match("([^/]*)/*$") or s end
+stringMembers.pathExtension = function(s) return s:match("%.([^./]*)$") or "" end
+stringMembers.host = function(s) return s:match("^%a[%w+.-]*://([^/:?]+)") end
+stringMembers.scheme = function(s) return s:match("^(%a[%w+.-]*)://") end
+stringMembers.isFileURL = function(s) return s:sub(1, 1) == "/" or s:sub(1, 7) == "file://" end
+stringMembers.deletingLastPathComponent = function(s) return (s:gsub("/*[^/]*/*$", "")) end
+stringMembers.deletingPathExtension = function(s) return (s:gsub("%.[^./]*$", "")) end
+stringMethods.appendingPathComponent = function(s, c) return (s:gsub("/*$", "")) .. "/" .. describe(c) end
+stringMethods["appending_path"] = stringMethods.appendingPathComponent
+stringMethods["appending_component"] = stringMethods.appendingPathComponent
+stringMethods.appendingPathExtension = function(s, e) return s .. "." .. describe(e) end
+stringMethods.deletingLastPathComponent = stringMembers.deletingLastPathComponent
+stringMethods.deletingPathExtension = stringMembers.deletingPathExtension
 
 -- ===========================================================================================
 -- Foundation and UIKit bits the translation maps onto the scenario API.
