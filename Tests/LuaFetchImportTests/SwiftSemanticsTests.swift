@@ -440,6 +440,21 @@ import LuaFetchCore
             """) == ["true 2"])
     }
 
+    /// A stored property that satisfies a requirement the protocol's extension also gives a
+    /// default (`var isMainApp: Bool { false }`) is the type's own: stored, set by its
+    /// initializer, read back (session-ios's `let isMainApp = true` was refused as get-only).
+    @Test func aStoredPropertyWinsOverTheProtocolExtensionsDefault() throws {
+        #expect(try printed("""
+            let contexts: [AppContext] = [MainContext(), ShareContext()]
+            for c in contexts { print(c.isMainApp, c.name) }
+            """, others: """
+            protocol AppContext { var isMainApp: Bool { get }; var name: String { get } }
+            extension AppContext { var isMainApp: Bool { false }; var name: String { "context" } }
+            final class MainContext: AppContext { let isMainApp: Bool = true }
+            final class ShareContext: AppContext { var name: String = "share" }
+            """) == ["true context", "false share"])
+    }
+
     /// `super.method()` of a superclass the files do not define is the SDK's method, a stub
     /// (kiwix's `super.fetchRequest()` of NSManagedObject was nil); a library property wrapper
     /// with no type written holds an opaque value (cryptomator's `@Dependency(\\.database)`).

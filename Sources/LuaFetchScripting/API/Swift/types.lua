@@ -70,7 +70,9 @@ local function instanceMeta(C)
         if obs.didSet then obs.didSet(o, old) end
         return
       end
-      if lookup(info, "getters", k) then
+      -- A protocol extension's default (`var isMainApp: Bool { false }`) gives way to the type's
+      -- own stored property of that name (18.9.6): its value is stored on the instance.
+      if lookup(info, "getters", k) and not (info.protocolGetters and info.protocolGetters[k]) then
         error("cannot assign to property: '" .. tostring(k) .. "' is a get-only property", 2)
       end
       rawset(o, k, v)
@@ -231,7 +233,13 @@ function S.finish(...)
         if findInType(C, k) == nil then rawset(C, k, rawget(p, k)) end
       end
       local pi = typeInfo[p]
-      for k, g in pairs(pi.getters) do if not lookup(info, "getters", k) then info.getters[k] = g end end
+      for k, g in pairs(pi.getters) do
+        if not lookup(info, "getters", k) then
+          info.getters[k] = g
+          info.protocolGetters = info.protocolGetters or {}
+          info.protocolGetters[k] = true
+        end
+      end
       -- A static computed property of the extension is the adopting type's (`Pubkey.empty`).
       for k, g in pairs(pi.staticGetters) do
         if not lookup(info, "staticGetters", k) and not lookup(info, "statics", k) then
