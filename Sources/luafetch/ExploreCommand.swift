@@ -347,7 +347,7 @@ struct Explore: ParsableCommand {
 
     // MARK: - Merging shards
 
-    /// What `--merge` reads: a shard's JSON Lines, a regular file of at most 16 MiB.
+    /// What `--merge` reads: a shard's JSON Lines, a regular file of at most 64 MiB.
     static let shardInput = ScenarioFile.Input(
         noun: "a shard's JSON Lines file", missing: "give the files that explore --shard K/M --format jsonl wrote",
         give: "give the file a shard wrote (save its output first: explore ... --format jsonl > shard-K.jsonl)",

@@ -5,7 +5,7 @@
 // link could point anywhere, so writing through it writes outside the path asked for). A new file is made with
 // open(O_CREAT | O_EXCL | O_NOFOLLOW), an existing one is looked at with lstat and opened with
 // O_NOFOLLOW | O_NONBLOCK and checked again once open. Reading goes through ScenarioFile.input
-// (regular files of at most 16 MiB). Plain POSIX calls, no Foundation.
+// (regular files of at most 64 MiB). Plain POSIX calls, no Foundation.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -103,7 +103,7 @@ public func makeOwnFolder(_ path: String) -> WriteProblem? {
     }
 }
 
-/// The text of the regular file at `path` (at most 16 MiB), or nil: a missing file, a folder, a
+/// The text of the regular file at `path` (at most 64 MiB), or nil: a missing file, a folder, a
 /// device or a pipe is never read.
 public func readRegularFile(_ path: String) -> String? {
     let any = ScenarioFile.Input(noun: "a file", missing: "", give: "", tooLarge: "")

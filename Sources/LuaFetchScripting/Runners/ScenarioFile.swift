@@ -68,7 +68,7 @@ public enum ScenarioFile {
                                     give: "give the path of a .lua scenario", tooLarge: "a scenario is Lua source, not data")
     }
 
-    /// The bytes of the input file at `path`: a regular file of at most `maxBytes` (16 MiB); a
+    /// The bytes of the input file at `path`: a regular file of at most `maxBytes` (64 MiB); a
     /// missing file, a folder, a device, a pipe, a socket or a larger file is an error that says so.
     public static func input(_ path: String, as what: Input) throws(ScenarioError) -> [UInt8] {
         switch kind(path) {
