@@ -69,7 +69,7 @@ extension Translator {
                         checkedUnit(shape) {
                             if let info, info.binding.accessorBlock != nil {
                                 // A computed global: its getter (and setter) as functions.
-                                let (getter, setter) = globalAccessors(info)
+                                let (getter, setter) = getterSetter(info, isStatic: true)
                                 emit("T.__global_\(Naming.field(key)) = \(getter)", at: b)
                                 if let setter { emit("T.__global_set_\(Naming.field(key)) = \(setter)", at: b) }
                                 return

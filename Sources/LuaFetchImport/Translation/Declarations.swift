@@ -261,29 +261,22 @@ extension Translator {
         guard let acc = sd.accessorBlock else { return }
         currentType = t
         // `subscript(safeIndex index: Int)`: a labelled subscript is a member of its own,
-        // `subscript_safeIndex`, which `x[safeIndex: i]` calls (swift.labelledIndex).
+        // `subscript_safeIndex`, which `x[safeIndex: i]` calls (swift.labelledIndex); only its
+        // getter (no assignment through a label reaches it).
+        var label = ""
         if let first = sd.parameterClause.parameters.first, first.secondName != nil, first.firstName.text != "_" {
-            let name = "subscript_" + Naming.field(first.firstName.text)
-            let getter: String
-            switch acc.accessors {
-            case .getter(let items): getter = accessorFunction(items, params: ["self"] + params, node: Syntax(acc), implicitReturn: true)
-            case .accessors(let list):
-                guard let g = list.first(where: { $0.accessorSpecifier.text == "get" }) else { return }
-                getter = accessorFunction(g.body?.statements, params: ["self"] + params, node: Syntax(g), implicitReturn: true)
-            }
-            emit("\(t.lua).\(name) = " + getter, at: sd)
-            return
+            label = "_" + Naming.field(first.firstName.text)
         }
         switch acc.accessors {
         case .getter(let items):
             let fn = accessorFunction(items, params: ["self"] + params, node: Syntax(acc), implicitReturn: true)
-            emit("\(t.lua).subscript = " + fn, at: sd)
+            emit("\(t.lua).subscript\(label) = " + fn, at: sd)
         case .accessors(let list):
             for a in list {
                 switch a.accessorSpecifier.text {
                 case "get":
-                    emit("\(t.lua).subscript = " + accessorFunction(a.body?.statements, params: ["self"] + params, node: Syntax(a), implicitReturn: true), at: a)
-                case "set":
+                    emit("\(t.lua).subscript\(label) = " + accessorFunction(a.body?.statements, params: ["self"] + params, node: Syntax(a), implicitReturn: true), at: a)
+                case "set" where label.isEmpty:
                     let value = a.parameters?.name.text ?? "newValue"
                     emit("\(t.lua).setSubscript = " + accessorFunction(a.body?.statements, params: ["self"] + params + [value], node: Syntax(a)), at: a)
                 default: continue
@@ -318,7 +311,7 @@ extension Translator {
             case .computed:
                 selfIsAdopter = t.kind == .protocol
                 defer { selfIsAdopter = false }
-                emit("swift.staticComputed(\(t.lua), \(q), " + getterSetter(p, isStatic: true).joined + ")", at: p.binding)
+                emit("swift.staticComputed(\(t.lua), \(q), " + accessorList(getterSetter(p, isStatic: true)) + ")", at: p.binding)
             }
             return
         }
@@ -358,7 +351,7 @@ extension Translator {
             } ?? "function() return nil end"
             emit("swift.lazy(\(t.lua), \(q), \(initial))", at: p.binding)
         case .computed:
-            let gs = getterSetter(p, isStatic: false).joined
+            let gs = accessorList(getterSetter(p, isStatic: false))
             emit("swift.computed(\(t.lua), \(q), \(gs))", at: p.binding)
         case .observed:
             guard case .accessors? = p.binding.accessorBlock?.accessors else { return }
@@ -379,15 +372,14 @@ extension Translator {
         return (willSet, didSet)
     }
 
-    /// A computed property's getter (and setter) functions; `joined`: "getter, setter".
-    private func getterSetter(_ p: PropertyInfo, isStatic: Bool) -> (getter: String, setter: String?, joined: String) {
-        func result(_ g: String, _ s: String?) -> (getter: String, setter: String?, joined: String) { (g, s, g + (s.map { ", " + $0 } ?? "")) }
-        guard let acc = p.binding.accessorBlock else { return result("function() return nil end", nil) }
+    /// A computed property's (or global's) getter and setter functions.
+    func getterSetter(_ p: PropertyInfo, isStatic: Bool) -> (getter: String, setter: String?) {
+        guard let acc = p.binding.accessorBlock else { return ("function() return nil end", nil) }
         let selfParam = isStatic ? [] : ["self"]
         let getterParam = isStatic && selfIsAdopter ? ["self"] : selfParam
         switch acc.accessors {
         case .getter(let items):
-            return result(accessorFunction(items, params: getterParam, node: Syntax(acc), implicitReturn: true), nil)
+            return (accessorFunction(items, params: getterParam, node: Syntax(acc), implicitReturn: true), nil)
         case .accessors(let list):
             var getter = "function() return nil end", setter: String?
             for a in list {
@@ -402,14 +394,13 @@ extension Translator {
                 default: continue
                 }
             }
-            return result(getter, setter)
+            return (getter, setter)
         }
     }
 
-    /// A computed global's getter and setter functions (`var current: Env { ... }`).
-    func globalAccessors(_ g: PropertyInfo) -> (getter: String, setter: String?) {
-        let gs = getterSetter(g, isStatic: true)
-        return (gs.getter, gs.setter)
+    /// `getter, setter` (or the getter alone), as `swift.computed` and `swift.staticComputed` take them.
+    private func accessorList(_ gs: (getter: String, setter: String?)) -> String {
+        gs.getter + (gs.setter.map { ", " + $0 } ?? "")
     }
 
     private func accessorFunction(_ body: CodeBlockSyntax?, params: [String], node: Syntax) -> String {

@@ -33,9 +33,10 @@ extension Translator {
                 if opText == "??" {
                     let a = expr(infix.leftOperand, optionalUse: true)
                     markOptionalUse(a, infix.leftOperand)
+                    let unwrapped = a.type.map { var t = $0; t.optional = false; return t }
                     // `x ?? .init()`: the fallback has the type of the whole (the context's when x's is unknown).
-                    let b = expr(infix.rightOperand, expect: a.type.map { var t = $0; t.optional = false; return t } ?? expect)
-                    return LuaExpr("swift.coalesce(\(a.code), function() return \(b.code) end)", b.type ?? a.type.map { var t = $0; t.optional = false; return t })
+                    let b = expr(infix.rightOperand, expect: unwrapped ?? expect)
+                    return LuaExpr("swift.coalesce(\(a.code), function() return \(b.code) end)", b.type ?? unwrapped)
                 }
                 if opText == "==" || opText == "!=" {
                     if infix.rightOperand.is(NilLiteralExprSyntax.self) || infix.leftOperand.is(NilLiteralExprSyntax.self) {
