@@ -44,8 +44,16 @@ SHAPES = [
         "  local tostring = tostring\n  for i = 1, 2000 do local s = tostring(1.5) end")),
     ("concat-new", "'..' with new numbers", world("  for i = 1, 2000 do local s = 'k' .. (k * 2000 + i) .. 'x' end")),
     ("concat-float", "'..' with new floats", world("  for i = 1, 2000 do local s = 'k' .. (k * 2000 + i + 0.5) end")),
-    ("concat-found", "'..' making strings that exist (a known gap: charged as instructions)", world(
-        "  for i = 1, 2000 do local s = 'k' .. (i + 0.5) end"), {"gap": True}),
+    ("concat-found", "'..' making strings that exist (formatting.c charges the formatting)", world(
+        "  for i = 1, 2000 do local s = 'k' .. (i + 0.5) end")),
+    ("concat-found-big", "'..' of floats with 12 integer digits, strings that exist", world(
+        "  for i = 1, 2000 do local s = 'k' .. (123456789012 + i + 0.5) end")),
+    ("concat-found-exp", "'..' of floats near 1e300 and 1e-300, strings that exist", world(
+        "  for i = 1, 1000 do local a, b = 'k' .. (i * 1e297 / 7), 'k' .. (i * 1e-303 / 7) end")),
+    ("format-long", "string.format('%.99f') of 1e300", world(
+        "  for i = 1, 20 do local s = string.format('%.99f', 1e300) end")),
+    ("concat-found-int", "'..' of integers, strings that exist", world(
+        "  for i = 1, 2000 do local s = 'k' .. i end")),
     ("tables", "new small tables", world("  for i = 1, 2000 do local t = { i, i, a = i } end")),
     ("ipairs", "ipairs over a table", world("  for i, v in ipairs(list) do local x = v end", pre="list = {}\nfor i = 1, 2000 do list[i] = i end")),
     ("closures", "new closures", world("  for i = 1, 2000 do local f = function() return i end end")),

@@ -63,6 +63,9 @@ clua_Host *clua_host(lua_State *L) {
 
 static void hook(lua_State *L, lua_Debug *ar);
 static int trampoline(lua_State *L);
+/* The state whose scenario code this thread runs (the last one made or armed here): where the
+ * numbers Lua formats are charged (clua_charge_formatting). */
+static __thread clua_Host *formatting;
 static void note_return(lua_State *L, clua_Host *h, lua_Debug *ar);
 
 /* LUA_MASKLINE while coverage is on, else 0: or'ed into every mask this file sets. */
@@ -208,6 +211,20 @@ static void refuse(clua_Host *h) {
     make_sticky(NULL, h);
 }
 
+/* Charges work done inside the VM, where nothing may raise (an allocation, a number formatted):
+ * while scenario code runs, to the handler and the run, and a limit passed makes the kill sticky
+ * (the next instruction's hook stops it); while a luafetch function works for the scenario (its
+ * results, the values it keeps), to the run only (as clua_charge_total: the next check decides). */
+static inline void charge_quietly(clua_Host *h, long long units) {
+    if (h->enforce) {
+        h->spent += units;
+        h->total += units;
+        if (h->killed == CLUA_KILL_NONE && over(h) != CLUA_KILL_NONE) make_sticky(NULL, h);
+    } else if (h->top != NULL) {
+        h->total += units;
+    }
+}
+
 static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     clua_Host *h = (clua_Host *)ud;
     size_t old = ptr ? osize : 0;
@@ -222,19 +239,11 @@ static void *alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
          * it is new, so its tag also marks the formatting and hashing done before it. */
         long long units = CLUA_BLOCK_UNITS + (long long)((nsize - old) >> CLUA_BYTE_SHIFT);
         if (ptr == NULL && osize == LUA_TSTRING) units += CLUA_STRING_UNITS;
-        if (h->enforce) {
-            if (h->cap > 0 && h->used + h->hostBytes + (nsize - old) > h->cap) {
-                refuse(h);
-                return NULL;
-            }
-            h->spent += units;
-            h->total += units;
-            if (h->killed == CLUA_KILL_NONE && over(h) != CLUA_KILL_NONE) make_sticky(NULL, h);
-        } else if (h->top != NULL) {
-            /* A luafetch function's allocations for the scenario (its results, the values it
-             * keeps): the run's, not the handler's (as clua_charge_total); the next check decides. */
-            h->total += units;
+        if (h->enforce && h->cap > 0 && h->used + h->hostBytes + (nsize - old) > h->cap) {
+            refuse(h);
+            return NULL;
         }
+        charge_quietly(h, units);
     }
     void *p = h->arena ? clua_arena_realloc(h->arena, ptr, old, nsize) : realloc(ptr, nsize);
     if (p == NULL) return NULL;
@@ -303,6 +312,7 @@ static void hook(lua_State *L, lua_Debug *ar) {
 }
 
 void clua_arm(lua_State *co, clua_Host *h) {
+    formatting = h;
     h->top = co;
     h->current = co;
     h->spent = 0;
@@ -335,6 +345,7 @@ void clua_arm(lua_State *co, clua_Host *h) {
 }
 
 void clua_rearm(lua_State *co, clua_Host *h) {
+    formatting = h;
     h->serial++;
     h->top = co;
     h->current = co;
@@ -430,13 +441,22 @@ static void stop_watchdog(clua_Host *h) {
 
 /* MARK: - The state */
 
+/* MARK: - Numbers formatted (formatting.c) */
+
+void clua_charge_formatting(long long units) {
+    clua_Host *h = formatting;
+    if (h != NULL) charge_quietly(h, units);
+}
+
 lua_State *clua_newstate(clua_Host *h) {
+    formatting = h;
     return lua_newstate(alloc, h);
 }
 
 lua_State *clua_newstate_arena(clua_Host *h, size_t reserve) {
     h->arena = clua_arena_new(reserve);
     if (h->arena == NULL) return NULL;
+    formatting = h;
     lua_State *L = lua_newstate(alloc, h);
     if (L == NULL) { clua_arena_delete(h->arena); h->arena = NULL; }
     return L;
@@ -449,6 +469,7 @@ void clua_close(lua_State *L) {
     h->top = NULL;
     h->current = NULL;
     lua_close(L);
+    if (formatting == h) formatting = NULL;
     if (h->arena) { clua_arena_delete(h->arena); h->arena = NULL; }
     clua_coverage_free(h->cov);
     h->cov = NULL;

@@ -11,6 +11,15 @@ int clua_charge_or_raise(lua_State *L, long long units);
 /* Charges units to the run's limit only (clua_charge_total); when that decides a kill, ends the
  * handler (clua_kill_here). */
 int clua_charge_run_or_raise(lua_State *L, long long units);
+/* Charges the formatting of a number by the C library (formatting.c) to the state whose scenario
+ * code this thread runs, as an allocation is charged (it may not raise). Where formatting.c can
+ * stand in for the C library's snprintf (Linux), every number Lua formats is charged there. */
+void clua_charge_formatting(long long units);
+#if defined(__linux__)
+#define CLUA_FORMATTING_CHARGED 1
+#else
+#define CLUA_FORMATTING_CHARGED 1
+#endif
 /* Makes every library function written in C charge what a call of it costs (libs.c). */
 void clua_install_call_costs(lua_State *L);
 /* Whether a message starts with `something:LINE:`. */

@@ -321,11 +321,14 @@ CALLED(0) CALLED(1) CALLED(2) CALLED(3) CALLED(4)
 static const lua_CFunction called[] = { called0, called1, called2, called3, called4 };
 #define CALLED_MAX 4
 
-/* tostring: a number is formatted (a float with snprintf's %.14g: about 25 VM instructions). */
+/* tostring: a number is formatted (a float with snprintf's %.14g: about 25 VM instructions),
+ * charged here only where formatting.c cannot charge it as Lua formats it. */
 static int called_tostring(lua_State *L) {
     const Called *c = (const Called *)lua_touserdata(L, lua_upvalueindex(1));
     long long units = c->units;
+#if !CLUA_FORMATTING_CHARGED
     if (lua_type(L, 1) == LUA_TNUMBER) units += lua_isinteger(L, 1) ? 32 : 64;
+#endif
     clua_charge_run_or_raise(L, units);
     return c->f(L);
 }

@@ -36,6 +36,25 @@ import LuaFetchCore
         #expect(float - boolean >= 1000 * 30, "\(float) \(boolean)")
     }
 
+    /// `..` formats a number even when the string it makes exists already (no allocation, so no
+    /// allocation charge): formatting.c charges the C library's formatting itself. The same
+    /// instructions, the same strings found 1,000 times: a float formatted costs more than an
+    /// integer, and an integer more than a string that needs no formatting.
+    @Test func aNumberFormattedCostsEvenWhenItsStringExists() {
+        let float = units("at(1, function() local j = 1 for i = 1, 1000 do local s = 'k' .. (j + 0.5) end end)")
+        let integer = units("at(1, function() local j = 1 for i = 1, 1000 do local s = 'k' .. (j + 1) end end)")
+        let string = units("at(1, function() local j = '2' for i = 1, 1000 do local s = 'k' .. j end end)")
+        #expect(float - integer >= 1000 * 60, "\(float) \(integer)")
+        #expect(integer - string >= 1000 * 8, "\(integer) \(string)")
+    }
+
+    /// string.format charges each conversion its pattern holds: two floats cost about twice one.
+    @Test func stringFormatChargesEachFloatItFormats() {
+        let two = units("at(1, function() for i = 1, 1000 do local s = string.format('%.3f %.3f', 1.5, 2.5) end end)")
+        let one = units("at(1, function() for i = 1, 1000 do local s = string.format('%.3f %s', 1.5, 'x') end end)")
+        #expect(two - one >= 1000 * 60, "\(two) \(one)")
+    }
+
     /// An error raised and caught costs its message and the unwinding, beyond the calls.
     @Test func aCaughtErrorCosts() {
         let raised = units("at(1, function() for i = 1, 1000 do pcall(error, 'x') end end)")

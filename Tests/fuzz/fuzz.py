@@ -15,8 +15,7 @@ Seeded: case i of seed S is the same on every machine. Each case is one of
             that multiply, errors caught in loops; run at the DEFAULT limits (10^9 units, 10^7 events),
             as `luafetch run` or a REPL that advances a century, text, JSON Lines or --quiet, with
             --until at times; their time limit is Limits.COSTLY (10 s on CI's idle machine for the
-            release build) times Limits.DEBUG_SLOWDOWN, scaled like every limit; --gaps adds the
-            known gap's shape (COSTLY_GAPS), which is expected to pass that limit;
+            release build) times Limits.DEBUG_SLOWDOWN, scaled like every limit;
   import    `luafetch import` on Swift: the fixture apps mutated, apps generated from statement
             templates (every construct and mapped API the importer knows, nested at random), and
             hostile input (deep nesting, huge files, invalid UTF-8, binary and malformed plists);
@@ -26,7 +25,7 @@ Invariants per case: exit status in {0, 1, 2}; no signal; done within --timeout 
 under 1 GiB; a scenario error (exit 2 of a run whose options are valid) starts with FILE:LINE:;
 every --rerun-th case run again gives byte-identical output.
 
-Usage: fuzz.py LUAFETCH [--cases N] [--seed S] [--jobs J] [--timeout T] [--rerun K] [--keep DIR] [--gaps]
+Usage: fuzz.py LUAFETCH [--cases N] [--seed S] [--jobs J] [--timeout T] [--rerun K] [--keep DIR]
 Failing cases are written to DIR (default fuzz-failures/) with the command and what broke.
 """
 import concurrent.futures as futures
@@ -237,7 +236,7 @@ COSTLY_WORLD = [
     'local t = {{}} for i = 1, {big} do t["k" .. i] = {{ i }} end', 'print(select("#", table.unpack({{}}, 1, 200)))',
     'for i = 1, {n} do print(tostring("10"), type(UIBackgroundFetchResultFailed)) end', 'every({t}, function() print(now()) end)',
     'every({t}, function() every({t}, function() print(tostring(now())) end) end)', 'pcall(function() while true do end end)',
-    'for i = 1, {n} do pcall(error, {{}}) end', 'for i = 1, {n} do local s = "k" .. (now() + i + 0.5) end',
+    'for i = 1, {n} do pcall(error, {{}}) end', 'for i = 1, {n} do local s = "k" .. (now() + i + 0.5) end', 'for i = 1, {n} do local s = "k" .. (i + 0.5) end',
     'math.randomseed(1, 2) stored_app = app', 'print(pcall(string.pack, "s1", 0.001))', 'at(0, function() end)',
     'for i = 1, {n} do local s = ("x"):rep(100):upper():sub(2) end', 'for i = 1, {n} do at(now() / 1000 + 1, function() end) end',
 ]
@@ -249,11 +248,6 @@ COSTLY_APP = [
     'for i = 1, {n} do dispatch.global(function() end) end', 'print(app.backgroundTimeRemaining, app.state)',
     'pcall(function() local s = {{}} for i = 1, {big} do s[#s + 1] = tostring(i) end print(#table.concat(s)) end)',
 ]
-# The known gap (docs/RELIABILITY.md): '..' of a float whose string already exists formats it (about
-# 400 ns: glibc's %.14g) but makes nothing, so it is charged as its VM instructions only; a loop of
-# it over a small set of numbers passes 10 s. Only with --gaps (a batch that shows the gap).
-COSTLY_GAPS = ['for i = 1, {n} do local s = "k" .. (i + 0.5) end']
-GAPS = False
 COSTLY_FILL = {'{n}': ['1', '10', '100', '1000', '5000'], '{big}': ['1e3', '1e4', '1e5', '1e6'],
                '{t}': ['0.001', '0.01', '0.5', '1', '3', '25', 'minutes(5)']}
 
@@ -279,8 +273,7 @@ def costly_case(r):
                  % (timers, costly_fill(r, r.choice(COSTLY_APP))))
     lines += ['at(0, user.launch)', 'at(%s, function() user.interrupt(%s) end)' % (r.choice(['0', '1', '60']), r.choice(['1', '5', '60']))]
     for _ in range(r.randint(1, 4)):
-        world = COSTLY_WORLD + (COSTLY_GAPS if GAPS else [])
-        body = '\n  '.join('pcall(function() %s end)' % costly_fill(r, r.choice(world)) for _ in range(r.randint(1, 3)))
+        body = '\n  '.join('pcall(function() %s end)' % costly_fill(r, r.choice(COSTLY_WORLD)) for _ in range(r.randint(1, 3)))
         lines.append('%s(%s, function(...)\n  %s\nend)' % (r.choice(['every', 'every', 'at']), costly_fill(r, '{t}'), body))
     rest = lines[5:]
     r.shuffle(rest)
@@ -589,8 +582,6 @@ def main():
         return type(default)(argv[argv.index(name) + 1]) if name in argv else default
     luafetch = os.path.abspath(argv[0])
     cases, seed, jobs = opt('--cases', 300), opt('--seed', 1), opt('--jobs', 2)
-    global GAPS
-    GAPS = '--gaps' in argv  # costly cases may use COSTLY_GAPS too
     timeout, rerun, keep = opt('--timeout', 10.0), opt('--rerun', 10), opt('--keep', os.path.join(ROOT, 'fuzz-failures'))
     workdir = tempfile.mkdtemp(prefix='luafetch-fuzz-')
     # A copy of the binary: a rebuild during a long run must not change (or lock) what is tested.

@@ -270,7 +270,8 @@ import Testing
     /// (they ended with exit 0 before); 10^6 strings made and concatenated in one call pass that
     /// call's budget, which counts the allocation. Each message names the line, the limit and how
     /// to raise it (or, for the one call's budget, which has no knob, how to stay under it), and a
-    /// rerun prints the same bytes.
+    /// rerun prints the same bytes. Floats formatted into strings that exist already (no allocation)
+    /// are charged their formatting (formatting.c): that loop took about 100 s.
     /// (Line 0: any line, for the run's limit, which depends on the path's length: the messages
     /// that name it are allocated and charged.)
     @Test(arguments: [("slow_host_actions_every_ms.lua", ["--quiet"], 0,
@@ -278,7 +279,9 @@ import Testing
                       ("slow_alloc_heavy_instructions.lua", [], 42,
                        "scenario code ran past the instruction budget (100000000 Lua instructions in one call", "split it across events"),
                       ("slow_handler_string_tables.lua", [], 63,
-                       "scenario code ran past the instruction budget (100000000 Lua instructions in one call", "split it across events")])
+                       "scenario code ran past the instruction budget (100000000 Lua instructions in one call", "split it across events"),
+                      ("slow_concat_found_floats.lua", ["--quiet"], 0,
+                       "the run passed its limit of 1000000000 Lua instructions", "raise it with scenario{ limits = { instructions = N } } or --limit-instructions")])
     func costlyWorkEndsAtALimit(name: String, extra: [String], line: Int, limit: String, advice: String) throws {
         let first = try Self.run(name, extra)
         #expect(first.status == 2, "\(first.stderr)")
