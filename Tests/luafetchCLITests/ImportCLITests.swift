@@ -83,7 +83,7 @@ import Testing
     }
 
     /// Explore finds the planted bug at its Swift line (500 runs), and nothing on the fixed variant (5,000 runs).
-    @Test(arguments: ImportCLITests.names)
+    @Test(arguments: CLI.explored(ImportCLITests.names))
     func exploreFindsThePlantedBugAtItsSwiftLineAndNothingOnTheFix(name: String) throws {
         let expected = try Self.expect(name)
         let code = try #require(expected["violation"]), line = try #require(expected["buggy"])

@@ -76,7 +76,7 @@ import Testing
     }
 
     /// Explore finds the planted bug at its Swift line, and nothing in the fixed or clean variant.
-    @Test(arguments: RealShapesTests.names)
+    @Test(arguments: CLI.explored(RealShapesTests.names))
     func exploreFindsThePlantedBugAndNothingOnCorrectCode(name: String) throws {
         let expected = try Self.expect(name)
         let code = try #require(expected["violation"])
