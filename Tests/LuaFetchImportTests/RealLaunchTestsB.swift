@@ -22,6 +22,20 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
     }
 
+    /// `kCFBundleVersionKey as String` is the Info.plist key it names: element-x-ios read its build
+    /// number with it and force-unwrapped the result; an opaque key found nothing and every launch
+    /// crashed.
+    @Test func coreFoundationBundleKeysAreTheirInfoPlistKeys() throws {
+        let plist = ImportHarness.plist.replacingOccurrences(of: "<dict>", with: "<dict><key>CFBundleVersion</key><string>42</string><key>CFBundleName</key><string>Demo</string>")
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let build = Bundle.main.object(forInfoDictionaryKey: kCFBundleVersionKey as String) as! String
+            print(build)
+            print(Bundle.main.infoDictionary?[kCFBundleNameKey as String] as? String ?? "none")
+            """), plist: plist)
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["42", "Demo"], "\(r.messages)")
+    }
+
     /// `#if NAME` where the target's OTHER_SWIFT_FLAGS has `-DNAME` (or `-D NAME`): the
     /// compiler reads it as SWIFT_ACTIVE_COMPILATION_CONDITIONS, so the branch is compiled in.
     /// element-x-ios kept its hooks under such a flag; without them every launch called a

@@ -74,9 +74,21 @@ enum APIs {
         case "NSEC_PER_SEC": return LuaExpr("1000000000", TypeName("Int"))
         case "NSEC_PER_MSEC": return LuaExpr("1000000", TypeName("Int"))
         case "USEC_PER_SEC": return LuaExpr("1000000", TypeName("Int"))
-        default: return nil
+        default:
+            // Core Foundation's Info.plist keys (`kCFBundleVersionKey as String`) are the keys they
+            // name, so Bundle.main finds the resolved value.
+            if let key = cfBundleKeys[name] { return LuaExpr("\"\(key)\"", TypeName("String")) }
+            return nil
         }
     }
+
+    /// Core Foundation's Info.plist key constants and the keys they are.
+    static let cfBundleKeys: [String: String] = [
+        "kCFBundleVersionKey": "CFBundleVersion", "kCFBundleNameKey": "CFBundleName",
+        "kCFBundleIdentifierKey": "CFBundleIdentifier", "kCFBundleExecutableKey": "CFBundleExecutable",
+        "kCFBundleInfoDictionaryVersionKey": "CFBundleInfoDictionaryVersion",
+        "kCFBundleDevelopmentRegionKey": "CFBundleDevelopmentRegion", "kCFBundleLocalizationsKey": "CFBundleLocalizations",
+    ]
 
     /// The notification names iOS posts, by their Swift and Objective-C spellings.
     static func notificationName(_ name: String) -> String? {
