@@ -44,7 +44,7 @@ import LuaFetchCore
         let float = units("at(1, function() local j = 1 for i = 1, 1000 do local s = 'k' .. (j + 0.5) end end)")
         let integer = units("at(1, function() local j = 1 for i = 1, 1000 do local s = 'k' .. (j + 1) end end)")
         let string = units("at(1, function() local j = '2' for i = 1, 1000 do local s = 'k' .. j end end)")
-        #expect(float - integer >= 1000 * 60, "\(float) \(integer)")
+        #expect(float - integer >= 1000 * 40, "\(float) \(integer)")
         #expect(integer - string >= 1000 * 8, "\(integer) \(string)")
     }
 
@@ -52,7 +52,7 @@ import LuaFetchCore
     @Test func stringFormatChargesEachFloatItFormats() {
         let two = units("at(1, function() for i = 1, 1000 do local s = string.format('%.3f %.3f', 1.5, 2.5) end end)")
         let one = units("at(1, function() for i = 1, 1000 do local s = string.format('%.3f %s', 1.5, 'x') end end)")
-        #expect(two - one >= 1000 * 60, "\(two) \(one)")
+        #expect(two - one >= 1000 * 50, "\(two) \(one)")
     }
 
     /// An error raised and caught costs its message and the unwinding, beyond the calls.
