@@ -36,6 +36,27 @@ import LuaFetchCore
         #expect(r.printed == ["42", "Demo"], "\(r.messages)")
     }
 
+    /// `Preferences.General.isFirstLaunch.value` where `Preferences` is the app's own type but
+    /// `General` is nested in it by an extension the import does not have (brave-ios declares it in
+    /// a module its app target does not compile): `General` is an unknown type whose members are
+    /// stubs. It was a nil field of the known type, and every launch crashed reading it.
+    @Test func aNestedTypeDeclaredOutsideTheImportIsUnknownNotNil() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let first = Preferences.General.isFirstLaunch.value
+            Preferences.General.isFirstLaunch.value = !first
+            Preferences.General.isFirstLaunch.value = false
+            print(Preferences.name)
+            """, others: """
+            public enum Preferences {
+                static let name = "prefs"
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["prefs"], "\(r.messages)")
+        #expect(r.scenario.contains("[\"Preferences.General.isFirstLaunch\"]"))
+    }
+
     /// `#if NAME` where the target's OTHER_SWIFT_FLAGS has `-DNAME` (or `-D NAME`): the
     /// compiler reads it as SWIFT_ACTIVE_COMPILATION_CONDITIONS, so the branch is compiled in.
     /// element-x-ios kept its hooks under such a flag; without them every launch called a

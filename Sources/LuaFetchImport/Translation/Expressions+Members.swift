@@ -19,6 +19,10 @@ extension Translator {
             let p = t.property(name)
             if name == "init" { return LuaExpr("function(...) return swift.new(\(t.lua), \"init\", ...) end") }
             if let m = t.methods(name).first { return LuaExpr("\(t.lua).\(m.lua)", TypeName("Function")) }
+            // A nested type an extension outside the imported files adds (brave-ios's
+            // `Preferences.General`, declared in a module the app's target does not compile): an
+            // unknown type, whose members are stubs, never a nil field of the known one.
+            if p == nil, name.first?.isUppercase == true { return typeReference("\(t.qualified).\(name)", node: Syntax(m)) }
             return LuaExpr("\(p.map { staticOwner($0, t) } ?? t.lua).\(Naming.field(name))", p?.type)
         }
         // A type the files extend (`Notification.Name.syncDone`), or a type nested in an API's.
