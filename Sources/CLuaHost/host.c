@@ -449,16 +449,17 @@ void clua_charge_formatting(long long units) {
 }
 
 lua_State *clua_newstate(clua_Host *h) {
-    formatting = h;
-    return lua_newstate(alloc, h);
+    lua_State *L = lua_newstate(alloc, h);
+    if (L != NULL) formatting = h;
+    return L;
 }
 
 lua_State *clua_newstate_arena(clua_Host *h, size_t reserve) {
     h->arena = clua_arena_new(reserve);
     if (h->arena == NULL) return NULL;
-    formatting = h;
     lua_State *L = lua_newstate(alloc, h);
     if (L == NULL) { clua_arena_delete(h->arena); h->arena = NULL; }
+    else formatting = h;
     return L;
 }
 
