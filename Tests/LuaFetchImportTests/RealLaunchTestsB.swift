@@ -57,6 +57,31 @@ import LuaFetchCore
         #expect(r.scenario.contains("[\"Preferences.General.isFirstLaunch\"]"))
     }
 
+    /// A class adopting protocols through a composition alias (`typealias Store = Readable &
+    /// Writable`) gets their extensions' methods: its own `all()` calling `all(sortedBy:)` calls the
+    /// protocol extension's overload, not itself (brave-ios's `SessionWindow.all()` recursed until
+    /// the watchdog ended every launch).
+    @Test func aCompositionAliasAdoptsEachOfItsProtocols() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(Window.all().count)
+            """, others: """
+            protocol Readable {}
+            protocol Writable {}
+            typealias Store = Readable & Writable
+            extension Readable {
+                static func all(sortedBy key: String? = nil, limit: Int = 0) -> [String]? { ["a", "b", key ?? "none"] }
+            }
+            final class Window: Store {
+                static func all() -> [String] {
+                    return all(sortedBy: "index") ?? []
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-hang") && !r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["3"], "\(r.messages)")
+    }
+
     /// `#if NAME` where the target's OTHER_SWIFT_FLAGS has `-DNAME` (or `-D NAME`): the
     /// compiler reads it as SWIFT_ACTIVE_COMPILATION_CONDITIONS, so the branch is compiled in.
     /// element-x-ios kept its hooks under such a flag; without them every launch called a

@@ -105,6 +105,11 @@ extension Translator {
             if let m = pick(candidates, args, isStatic: inStatic, labelsMustFit: t.external) {
                 let codeArgs = ordered(m, args)
                 let r = m.returnType
+                let callee = t.callee(of: m)
+                if callee !== t {
+                    if m.isStatic || inStatic { return LuaExpr("\(callee.lua).\(m.lua)(\(codeArgs))", r) }
+                    return LuaExpr("\(callee.lua).\(m.lua)(self\(trailingArgs(codeArgs)))", r)
+                }
                 if m.isStatic || inStatic { return LuaExpr("\(t.lua).\(m.lua)(\(codeArgs))", r) }
                 if t.external { return LuaExpr("\(t.lua).\(m.lua)(self\(codeArgs.isEmpty ? "" : ", " + codeArgs))", r) }
                 return LuaExpr("self:\(m.lua)(\(codeArgs))", r)
@@ -243,7 +248,7 @@ extension Translator {
                 return LuaExpr("\(t.lua).\(Naming.field(name))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))", TypeName(t.qualified))
             }
             if let nested = t.nested[name] { return construct(nested, args: args) }
-            if let f = pick(t.methods(name), args, isStatic: true) { return LuaExpr("\(t.lua).\(f.lua)(\(ordered(f, args)))", f.returnType) }
+            if let f = pick(t.methods(name), args, isStatic: true) { return LuaExpr("\(t.callee(of: f).lua).\(f.lua)(\(ordered(f, args)))", f.returnType) }
         }
         // An API (UIApplication, DispatchQueue, BGTaskScheduler, ...).
         let apiName = base.apiType ?? base.type?.name

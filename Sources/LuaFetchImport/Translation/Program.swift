@@ -166,11 +166,19 @@ final class Program {
             }
         } else if let x = decl.as(ExtensionDeclSyntax.self) {
             pendingExtensions.append((file, x))
+        } else if let a = decl.as(TypeAliasDeclSyntax.self), outer == nil {
+            // `typealias CRUD = Readable & Deletable`: a type adopting CRUD adopts both.
+            let value = a.initializer.value
+            let parts = value.as(CompositionTypeSyntax.self)?.elements.map { $0.type } ?? [value]
+            let names = parts.compactMap { $0.as(IdentifierTypeSyntax.self)?.name.text }
+            if names.count == parts.count { typeAliases[a.name.text] = names }
         } else if let ic = decl.as(IfConfigDeclSyntax.self), case .decls(let inner)? = active(ic) {
             for d in inner { collectDecl(d.decl, file: file, outer: outer) }
         }
     }
     private var pendingExtensions: [(ParsedFile, ExtensionDeclSyntax)] = []
+    /// Top-level type aliases of named types and their compositions, by name (for adoption).
+    private var typeAliases: [String: [String]] = [:]
 
     @discardableResult
     private func addType(_ name: String, _ kind: TypeDecl.Kind, _ block: MemberBlockSyntax, _ inheritance: InheritanceClauseSyntax?,
@@ -269,7 +277,7 @@ final class Program {
             }
         }
         for t in typeOrder {
-            t.protocols = t.inherited.compactMap { types[$0] }.filter { $0.kind == .protocol && $0 !== t }
+            t.protocols = t.inherited.flatMap { typeAliases[$0] ?? [$0] }.compactMap { types[$0] }.filter { $0.kind == .protocol && $0 !== t }
         }
         for t in typeOrder + externalOrder { nameOverloads(t) }
         for (name, list) in functions where list.count > 1 {

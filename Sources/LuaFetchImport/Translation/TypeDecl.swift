@@ -75,6 +75,23 @@ final class TypeDecl {
         return out
     }
 
+    /// Where a call of `f`, found by `methods`, goes: through this type (`T.Window.all`), unless
+    /// `f` is a protocol extension's and the type or a superclass has a method of the same Lua name
+    /// that would shadow it (brave-ios's `SessionWindow.all()` beside `Readable.all(where:...)`):
+    /// then the protocol's table.
+    func callee(of f: FuncInfo) -> TypeDecl {
+        var t: TypeDecl? = self
+        while let c = t {
+            if let own = c.methods[f.base], own.contains(where: { $0.node.id == f.node.id }) { return self }
+            t = c.superclass
+        }
+        guard let proto = allProtocols().first(where: { $0.methods[f.base]?.contains { $0.node.id == f.node.id } == true }) else { return self }
+        var shadowed = false
+        t = self
+        while let c = t, !shadowed { shadowed = c.methods[f.base]?.contains { $0.lua == f.lua } == true; t = c.superclass }
+        return shadowed ? proto : self
+    }
+
     /// Protocols of the files this type adopts, directly, through its superclasses or through
     /// other protocols, nearest first.
     var protocols: [TypeDecl] = []
