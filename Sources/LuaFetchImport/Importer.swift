@@ -187,7 +187,8 @@ public enum Importer {
         }
         for n in notes { report.append("note         \(n)") }
         if !t.unmodelledAppProperties.isEmpty {
-            report.append("note         UIApplication properties without a model, accepted and ignored (a read gives the last value written): "
+            let owners = t.unmodelledAppProperties.contains { $0.hasPrefix("UIScene.") } ? "UIApplication and UIScene" : "UIApplication"
+            report.append("note         \(owners) properties without a model, accepted and ignored (a read gives the last value written): "
                           + t.unmodelledAppProperties.sorted().joined(separator: ", "))
         }
         if t.weakCaptures > 0 { report.append("note         \(t.weakCaptures) [weak self]/unowned capture\(t.weakCaptures == 1 ? "" : "s") kept as strong references (Lua has no weak captures)") }

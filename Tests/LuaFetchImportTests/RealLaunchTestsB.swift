@@ -82,6 +82,35 @@ import LuaFetchCore
         #expect(r.printed == ["3"], "\(r.messages)")
     }
 
+    /// A scene's `userActivity` (and `title`), which luafetch does not model, is kept as
+    /// UIApplication's unmodelled properties are: a write is accepted, a read gives it back, and
+    /// the report names it. brave-ios set its window scene's `userActivity` at every connection
+    /// and the read-only scene crashed every launch.
+    @Test func aScenesUnmodelledPropertiesAreKept() throws {
+        let delegate = """
+            import UIKit
+            class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+                var window: UIWindow?
+                func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {
+                    guard let windowScene = scene as? UIWindowScene else { return }
+                    prepare(scene: windowScene)
+                    print(windowScene.title ?? "untitled")
+                }
+                private func prepare(scene: UIWindowScene) {
+                    scene.userActivity = NSUserActivity(activityType: "com.example.browsing")
+                    scene.title = "Main"
+                }
+            }
+            """
+        var files = ImportHarness.launching("")
+        files["SceneDelegate.swift"] = delegate
+        let r = try ImportHarness.run(files, plist: ImportHarness.scenePlist())
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["Main"], "\(r.messages)")
+        #expect(r.result.report.contains { $0.contains("UIApplication and UIScene properties without a model") }, "\(r.result.report)")
+    }
+
     /// `#if NAME` where the target's OTHER_SWIFT_FLAGS has `-DNAME` (or `-D NAME`): the
     /// compiler reads it as SWIFT_ACTIVE_COMPILATION_CONDITIONS, so the branch is compiled in.
     /// element-x-ios kept its hooks under such a flag; without them every launch called a

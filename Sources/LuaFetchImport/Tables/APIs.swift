@@ -135,6 +135,14 @@ enum APIs {
         "statusBarStyle": (nil, "swift.case(\"default\")"),
     ]
 
+    /// UIScene's settable properties luafetch does not model, kept as UIApplication's are (the
+    /// app's one scene: per process): a scene's `userActivity` for state restoration, its `title`.
+    static let unmodelledSceneProperties: [String: (TypeName?, String)] = [
+        "userActivity": (TypeName("NSUserActivity", optional: true), "nil"),
+        "title": (TypeName("String", optional: true), "nil"),
+        "activationConditions": (TypeName("UISceneActivationConditions"), "swift.opaque(\"UISceneActivationConditions\")"),
+    ]
+
     // MARK: - Members (values)
 
     /// `Type.name` or `value.name` of a known API (`base.code` is the receiver's Lua code).
@@ -156,6 +164,10 @@ enum APIs {
             return LuaExpr("swift.appGet(\(Literals.quote(name)), \(start))", type)
         case ("UIScene", _), ("UIWindowScene", _):
             if let n = sceneNotificationName(name) { return LuaExpr(Literals.quote(n), TypeName("Notification.Name")) }
+            if let (type, start) = unmodelledSceneProperties[name] {
+                t.unmodelledAppProperties.insert("UIScene.\(name)")
+                return LuaExpr("swift.appGet(\"UIScene.\(name)\", \(start))", type)
+            }
             return nil
         case ("UIBackgroundTaskIdentifier", "rawValue"): return LuaExpr(recv, TypeName("Int"))
         case ("UIBackgroundTaskIdentifier", "invalid"): return LuaExpr("UIBackgroundTaskInvalid", TypeName("UIBackgroundTaskIdentifier"))

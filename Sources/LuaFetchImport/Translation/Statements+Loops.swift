@@ -288,6 +288,12 @@ extension Translator {
                 unmodelledAppProperties.insert(name)
                 return "swift.appSet(\(Literals.quote(name)), \(value))"
             }
+            // A UIScene property luafetch does not model (a scene's `userActivity`): the same.
+            if let scene = b.type?.name, ["UIScene", "UIWindowScene"].contains(scene), APIs.unmodelledSceneProperties[name] != nil,
+               program.type(named: scene) == nil {
+                unmodelledAppProperties.insert("UIScene.\(name)")
+                return "swift.appSet(\"UIScene.\(name)\", \(value))"
+            }
             // A computed property an extension of the files adds to an iOS or Swift type: its setter.
             let ext = externalType(for: b).flatMap { e in e.property(name).map { (e, $0) } }
             let extSet = ext.flatMap { e, p in p.kind == .computed && !p.isStatic ? "swift.extSet(\(e.lua), \(Literals.quote(Naming.field(name))), " : nil }
