@@ -111,6 +111,24 @@ import LuaFetchCore
         #expect(r.result.report.contains { $0.contains("UIApplication and UIScene properties without a model") }, "\(r.result.report)")
     }
 
+    /// Inside an extension of a Swift type, `TimeInterval(self * 60)` is the conversion, not a
+    /// method of the value: brave-ios's `5.minutes` was an opaque value, and the timer it set
+    /// up refused it at every launch.
+    @Test func aConversionInsideAnExtensionOfIntIsTheConversion() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let interval = 5.minutes
+            print(interval)
+            Timer.scheduledTimer(withTimeInterval: interval, repeats: false) { _ in print("fired") }
+            """, others: """
+            extension Int {
+                var minutes: TimeInterval { return TimeInterval(self * 60) }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed.first == "300.0", "\(r.messages)")
+    }
+
     /// `#if NAME` where the target's OTHER_SWIFT_FLAGS has `-DNAME` (or `-D NAME`): the
     /// compiler reads it as SWIFT_ACTIVE_COMPILATION_CONDITIONS, so the branch is compiled in.
     /// element-x-ios kept its hooks under such a flag; without them every launch called a

@@ -114,8 +114,10 @@ extension Translator {
                 if t.external { return LuaExpr("\(t.lua).\(m.lua)(self\(codeArgs.isEmpty ? "" : ", " + codeArgs))", r) }
                 return LuaExpr("self:\(m.lua)(\(codeArgs))", r)
             }
-            // In an extension of an iOS or Swift type, `name(args)` is the type's own method.
-            if t.external, !inStatic {
+            // In an extension of an iOS or Swift type, `name(args)` is the type's own method (a
+            // capitalised name is a type's initializer: `TimeInterval(self * 60)` in brave-ios's
+            // `extension Int` was called as a method of the number, an opaque value).
+            if t.external, !inStatic, name.first?.isUppercase != true {
                 var selfValue = LuaExpr("self", TypeName(t.qualified))
                 if APIs.knownTypes.contains(t.qualified) { selfValue.apiType = nil }
                 let ctx = CallContext(t: self, args: args, node: Syntax(c), base: selfValue, awaited: awaited, tried: tried, expect: expect)
