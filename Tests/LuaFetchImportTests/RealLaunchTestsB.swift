@@ -60,10 +60,12 @@ import LuaFetchCore
     /// A class adopting protocols through a composition alias (`typealias Store = Readable &
     /// Writable`) gets their extensions' methods: its own `all()` calling `all(sortedBy:)` calls the
     /// protocol extension's overload, not itself (brave-ios's `SessionWindow.all()` recursed until
-    /// the watchdog ended every launch).
+    /// the watchdog ended every launch); so does a function calling its own name with arguments
+    /// both overloads take (`all() ?? []`: Swift chooses the optional one by type).
     @Test func aCompositionAliasAdoptsEachOfItsProtocols() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
             print(Window.all().count)
+            print(Window.every().count)
             """, others: """
             protocol Readable {}
             protocol Writable {}
@@ -75,11 +77,14 @@ import LuaFetchCore
                 static func all() -> [String] {
                     return all(sortedBy: "index") ?? []
                 }
+                static func every() -> [String] {
+                    all() ?? []
+                }
             }
             """))
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(!r.codes.contains("app-hang") && !r.codes.contains("app-crash"), "\(r.messages)")
-        #expect(r.printed == ["3"], "\(r.messages)")
+        #expect(r.printed == ["3", "3"], "\(r.messages)")
     }
 
     /// A scene's `userActivity` (and `title`), which luafetch does not model, is kept as

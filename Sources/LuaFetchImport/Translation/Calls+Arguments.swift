@@ -38,7 +38,12 @@ extension Translator {
     private func pickOverload(_ candidates: [FuncInfo], _ args: [CallArg]) -> FuncInfo? {
         if candidates.count <= 1 { return candidates.first }
         let labels = args.map { $0.label ?? "_" }
-        if let exact = candidates.first(where: { fits($0, labels) }) { return exact }
+        let fitting = candidates.filter { fits($0, labels) }
+        // A function calling its own name where another overload fits too calls the other (Swift
+        // chooses it by type: brave-ios's `class func all() -> [Self] { all() ?? [] }` calls the
+        // protocol extension's `all(where: ... = nil) -> [Self]?`; choosing itself recursed forever).
+        if fitting.count > 1, let current = currentFunction, fitting[0].node.id == current.node.id { return fitting[1] }
+        if let exact = fitting.first { return exact }
         return candidates.first { $0.params.count == args.count } ?? candidates.first
     }
 
