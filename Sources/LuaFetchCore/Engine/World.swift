@@ -151,7 +151,10 @@ public final class World {
     var forceQuitBlocked = false
     public internal(set) var launchReason: LaunchReason?
     @exclusivity(unchecked) var parked: [QueuedEvent] = []
-    var observers: [(name: String, fn: ScriptRef, pid: Int?)] = []
+    /// Notification observers in the order they were added; each name is a number (`observerNames`,
+    /// in order of first use), so a post compares numbers, not strings, on its walk.
+    var observers: [(name: Int, fn: ScriptRef, pid: Int?)] = []
+    var observerNames: [String: Int] = [:]
     /// The delegate `app{ delegate = function ... }` made for the running process (SPEC 12.1).
     var processDelegate = ProcessDelegate()
     /// Whether fetch-not-configured was reported (a process delegate is checked at each launch).
@@ -368,7 +371,8 @@ extension World {
         movingToForeground = o.movingToForeground; sceneConnected = o.sceneConnected; sceneState = o.sceneState
         debuggerHeldSuspension = o.debuggerHeldSuspension; racedSuspension = o.racedSuspension; inRacedBlock = o.inRacedBlock
         fatal = o.fatal; state = o.state; pid = o.pid; interruption = o.interruption; forceQuitBlocked = o.forceQuitBlocked
-        launchReason = o.launchReason; parked = o.parked; observers = o.observers; processDelegate = o.processDelegate
+        launchReason = o.launchReason; parked = o.parked; observers = o.observers; observerNames = o.observerNames
+        processDelegate = o.processDelegate
         warnedFetchNotConfigured = o.warnedFetchNotConfigured
         timelineEvents.copyState(from: o.timelineEvents); container.copyState(from: o.container); tasks.copyState(from: o.tasks)
         grants.copyState(from: o.grants); net.copyState(from: o.net); appTime.copyState(from: o.appTime)

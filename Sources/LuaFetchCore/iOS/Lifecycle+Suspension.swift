@@ -92,7 +92,9 @@ extension World {
     /// `notifications.observe(name, fn)`: top-level and world observers stay for the run; app
     /// observers belong to the process.
     public func observe(_ name: String, _ fn: ScriptRef) {
-        observers.append((name, fn, context == .app ? pid : nil))
+        let number = observerNames[name] ?? observerNames.count
+        observerNames[name] = number
+        observers.append((number, fn, context == .app ? pid : nil))
     }
 
     /// `notifications.post(name, info)` from scenario code. Returns false if the app died. Takes
@@ -118,7 +120,8 @@ extension World {
             }
         }
         host.charge(hostWork: observers.count / 4)  // the walk over every observer (names compared)
-        for o in observers where o.name == name {
+        let number = observerNames[name] ?? -1
+        for o in observers where o.name == number {
             if let owner = o.pid {
                 guard owner == pid, isRunning else { continue }
                 if mainBlock != nil && context != .app { waiting.append(o.fn); continue }
