@@ -439,14 +439,14 @@ static void stop_watchdog(clua_Host *h) {
     h->lazy = 0;
 }
 
-/* MARK: - The state */
-
 /* MARK: - Numbers formatted (formatting.c) */
 
 void clua_charge_formatting(long long units) {
     clua_Host *h = formatting;
     if (h != NULL) charge_quietly(h, units);
 }
+
+/* MARK: - The state */
 
 lua_State *clua_newstate(clua_Host *h) {
     lua_State *L = lua_newstate(alloc, h);

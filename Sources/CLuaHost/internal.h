@@ -18,7 +18,7 @@ void clua_charge_formatting(long long units);
 #if defined(__linux__)
 #define CLUA_FORMATTING_CHARGED 1
 #else
-#define CLUA_FORMATTING_CHARGED 1
+#define CLUA_FORMATTING_CHARGED 0
 #endif
 /* Makes every library function written in C charge what a call of it costs (libs.c). */
 void clua_install_call_costs(lua_State *L);
