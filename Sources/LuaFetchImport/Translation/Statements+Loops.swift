@@ -247,6 +247,16 @@ extension Translator {
         return store(lhs, rhs.code, node: Syntax(infix))
     }
 
+    /// The key `swift.appSet` keeps a write under when `owner`'s property `name` has no model in
+    /// luafetch (SPEC 18.9.7): a UIApplication property by its name, a scene's (`userActivity`,
+    /// `title`, ...) as `UIScene.name`; nil otherwise, or when the files define the type themselves.
+    func unmodelledKey(_ owner: String?, _ name: String) -> String? {
+        guard let owner, program.type(named: owner) == nil else { return nil }
+        if owner == "UIApplication", name.first?.isLowercase == true { return name }
+        if ["UIScene", "UIWindowScene"].contains(owner), APIs.unmodelledSceneProperties[name] != nil { return "UIScene.\(name)" }
+        return nil
+    }
+
     /// Assigns `value` to the place `target` names.
     func store(_ target: ExprSyntax, _ value: String, node: Syntax) -> String {
         // In the type's own initializer, a property's willSet/didSet do not run (Swift calls
@@ -283,16 +293,10 @@ extension Translator {
             let name = m.declName.baseName.text
             let b = expr(base)
             let direct = b.typeRef != nil || b.type.flatMap({ program.type(named: $0.name, from: currentType) }) != nil || b.code == "self" || isAPIValue(b)
-            // A UIApplication property luafetch does not model: accepted, ignored (18.9.7).
-            if b.type?.name == "UIApplication", name.first?.isLowercase == true, program.type(named: "UIApplication") == nil {
-                unmodelledAppProperties.insert(name)
-                return "swift.appSet(\(Literals.quote(name)), \(value))"
-            }
-            // A UIScene property luafetch does not model (a scene's `userActivity`): the same.
-            if let scene = b.type?.name, ["UIScene", "UIWindowScene"].contains(scene), APIs.unmodelledSceneProperties[name] != nil,
-               program.type(named: scene) == nil {
-                unmodelledAppProperties.insert("UIScene.\(name)")
-                return "swift.appSet(\"UIScene.\(name)\", \(value))"
+            // A UIApplication or UIScene property luafetch does not model: accepted, kept (18.9.7).
+            if let key = unmodelledKey(b.type?.name, name) {
+                unmodelledAppProperties.insert(key)
+                return "swift.appSet(\(Literals.quote(key)), \(value))"
             }
             // A computed property an extension of the files adds to an iOS or Swift type: its setter.
             let ext = externalType(for: b).flatMap { e in e.property(name).map { (e, $0) } }
