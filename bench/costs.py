@@ -91,6 +91,13 @@ SHAPES = [
         "    for i = 1, 100 do app:endBackgroundTask(app:beginBackgroundTask('t')) end")),
     ("bgtasks-open", "beginBackgroundTask, never ended (too-many-tasks, relaunched)", in_app(
         "    for i = 1, 100 do app:beginBackgroundTask(nil) end", pre="every(0.05, user.launch)")),
+    ("bgtasks-text", "beginBackgroundTask and endBackgroundTask, the timeline on stdout", in_app(
+        "    for i = 1, 100 do app:endBackgroundTask(app:beginBackgroundTask('t')) end"), {"args": []}),
+    ("bgtasks-open-text", "beginBackgroundTask, never ended, the timeline on stdout", in_app(
+        "    for i = 1, 100 do app:beginBackgroundTask(nil) end", pre="every(0.05, user.launch)"), {"args": []}),
+    ("transitions-text", "user.home and user.open, the timeline on stdout", world("  user.home() user.open()",
+                                                     pre="app { didFinishLaunching = function(app) return true end }\nat(0, user.launch)"), {"args": []}),
+    ("global-text", "dispatch.global blocks, the timeline on stdout", in_app("    for i = 1, 20 do dispatch.global(function() end) end"), {"args": []}),
     ("observe", "notifications.observe, a new observer each call", world(
         "  for i = 1, 20 do notifications.observe('n' .. (k % 50), function() end) end")),
     ("post", "notifications.post to 100 observers", world(

@@ -54,6 +54,18 @@ enum Output {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// A line `body` appends as bytes (no String in between). `body` returns false to decline,
+    /// having appended nothing; so does this, and the caller writes the line another way.
+    static func line(appending body: (inout [UInt8]) -> Bool) -> Bool {
+        guard skipping == 0 else { return false }
+        let start = buffer.count
+        guard body(&buffer) else { return false }
+        buffer.append(0x0a)
+        emitted += buffer.count - start
+        if buffer.count >= 1 << 16 { flush() }
+        return true
+    }
+
     static func flush() {
         writeAll(1, buffer)
         buffer.removeAll(keepingCapacity: true)

@@ -291,7 +291,9 @@ struct RunSpec {
         case .text:
             Output.line(report.header(world))
             if !quiet {
-                world.sink = { entry, w in Output.line(report.line(entry, in: w)) }
+                world.sink = { entry, w in
+                    if !Output.line(appending: { report.append(entry, to: &$0) }) { Output.line(report.line(entry, in: w)) }
+                }
                 for entry in earlier { Output.line(report.line(entry, in: world)) }
             }
         case .jsonl:

@@ -144,6 +144,9 @@ import Testing
     @Test func stampsAndDurations() {
         #expect(Time.stamp(93_784_005) == "+1d02:03:04.005")
         #expect(Time.stamp(0) == "+0d00:00:00.000")
+        #expect(Time.stamp(-1_500) == "-0d00:00:01.500")
+        #expect(Time.stamp(123 * 86_400_000 + 59_999) == "+123d00:00:59.999")
+        #expect(Time.stamp(Int64.min).hasPrefix("-106751991167d"))
         #expect(Time.parseDuration("90") == 90_000)
         #expect(Time.parseDuration("90s") == 90_000)
         #expect(Time.parseDuration("15m") == 900_000)

@@ -194,6 +194,36 @@ import LuaFetchCore
 @Suite struct SummaryBookkeepingTests {
     func summary(_ s: Sim) -> [String] { TextReport(world: s.world, version: "", color: false).summary(s.world) }
 
+    /// The streamed timeline writes most lines as bytes (`TextReport.append`); each is the line
+    /// `TextReport.line` makes, padding by characters where a server's name is not ASCII.
+    @Test func timelineLinesWrittenAsBytesAreTheLinesOfTheReport() {
+        let s = simulate("""
+        local api = server "ünï.test" { latency = 100 }
+        api:route("GET /x", { status = 200, body = "x" })
+        app { didFinishLaunching = function(app)
+            http.get("https://ünï.test/x", function() print("done ✓") end)
+            app:beginBackgroundTask("名前")
+            return true end }
+        at(0, user.launch)
+        at(1, user.home)
+        scenario { duration = 100 }
+        """)
+        let report = TextReport(world: s.world, version: "", color: false)
+        var written = 0
+        for e in s.world.timeline {
+            var bytes: [UInt8] = []
+            if report.append(e, to: &bytes) {
+                #expect(String(decoding: bytes, as: UTF8.self) == report.line(e, in: s.world))
+                written += 1
+            } else {
+                #expect(bytes.isEmpty)
+            }
+        }
+        #expect(written >= 5 && s.world.timeline.contains { $0.violation != nil }, "\(s.world.timeline.map(\.message))")
+        var coloured: [UInt8] = []
+        #expect(!TextReport(world: s.world, version: "", color: true).append(s.world.timeline[0], to: &coloured))
+    }
+
     @Test func aRequestInFlightAtTheEndIsCountedAsSuch() {
         let s = simulate("""
         server "api.test" { latency = 100 }

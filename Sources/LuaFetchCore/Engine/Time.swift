@@ -36,13 +36,36 @@ public enum Time {
 
     /// `+1d02:03:04.005` (days always shown, so columns line up).
     public static func stamp(_ ms: Millis) -> String {
-        let sign = ms < 0 ? "-" : "+"
-        var t = abs(ms)
-        let d = t / day; t %= day
-        let h = t / hour; t %= hour
-        let m = t / minute; t %= minute
-        let s = t / 1000, f = t % 1000
-        return "\(sign)\(d)d\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(f, 3))"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        appendStamp(ms, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `stamp(ms)` appended as UTF-8 (the text timeline's hot path: no String in between).
+    public static func appendStamp(_ ms: Millis, to out: inout [UInt8]) {
+        out.append(ms < 0 ? 0x2D : 0x2B)
+        var t = ms.magnitude
+        let d = t / UInt64(day); t %= UInt64(day)
+        let h = t / UInt64(hour); t %= UInt64(hour)
+        let m = t / UInt64(minute); t %= UInt64(minute)
+        appendDigits(d, width: 1, to: &out)
+        out.append(0x64)  // d
+        appendDigits(h, width: 2, to: &out)
+        out.append(0x3A)
+        appendDigits(m, width: 2, to: &out)
+        out.append(0x3A)
+        appendDigits(t / 1000, width: 2, to: &out)
+        out.append(0x2E)
+        appendDigits(t % 1000, width: 3, to: &out)
+    }
+
+    /// `v` in decimal, zero-padded to `width` digits.
+    private static func appendDigits(_ v: UInt64, width: Int, to out: inout [UInt8]) {
+        var p: UInt64 = 1, n = 1
+        while n < width || v / p >= 10 { p *= 10; n += 1 }
+        var v = v
+        while p > 0 { out.append(0x30 + UInt8(v / p)); v %= p; p /= 10 }
     }
 
     /// A short human duration: `30s`, `2m05s`, `1h30m`, `2d3h`, `250ms`.

@@ -55,6 +55,21 @@ public struct TextReport {
         }
     }
 
+    /// `line(e, in:)` appended as UTF-8, for the lines that need no colour and no violation text
+    /// (nearly all: the streamed timeline's hot path, no String in between); false, with nothing
+    /// appended, for the others.
+    public func append(_ e: TimelineEntry, to out: inout [UInt8]) -> Bool {
+        guard !color, e.violation == nil, e.kind != .violation else { return false }
+        Time.appendStamp(e.time, to: &out)
+        out.append(0x20); out.append(0x20)
+        out.append(contentsOf: e.actor.utf8)
+        let width = e.actor.utf8.allSatisfy { $0 < 0x80 } ? e.actor.utf8.count : e.actor.count
+        for _ in width..<max(width, actorWidth) { out.append(0x20) }
+        out.append(0x20); out.append(0x20)
+        out.append(contentsOf: e.message.utf8)
+        return true
+    }
+
     /// The scenario's frames of a Lua traceback (`file:line: in function ...`), without C frames
     /// and luafetch's own; nil when they add nothing to the violation's line (one frame).
     static func scenarioFrames(_ traceback: String) -> [String]? {

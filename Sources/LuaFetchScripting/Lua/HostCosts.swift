@@ -39,6 +39,10 @@ enum HostCosts {
             // a timer object made (issue 40: bench/costs.py, `timers`, 1.16x the VM loop at 80),
             // a property list copied both ways
             "timer.after": 120, "timer.every": 120, "defaults.set": 110, "defaults.get": 110,
+            // a background task begun: its record, its `held` event and its timeline line
+            // with the scenario's `file:line` (bench/costs.py, `bgtasks-open-text`: 1.36x the VM
+            // loop at none, with the timeline written as text)
+            "app:beginBackgroundTask": 64,
             // an observer added: its record and the name's list grown (`observe`: 1.31x at none)
             "notifications.observe": 48,
         ]
