@@ -60,6 +60,8 @@ SHAPES = [
     ("keys", "a table of new string keys", world("  local t = {}\n  for i = 1, 2000 do t['k' .. (k * 2000 + i)] = i end")),
     ("strtable", "10^5 new strings in a growing table, concatenated (issue 40)", world(
         "  local s = {}\n  for i = 1, 1e5 do s[#s + 1] = tostring(i) end\n  local n = #table.concat(s)")),
+    ("keyedtables", "10^5 one-element tables under new string keys per event (release fuzz seed 12, case 255)", world(
+        "  local t = {}\n  for i = 1, 1e5 do t['k' .. i] = { i } end")),
     ("bigheap", "small garbage beside a live heap of 10^6 strings", world(
         "  for i = 1, 2000 do local t = { i } end", pre="live = {}\nfor i = 1, 1e6 do live[i] = 'v' .. i end"), {"base": 5e7}),
     ("bigstrheap", "new strings beside 2 * 10^6 live ones", world(

@@ -629,7 +629,8 @@ def main():
     if os.path.exists(importer): shutil.copy(importer, os.path.join(workdir, 'luafetch-import'))
     luafetch = os.path.join(workdir, 'luafetch')
     limits = Limits(luafetch, timeout, workdir, release='--release' in argv)
-    print('fuzz: calibration %.2f (this machine and build against the reference): a case may take %.1f s' % (limits.scale, limits.limit()), flush=True)
+    print('fuzz: calibration %.2f (this machine and build against the reference): a case may take %.1f s, a costly one %.1f s'
+          % (limits.scale, limits.limit(), limits.limit(costly=True)), flush=True)
     failures, kinds, exits, slowest, start = [], {}, {}, (0, None), time.monotonic()
     slowest_costly = (0, None)
     with futures.ThreadPoolExecutor(max_workers=jobs) as pool:
