@@ -258,4 +258,50 @@ import LuaFetchCore
             extension Gadget.Builder: Priced { var price: Int { 3 } }
             """) == ["priced true false"])
     }
+
+    /// Synchronization's `Mutex` and os's `OSAllocatedUnfairLock` hold the state `withLock`'s
+    /// closure reads and writes, and the closure's result is the call's: element-x-ios kept its
+    /// settings hook in a `Mutex`, read it with `withLock { $0 }` and registered its refresh task
+    /// with an identifier read from the settings that hook made; an opaque lock made the
+    /// identifier opaque and every launch crashed in `BGTaskScheduler.register`.
+    @Test func aMutexHoldsItsStateAndReturnsItsClosuresResult() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let hooks = Hooks()
+            print(hooks.current.tag)
+            hooks.replace(with: Hook(tag: "second"))
+            print(hooks.current.tag)
+            let counter = OSAllocatedUnfairLock(initialState: 0)
+            counter.withLock { $0 += 2 }
+            let seen = counter.withLock { state in state * 10 }
+            print(seen)
+            """, others: """
+            import Synchronization
+            import os
+            struct Hook { let tag: String }
+            final class Hooks {
+                private let stored: Mutex<Hook> = Mutex(Hook(tag: "first"))
+                var current: Hook { stored.withLock { $0 } }
+                func replace(with hook: Hook) { stored.withLock { $0 = hook } }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["first", "second", "20"], "\(r.messages)")
+    }
+
+    /// An app's own type named `Mutex` is the app's: its methods run, not the mapping.
+    @Test func anAppsOwnMutexIsItsOwn() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let m = Mutex(5)
+            print(m.withLock { $0 + 1 })
+            """, others: """
+            final class Mutex {
+                var value: Int
+                init(_ value: Int) { self.value = value }
+                func withLock(_ body: (Int) -> Int) -> Int { body(value) * 100 }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["600"], "\(r.messages)")
+    }
 }

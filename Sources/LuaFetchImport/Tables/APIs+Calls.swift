@@ -113,6 +113,11 @@ extension APIs {
         case ("NSLock", "lock"), ("NSRecursiveLock", "lock"): return LuaExpr("\(recv):lock()")
         case ("NSLock", "unlock"), ("NSRecursiveLock", "unlock"): return LuaExpr("\(recv):unlock()")
         case ("NSLock", "try"), ("NSRecursiveLock", "try"): return LuaExpr("\(recv):tryLock()", TypeName("Bool"))
+        case ("Mutex", "withLock"), ("Mutex", "withLockIfAvailable"), ("OSAllocatedUnfairLock", "withLock"),
+             ("OSAllocatedUnfairLock", "withLockUnchecked"), ("OSAllocatedUnfairLock", "withLockIfAvailable"):
+            // The closure gets the state's box (its inout parameter) and its result is the call's.
+            guard c.t.program.type(named: type) == nil else { return nil }
+            return LuaExpr("(\(c.stateClosure(c.trailing ?? c.args.first)))(\(recv))")
         case ("NSLock", "withLock"), ("NSRecursiveLock", "withLock"): return LuaExpr("swift.withLock(\(recv), \(c.code(c.trailing ?? c.args.first)))")
         case ("Thread", "sleep"):
             if let s = c.arg("forTimeInterval") { return LuaExpr("work(\(c.typed(s, .delay)))") }

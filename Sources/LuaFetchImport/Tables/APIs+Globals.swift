@@ -138,6 +138,11 @@ extension APIs {
         case "DispatchWorkItem":
             return LuaExpr("swift.workItem(\(c.code(c.arg("block") ?? c.trailing ?? c.args.last)))", TypeName("DispatchWorkItem"))
         case "NSLock", "NSRecursiveLock", "NSCondition": return LuaExpr("dispatch.lock()", TypeName("NSLock"))
+        case "Mutex", "OSAllocatedUnfairLock":
+            // Synchronization's Mutex, os's OSAllocatedUnfairLock: the state they protect, in the
+            // box `withLock`'s closure receives as its inout parameter (one thread runs at a time).
+            let initial = c.arg("initialState") ?? c.arg("uncheckedState") ?? c.arg(nil)
+            return LuaExpr("swift.inoutBox(\(c.code(initial)))", TypeName(name))
         case "OperationQueue": return LuaExpr("swift.operationQueue(false)", TypeName("OperationQueue"))
         case "BlockOperation":
             return LuaExpr("swift.blockOperation(\(c.code(c.arg("block") ?? c.trailing ?? c.args.first)))", TypeName("BlockOperation"))

@@ -21,7 +21,7 @@ enum APIs {
         "UIApplication.State", "RunLoop", "Bundle", "UIDevice", "Calendar",
         "NSPersistentContainer", "NSPersistentCloudKitContainer",
         "TaskGroup", "ThrowingTaskGroup", "DiscardingTaskGroup", "ThrowingDiscardingTaskGroup",
-        "DispatchSource", "DispatchSourceTimer", "Progress",
+        "DispatchSource", "DispatchSourceTimer", "Progress", "Mutex", "OSAllocatedUnfairLock",
     ]
 
     /// Value types the runtime answers for by their Lua values (strings, numbers, collections).

@@ -247,6 +247,14 @@ final class CallContext {
         return t.expr(a.syntax, expect: expect).code
     }
     func code(_ label: String?, types: [TypeName?] = [], expect: TypeName? = nil) -> String { code(arg(label), types: types, expect: expect) }
+    /// A closure whose first parameter is `inout` (a lock's state): it reads and writes the box
+    /// it is given (`swift.inoutBox`); a function passed by name takes the box as its inout
+    /// argument.
+    func stateClosure(_ a: CallArg?) -> String {
+        guard let a else { return "function() end" }
+        if let c = a.closure { return t.closure(c, inoutParams: [0]).code }
+        return t.expr(a.syntax).code
+    }
     /// Every argument, translated, in order.
     var all: [String] { args.map { code($0) } }
     var receiver: String { base?.code ?? "nil" }
