@@ -304,4 +304,33 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(r.printed == ["600"], "\(r.messages)")
     }
+
+    /// A protocol extension calling a requirement that shares its base name with the extension's
+    /// own method (so the requirement is `send_at` in Lua), implemented by a class with a single
+    /// `send` and overridden in a subclass: the call through the protocol reaches the class's and
+    /// the subclass's methods (Loop's exporter: `export(completion:)` calling `export(now:)`,
+    /// where each call was a nil method and every launch that exported crashed).
+    @Test func aRequirementCalledThroughItsProtocolReachesTheImplementation() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let items: [Sender] = [Mailer(), LateMailer()]
+            for item in items { item.send { print($0) } }
+            Mailer().send(at: 7) { print("direct \\($0)") }
+            """, others: """
+            protocol Sender {
+                func send(at time: Int, done: @escaping (String) -> Void)
+            }
+            extension Sender {
+                func send(done: @escaping (String) -> Void) { send(at: 1, done: done) }
+            }
+            class Mailer: Sender {
+                func send(at time: Int, done: @escaping (String) -> Void) { done("mailer \\(time)") }
+            }
+            class LateMailer: Mailer {
+                override func send(at time: Int, done: @escaping (String) -> Void) { done("late \\(time + 1)") }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["mailer 1", "late 2", "direct mailer 7"], "\(r.messages)")
+    }
 }

@@ -71,6 +71,33 @@ extension Program {
         }
     }
 
+    /// A method that overrides a superclass's or satisfies a protocol's declaration of the same
+    /// selector takes that declaration's Lua name, so a call through the base class or the
+    /// protocol finds it: Loop's protocol extension called `export(now:completion:)` beside its
+    /// own `export(completion:)` (so `export_now`), while the class that implements it has one
+    /// `export` (so `export`), and every call missed it. Superclasses and protocols first; a name
+    /// another method of the type already has is left alone.
+    func alignWithDeclarations(_ types: [TypeDecl]) {
+        var done = Set<ObjectIdentifier>()
+        func align(_ t: TypeDecl) {
+            guard done.insert(ObjectIdentifier(t)).inserted else { return }
+            var sources: [TypeDecl] = []
+            var c = t.superclass
+            while let x = c { sources.append(x); c = x.superclass }
+            sources += t.allProtocols()
+            for s in sources { align(s) }
+            for (base, list) in t.methods {
+                for i in list.indices {
+                    let f = list[i]
+                    guard let g = sources.lazy.compactMap({ $0.methods[base]?.first { $0.selector == f.selector && $0.isStatic == f.isStatic } }).first,
+                          g.lua != f.lua, !list.contains(where: { $0.lua == g.lua }) else { continue }
+                    t.methods[base]![i].lua = g.lua
+                }
+            }
+        }
+        for t in types { align(t) }
+    }
+
     static func disambiguate(_ list: [FuncInfo]) -> [FuncInfo] {
         func first(_ f: FuncInfo) -> String {
             if let l = f.labels.first(where: { $0 != "_" }) { return "\(f.base)_\(l)" }

@@ -280,6 +280,7 @@ final class Program {
             t.protocols = t.inherited.flatMap { typeAliases[$0] ?? [$0] }.compactMap { types[$0] }.filter { $0.kind == .protocol && $0 !== t }
         }
         for t in typeOrder + externalOrder { nameOverloads(t) }
+        alignWithDeclarations(typeOrder + externalOrder)
         for (name, list) in functions where list.count > 1 {
             functions[name] = Self.disambiguate(list)
             // Free functions of one name in two modules are two functions.
