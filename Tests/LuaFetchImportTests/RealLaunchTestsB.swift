@@ -333,4 +333,33 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["mailer 1", "late 2", "direct mailer 7"], "\(r.messages)")
     }
+
+    /// A member of the app's own type that the files do not declare exists all the same (Swift
+    /// compiled it): a macro's expansion, an extension in a module the target does not compile.
+    /// Reading it is a stub, never a nil field: element-x-ios's `@UserPreference` macro adds
+    /// `enableNotificationsPublisher` beside each setting, and `.sink` on it crashed every launch.
+    /// What the app stores in such a member reads back.
+    @Test func anUndeclaredMemberOfAnAppTypeIsAStubNotNil() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let settings = Settings()
+            var seen = 0
+            settings.enabledPublisher.sink { _ in seen += 1 }.store(in: &settings.bag)
+            print(settings.enabled)
+            settings.extra = 5
+            print(settings.extra)
+            print(settings.theme.rawValue)
+            """, others: """
+            enum Theme: String { case dark }
+            final class Settings: @unchecked Sendable {
+                @Preference(defaultValue: true)
+                var enabled: Bool
+                var theme = Theme.dark
+                var bag = Set<AnyCancellable>()
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed.count == 3 && r.printed[1] == "5" && r.printed[2] == "dark", "\(r.messages)")
+        #expect(r.scenario.contains("\"Settings.enabledPublisher\""), "the stub is listed")
+    }
 }

@@ -76,6 +76,14 @@ extension Translator {
             }
             if p == nil, let mth = t.methods(name).first {
                 r = LuaExpr("function(...) return \(wrapBase(base.code)):\(mth.lua)(...) end", TypeName("Function"))
+            } else if p == nil, Self.undeclaredMember(name, of: t) {
+                // Declared where the import cannot see (element-x-ios's `@UserPreference` macro
+                // adds `enableNotificationsPublisher` to its settings): a stub, never nil.
+                let stubName = "\(t.qualified).\(name)"
+                let site = stubs.site(stubName, where: location(Syntax(m)), optional: optionalUse, node: Syntax(m))
+                let read = "swift.undeclared(\(site), \(base.chained ? "__r" : base.code), \(Literals.quote(name)))"
+                r = LuaExpr(base.chained ? "swift.optApply(\(base.code), function(__r) return \(read) end)" : read)
+                r.stubName = stubName
             }
             r.chained = base.chained
             return r
@@ -89,6 +97,22 @@ extension Translator {
             return r
         }
         return stubMember(base, receiverName: receiverName(baseSyntax, base), name: name, node: Syntax(m), optionalUse: optionalUse)
+    }
+
+    /// A member an instance of `t` has although the files do not declare it: not a property or
+    /// method of it, its superclasses or protocols, not a case, not a property wrapper's storage
+    /// (`_name`), not one Swift itself provides (`rawValue`, `hashValue`, `description`, ...),
+    /// and the type has no base class or protocol of iOS's that could declare it.
+    static func undeclaredMember(_ name: String, of t: TypeDecl) -> Bool {
+        guard t.kind != .protocol, t.opaqueBase == nil, t.inheritedOpaqueBase == nil, !name.hasPrefix("$"),
+              !t.cases.contains(where: { $0.name == name }) else { return false }
+        if name.hasPrefix("_"), t.property(String(name.dropFirst())) != nil { return false }
+        if ImplicitMembers.names.contains(name) || ["rawValue", "allCases", "id", "count", "isEmpty", "first", "last"].contains(name) { return false }
+        // Adopting a protocol the files do not declare (Collection, Identifiable, a library's)
+        // brings members of its own.
+        let markers: Set<String> = ["Sendable", "Codable", "Encodable", "Decodable", "Equatable", "Hashable", "Comparable", "AnyObject",
+                                    "CustomStringConvertible", "CustomDebugStringConvertible", "ObservableObject", "Identifiable", "Error"]
+        return t.inherited.allSatisfy { name in markers.contains(String(name.split(separator: " ").last ?? "")) || t.protocols.contains { $0.name == name } || t.superclass?.name == name }
     }
 
     func wrapBase(_ code: String) -> String {

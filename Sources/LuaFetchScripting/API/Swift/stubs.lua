@@ -111,6 +111,18 @@ function S.get(site, recv, name)
   return nil
 end
 
+--- A member of one of the app's own types that the import does not declare (a macro's
+--- expansion, an extension in a module the app's target does not compile; Swift compiled it, so
+--- it exists): what the app stored in it, else what an opaque value's member would be (a drawn
+--- Bool, the stub's value at this site), never a nil field.
+function S.undeclared(site, recv, name)
+  if recv == nil then error("attempt to read '" .. name .. "' of nil (an Optional used without '?' or '!')", 2) end
+  if type(recv) ~= "table" then return S.get(site, recv, name) end
+  local v = rawget(recv, name)
+  if v ~= nil then return v end
+  return opaqueMember(site, recv, name)
+end
+
 --- `recv.name = v`.
 function S.setMember(recv, name, v)
   if recv == nil then error("attempt to set '" .. name .. "' of nil (an Optional used without '?' or '!')", 2) end
