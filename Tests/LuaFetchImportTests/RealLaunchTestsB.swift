@@ -362,4 +362,27 @@ import LuaFetchCore
         #expect(r.printed.count == 3 && r.printed[1] == "5" && r.printed[2] == "dark", "\(r.messages)")
         #expect(r.scenario.contains("\"Settings.enabledPublisher\""), "the stub is listed")
     }
+
+    /// A value read as a statement (a result builder's line naming a colour an extension
+    /// declares) compiles: the function was a stub with a warning, "syntax error near 'swift'"
+    /// (element-x-ios's views).
+    @Test func aValueReadAsAStatementCompiles() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(Palette().render())
+            """, others: """
+            import SwiftUI
+            struct Brand { let background = 3 }
+            extension Color { static let brand = Brand() }
+            struct Palette {
+                func render() -> String {
+                    Color.brand.background
+                    Color.brand
+                    return "drawn"
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.result.warnings.contains { $0.contains("could not be translated") }, "\(r.result.warnings)")
+        #expect(r.printed == ["drawn"], "\(r.messages)")
+    }
 }

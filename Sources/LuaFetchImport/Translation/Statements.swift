@@ -210,8 +210,9 @@ extension Translator {
         }
         let x = expr(e, statement: true)
         let code = x.code
-        // Lua accepts only calls as statements.
-        if code.hasSuffix(")") && !code.hasPrefix("(") || code.hasPrefix("swift.") || code.hasPrefix("unsupported(") {
+        // Lua accepts only calls as statements: a value read for its effect (a result builder's
+        // `Color.brand.background` line; element-x-ios's views failed to compile) is assigned.
+        if code.hasSuffix(")") && !code.hasPrefix("(") {
             emit(code, at: e)
         } else if code.isEmpty || code == "nil" {
             return
