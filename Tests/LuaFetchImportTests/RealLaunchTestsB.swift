@@ -385,4 +385,33 @@ import LuaFetchCore
         #expect(!r.result.warnings.contains { $0.contains("could not be translated") }, "\(r.result.warnings)")
         #expect(r.printed == ["drawn"], "\(r.messages)")
     }
+
+    /// A launch has no arguments but the executable: `CommandLine.arguments.contains("-ui-test")`
+    /// is false (passepartout chose its UI-testing context on an opaque `true`, and every launch
+    /// crashed on a nil manager).
+    @Test func theLaunchsArgumentsAreTheExecutableAlone() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(CommandLine.arguments.contains("-ui-test"), ProcessInfo.processInfo.arguments.count, CommandLine.argc)
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["false 1 1"], "\(r.messages)")
+    }
+
+    /// A view controller's `isViewLoaded` is false: no view is ever loaded (mastodon-ios checked
+    /// `precondition(!isViewLoaded)` when its dependencies were set; an opaque value failed it).
+    @Test func aViewControllersViewIsNeverLoaded() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let screen = SearchScreen()
+            screen.name = "search"
+            print(screen.name, screen.loaded())
+            """, others: """
+            final class SearchScreen: UIViewController {
+                var name = "" { willSet { precondition(!isViewLoaded) } }
+                func loaded() -> Bool { isViewLoaded }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["search false"], "\(r.messages)")
+    }
 }

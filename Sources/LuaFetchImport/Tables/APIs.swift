@@ -21,7 +21,7 @@ enum APIs {
         "UIApplication.State", "RunLoop", "Bundle", "UIDevice", "Calendar",
         "NSPersistentContainer", "NSPersistentCloudKitContainer",
         "TaskGroup", "ThrowingTaskGroup", "DiscardingTaskGroup", "ThrowingDiscardingTaskGroup",
-        "DispatchSource", "DispatchSourceTimer", "Progress", "Mutex", "OSAllocatedUnfairLock",
+        "DispatchSource", "DispatchSourceTimer", "Progress", "Mutex", "OSAllocatedUnfairLock", "CommandLine",
     ]
 
     /// Value types the runtime answers for by their Lua values (strings, numbers, collections).
@@ -235,6 +235,10 @@ enum APIs {
         case ("ProcessInfo", "processInfo"): return LuaExpr("swift.opaque(\"ProcessInfo\")", TypeName("ProcessInfo"))
         case ("ProcessInfo", "systemUptime"): return LuaExpr("swift.now()", TypeName("Double"))
         case ("ProcessInfo", "isLowPowerModeEnabled"): return LuaExpr("device.lowPowerMode", TypeName("Bool"))
+        // The launch's arguments: the executable alone (iOS passes none; a UI test's `-flag`s
+        // are absent, so passepartout's `CommandLine.arguments.contains("-pp_ui_testing")` is false).
+        case ("ProcessInfo", "arguments"), ("CommandLine", "arguments"): return LuaExpr("swift.array({ \"App\" })", TypeName("Array"))
+        case ("CommandLine", "argc"): return LuaExpr("1", TypeName("Int32"))
         case ("UIApplication", "backgroundRefreshStatus"):
             return LuaExpr("swift.case(device.backgroundRefresh and \"available\" or \"denied\")", TypeName("UIBackgroundRefreshStatus"))
         case ("UIApplication", "isProtectedDataAvailable"): return LuaExpr("true", TypeName("Bool"))

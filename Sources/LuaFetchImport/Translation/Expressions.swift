@@ -315,6 +315,11 @@ extension Translator {
                 return LuaExpr("self.rawValue", t.rawType.map { TypeName($0) })
             }
         }
+        // A view controller's view is never loaded: luafetch draws nothing (mastodon-ios's
+        // `willSet { precondition(!isViewLoaded) }` failed on an opaque value at every launch).
+        if let t = currentType, !inStatic, name == "isViewLoaded", let base = t.inheritedOpaqueBase, base.hasPrefix("UI"), base.hasSuffix("Controller") {
+            return LuaExpr("false", TypeName("Bool"))
+        }
         // A member inherited from a base class the files do not define (`isCancelled` in an
         // `Operation` subclass): read from the instance at run time.
         if let t = currentType, !inStatic, let base = t.inheritedOpaqueBase, base == "Operation" || base == "BlockOperation",
