@@ -414,4 +414,31 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["search false"], "\(r.messages)")
     }
+
+    /// `x[...]` is the whole collection, with the same indices (nightguard searched
+    /// `self[...]` backwards and sliced `self[..<index]`; the unbounded range was an opaque index
+    /// and every launch crashed).
+    @Test func theUnboundedRangeSubscriptIsTheWholeCollection() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print([1, 2, 3, 4, 5, 6].lastMatches(2) { $0 % 2 == 0 })
+            print(String("abc"[...]))
+            print(Array([10, 20, 30, 40][1..<3]), Array([10, 20, 30][1...]), [10, 20, 30].lastIndex(of: 20) ?? -1)
+            """, others: """
+            extension Array {
+                func lastMatches(_ n: Int, where keep: (Element) -> Bool) -> [Element] {
+                    var found: [Element] = []
+                    var slice = self[...]
+                    while n > found.count {
+                        guard let i = slice.lastIndex(where: keep) else { break }
+                        found.append(slice[i])
+                        slice = self[..<i]
+                    }
+                    return found.reversed()
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["[4, 6]", "abc", "[20, 30] [20, 30] 1"], "\(r.messages)")
+    }
 }

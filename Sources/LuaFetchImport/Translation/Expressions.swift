@@ -160,6 +160,11 @@ extension Translator {
                 return LuaExpr("swift.indexDefault(\(base.code), \(expr(args[0].expression).code), \(expr(args[1].expression).code))", base.type?.element.map { TypeName($0) })
             }
             guard let first = args.first else { return LuaExpr("nil") }
+            // `x[...]`, the unbounded range: the whole collection, its indices the same
+            // (nightguard's `var slice = self[...]` was an opaque index, and every launch crashed).
+            if args.count == 1, first.label == nil, first.expression.trimmedDescription == "...", !base.chained {
+                return LuaExpr("swift.copy(\(base.code))", base.type)
+            }
             if let label = first.label?.text, label != "_" {
                 // `x[safeIndex: i]`: the labelled subscript an extension of the files declares.
                 let values = args.map { expr($0.expression).code }.joined(separator: ", ")

@@ -14,7 +14,7 @@ local mtype, floor = math.type, math.floor
 local Opaque, opaque, isOpaque = shared.Opaque, shared.opaque, shared.isOpaque
 local typeInfo, ArrayMeta, DictMeta = shared.typeInfo, shared.ArrayMeta, shared.DictMeta
 local SetMeta, GroupMeta, copy, trap = shared.SetMeta, shared.GroupMeta, shared.copy, shared.trap
-local RangeMeta, describe = shared.RangeMeta, shared.describe
+local RangeMeta, describe, sliceByRange = shared.RangeMeta, shared.describe, shared.sliceByRange
 
 -- ===========================================================================================
 -- Collections
@@ -65,6 +65,7 @@ end
 function S.index(c, i)
   if c == nil then error("attempt to index a nil value", 2) end
   local mt = getmetatable(c)
+  if getmetatable(i) == RangeMeta and (mt == ArrayMeta or type(c) == "string") then return sliceByRange(c, i) end
   if mt == ArrayMeta then
     if mtype(i) ~= "integer" or i < 0 or i >= #c then trap("Index out of range") end
     return c[i + 1]
@@ -212,6 +213,9 @@ arrayMethods["contains_where"] = arrayMethods.contains
 arrayMethods["firstIndex_of"] = function(a, v) for i = 1, #a do if S.eq(a[i], v) then return i - 1 end end end
 arrayMethods["firstIndex_where"] = function(a, f) for i = 1, #a do if f(a[i]) then return i - 1 end end end
 arrayMethods.firstIndex = function(a, v) if type(v) == "function" then return arrayMethods["firstIndex_where"](a, v) end return arrayMethods["firstIndex_of"](a, v) end
+arrayMethods["lastIndex_of"] = function(a, v) for i = #a, 1, -1 do if S.eq(a[i], v) then return i - 1 end end end
+arrayMethods["lastIndex_where"] = function(a, f) for i = #a, 1, -1 do if f(a[i]) then return i - 1 end end end
+arrayMethods.lastIndex = function(a, v) if type(v) == "function" then return arrayMethods["lastIndex_where"](a, v) end return arrayMethods["lastIndex_of"](a, v) end
 arrayMethods["first_where"] = function(a, f) for i = 1, #a do if f(a[i]) then return a[i] end end end
 arrayMethods.first = arrayMethods["first_where"]
 arrayMethods["last_where"] = function(a, f) for i = #a, 1, -1 do if f(a[i]) then return a[i] end end end

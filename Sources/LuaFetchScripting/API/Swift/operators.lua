@@ -136,7 +136,18 @@ function S.inRange(v, r)
   return v >= r.lower and v < r.upper
 end
 
-shared.trap, shared.RangeMeta = trap, RangeMeta
+--- `xs[a..<b]`, `xs[..<b]`, `xs[a...]` of an array or a string: the elements in range, as an array
+--- indexed from 0 (Swift's ArraySlice keeps its base's indices: not modelled); out of bounds traps.
+local function sliceByRange(c, r)
+  local n = #c
+  local lo = r.lower == -math.huge and 0 or r.lower
+  local hi = r.upper == math.huge and n or r.upper
+  if math.type(lo) ~= "integer" or math.type(hi) ~= "integer" or lo < 0 or hi > n or lo > hi then trap("Range out of bounds") end
+  if type(c) == "string" then return c:sub(lo + 1, hi) end
+  return setmetatable(table.move(c, lo + 1, hi, 1, {}), shared.ArrayMeta)
+end
+
+shared.trap, shared.RangeMeta, shared.sliceByRange = trap, RangeMeta, sliceByRange
 
 -- Swift's numeric functions (`abs`, `floor`, `min`, ...): a value a stub returned is opaque, and
 -- so is what they make of it (Lua's math library would raise on it); `min`/`max` compare any
