@@ -441,4 +441,35 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["[4, 6]", "abc", "[20, 30] [20, 30] 1"], "\(r.messages)")
     }
+
+    /// An index a stub made (`Range(match.range(at: 1), in: name)` of an `NSRegularExpression`
+    /// match) reads an unknown element, never a Lua error (fsnotes renamed a note at every launch
+    /// and crashed in `string.sub`).
+    @Test func anIndexAStubMadeReadsAnUnknownElement() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            var name = "note 2"
+            let match = Matcher.shared.firstMatch(in: name)
+            let range = match.wholeRange(in: name)
+            name = String(name[range])
+            let items = [1, 2, 3]
+            _ = items[match.position]
+            print("renamed")
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["renamed"], "\(r.messages)")
+    }
+
+    /// The app runs outside XCTest: `NSClassFromString("XCTest")` is nil (home-assistant returned
+    /// from didFinishLaunching when it was not, so its BGTask was never registered and its first
+    /// submit was `bgtask-unregistered`).
+    @Test func xctestIsAbsentFromTheApp() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(Env.isRunningTests, NSClassFromString("XCTestCase") == nil)
+            """, others: """
+            enum Env { static var isRunningTests: Bool { NSClassFromString("XCTest") != nil } }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["false true"], "\(r.messages)")
+    }
 }

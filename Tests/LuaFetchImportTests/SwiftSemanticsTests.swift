@@ -230,6 +230,34 @@ import LuaFetchCore
         #expect(r.printed.contains("title none"), "\(r.printed)")
     }
 
+    /// An implicitly unwrapped stored property of a view made for its handlers is an opaque
+    /// value: the app sets it when the view appears (damus's `@State var damus_state: DamusState!`,
+    /// set in `onAppear`, which luafetch never runs; its foreground handler crashed at every launch).
+    @Test func aViewsImplicitlyUnwrappedStateIsSetForItsHandlers() throws {
+        let files = ["NotesApp.swift": """
+            import SwiftUI
+            @main
+            struct NotesApp: App {
+                var body: some Scene { WindowGroup { NotesView() } }
+            }
+            final class Store { func reopen() -> Bool { true } }
+            struct NotesView: View {
+                @State var store: Store!
+                var body: some View {
+                    Text("notes")
+                        .onAppear { store = Store() }
+                        .onReceive(NotificationCenter.default.publisher(for: UIApplication.willEnterForegroundNotification)) { _ in
+                            _ = store.reopen()
+                            print("foreground")
+                        }
+                }
+            }
+            """]
+        let r = try ImportHarness.run(files)
+        #expect(r.error == nil && !r.codes.contains("app-crash"), "\(r.codes) \(r.error?.message ?? "")")
+        #expect(r.printed.contains("foreground"), "\(r.printed)")
+    }
+
     /// A view with an initializer of its own is made for its handlers by it, each parameter an
     /// opaque value of its type (Aidoku's header view read `manga.wrappedValue` of its Binding
     /// parameter in its init and crashed at every launch when given nil).

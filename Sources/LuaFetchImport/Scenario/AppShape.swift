@@ -199,7 +199,7 @@ extension Translator {
     }
 
     /// A view made for its background handlers (SwiftUILift): made without the arguments its
-    /// parent would pass, so each non-optional stored property it leaves nil is an opaque value of
+    /// parent would pass, so each non-optional (or implicitly unwrapped) stored property it leaves nil is an opaque value of
     /// its type (what the view was given is unknown; a nil would crash where the app cannot). A
     /// view with initializers of its own is made by the one with the fewest parameters, given an
     /// opaque value of each parameter's type (nil for an optional one): its body reads them
@@ -207,7 +207,9 @@ extension Translator {
     func liftedView(_ v: TypeDecl) -> String {
         let unknown = v.propertyOrder.filter { name in
             guard let p = v.properties[name], !p.isStatic, p.kind == .stored || p.kind == .observed else { return false }
-            return p.type?.optional != true
+            // An implicitly unwrapped one (`@State var state: AppState!`) is set once the view
+            // appears (its `onAppear`, which luafetch never runs): the app reads it as set.
+            return p.type?.optional != true || p.binding.typeAnnotation?.type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) == true
         }
         var initCall = "\"init\""
         if let i = v.inits.filter({ !$0.failable && keeps($0) }).min(by: { $0.params.count < $1.params.count }) {
