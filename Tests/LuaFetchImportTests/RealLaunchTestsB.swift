@@ -472,4 +472,31 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(r.printed == ["false true"], "\(r.messages)")
     }
+
+    /// A struct whose only written initializer is in an extension (Codable's `init(from:)`)
+    /// keeps its memberwise one: zotero's `PDFSettings(transition: ...)` called `init(from:)` with
+    /// the values as its decoder, and every launch crashed.
+    @Test func aStructKeepsItsMemberwiseInitBesideAnExtensionsInit() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let s = Layout.standard
+            print(s.columns, s.dense)
+            """, others: """
+            struct Layout {
+                var columns: Int
+                var dense: Bool
+                static var standard: Layout { Layout(columns: 3, dense: true) }
+            }
+            extension Layout: Decodable {
+                enum Keys: String, CodingKey { case columns, dense }
+                init(from decoder: Decoder) throws {
+                    let c = try decoder.container(keyedBy: Keys.self)
+                    columns = try c.decode(Int.self, forKey: .columns)
+                    dense = try c.decode(Bool.self, forKey: .dense)
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["3 true"], "\(r.messages)")
+    }
 }

@@ -179,7 +179,11 @@ extension Translator {
             r.type?.optional = true
             return r
         }
-        if let i = pick(t.inits, args) {
+        // Labels that name the struct's stored properties, which no written initializer takes:
+        // its memberwise initializer (kept when all the written ones are in extensions).
+        let storedNames = Set(t.propertyOrder.filter { t.properties[$0]?.kind == .stored && t.properties[$0]?.isStatic == false })
+        let memberwise = t.kind == .struct && !args.isEmpty && args.allSatisfy { $0.label.map(storedNames.contains) ?? false }
+        if let i = pick(t.inits, args), !memberwise || i.accepts(args.map(\.label)) {
             var r = LuaExpr("swift.new(\(made), \(Literals.quote(i.lua))\(trailingArgs(ordered(i, args))))", type)
             if i.failable { r.type?.optional = true }
             return r
@@ -194,7 +198,11 @@ extension Translator {
                 else if next < values.count { values[next] = expr(a.syntax).code; next += 1 }
             }
             while values.last == "nil" { values.removeLast() }
-            return LuaExpr("swift.new(\(made), \"init\"\(values.isEmpty ? "" : ", " + values.joined(separator: ", ")))", type)
+            // A struct whose initializers are all declared in extensions keeps its memberwise one
+            // (zotero's `PDFSettings(transition: ...)` beside a Codable `init(from:)`, which took
+            // the values as its decoder and crashed every launch): named so that theirs is not it.
+            let name = t.inits.contains { $0.lua == "init" } ? "memberwise" : "init"
+            return LuaExpr("swift.new(\(made), \"\(name)\"\(values.isEmpty ? "" : ", " + values.joined(separator: ", ")))", type)
         }
         return LuaExpr("swift.new(\(made), \"init\")", type)
     }

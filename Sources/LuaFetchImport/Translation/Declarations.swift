@@ -157,7 +157,9 @@ extension Translator {
             out += fieldLines
             emit("end)", t.line)
         }
-        if t.kind == .struct && t.inits.isEmpty && !memberwise.isEmpty && isMade(t) {
+        // Swift keeps the memberwise initializer of a struct whose written initializers are all in
+        // extensions (a Codable `init(from:)`).
+        if t.kind == .struct && t.inits.allSatisfy(Self.declaredInExtension) && !memberwise.isEmpty && isMade(t) {
             setFile(t.file)
             emit("swift.memberwise(\(t.lua), { \(memberwise.map { Literals.quote(Naming.field($0)) }.joined(separator: ", ")) })", t.line)
         }
@@ -430,4 +432,15 @@ extension Translator {
     }
 
     // Functions, the top level and SwiftUI are Declarations+Functions.swift's.
+
+    /// Whether a function is written in an extension (not in its type's own declaration).
+    static func declaredInExtension(_ f: FuncInfo) -> Bool {
+        var node = f.node.parent
+        while let n = node {
+            if n.is(ExtensionDeclSyntax.self) { return true }
+            if n.is(StructDeclSyntax.self) || n.is(ClassDeclSyntax.self) || n.is(EnumDeclSyntax.self) || n.is(ActorDeclSyntax.self) { return false }
+            node = n.parent
+        }
+        return false
+    }
 }

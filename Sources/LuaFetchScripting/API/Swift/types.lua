@@ -262,11 +262,11 @@ end
 function S.new(C, initName, ...)
   local o = setmetatable({}, instanceMeta(C))
   initFields(C, o)
-  local init = initName and findInType(C, initName)
+  local init = initName and initName ~= "memberwise" and findInType(C, initName)
   if init then
     local r = init(o, ...)
     if r == false then return nil end
-  elseif typeInfo[C].kind == "struct" and initName == "init" then
+  elseif typeInfo[C].kind == "struct" and (initName == "init" or initName == "memberwise") then
     -- memberwise initializer: arguments in the order the stored properties are declared
     local order = rawget(C, "__memberwise")
     if order then
