@@ -32,6 +32,12 @@ enum Output {
         } else {
             buffer.append(contentsOf: s.utf8)
         }
+        ended(bytes)
+    }
+
+    /// The line just appended ends (`bytes` with its newline): counted, and written out once the
+    /// buffer holds 64 KiB.
+    private static func ended(_ bytes: Int) {
         buffer.append(0x0a)
         emitted += bytes
         if buffer.count >= 1 << 16 { flush() }
@@ -49,9 +55,7 @@ enum Output {
             return
         }
         buffer.append(contentsOf: writer.written)
-        buffer.append(0x0a)
-        emitted += writer.count + 1
-        if buffer.count >= 1 << 16 { flush() }
+        ended(writer.count + 1)
     }
 
     /// A line `body` appends as bytes (no String in between). `body` returns false to decline,
@@ -60,9 +64,7 @@ enum Output {
         guard skipping == 0 else { return false }
         let start = buffer.count
         guard body(&buffer) else { return false }
-        buffer.append(0x0a)
-        emitted += buffer.count - start
-        if buffer.count >= 1 << 16 { flush() }
+        ended(buffer.count - start + 1)
         return true
     }
 

@@ -181,8 +181,8 @@ extension Translator {
         }
         // Labels that name the struct's stored properties, which no written initializer takes:
         // its memberwise initializer (kept when all the written ones are in extensions).
-        let storedNames = Set(t.propertyOrder.filter { t.properties[$0]?.kind == .stored && t.properties[$0]?.isStatic == false })
-        let memberwise = t.kind == .struct && !args.isEmpty && args.allSatisfy { $0.label.map(storedNames.contains) ?? false }
+        let stored = t.propertyOrder.compactMap { t.properties[$0] }.filter { $0.kind == .stored && !$0.isStatic }
+        let memberwise = t.kind == .struct && !args.isEmpty && args.allSatisfy { a in a.label.map { l in stored.contains { $0.name == l } } ?? false }
         if let i = pick(t.inits, args), !memberwise || i.accepts(args.map(\.label)) {
             var r = LuaExpr("swift.new(\(made), \(Literals.quote(i.lua))\(trailingArgs(ordered(i, args))))", type)
             if i.failable { r.type?.optional = true }
@@ -190,7 +190,6 @@ extension Translator {
         }
         if t.kind == .struct && !args.isEmpty {
             // Memberwise: arguments by property name, in declaration order.
-            let stored = t.propertyOrder.compactMap { t.properties[$0] }.filter { $0.kind == .stored && !$0.isStatic }
             var values = [String](repeating: "nil", count: stored.count)
             var next = 0
             for a in args {

@@ -108,12 +108,16 @@ extension Translator {
               !t.cases.contains(where: { $0.name == name }) else { return false }
         if name.hasPrefix("_"), t.property(String(name.dropFirst())) != nil { return false }
         if ImplicitMembers.names.contains(name) || ["rawValue", "allCases", "id", "count", "isEmpty", "first", "last"].contains(name) { return false }
-        // Adopting a protocol the files do not declare (Collection, Identifiable, a library's)
-        // brings members of its own.
-        let markers: Set<String> = ["Sendable", "Codable", "Encodable", "Decodable", "Equatable", "Hashable", "Comparable", "AnyObject",
-                                    "CustomStringConvertible", "CustomDebugStringConvertible", "ObservableObject", "Identifiable", "Error"]
-        return t.inherited.allSatisfy { name in markers.contains(String(name.split(separator: " ").last ?? "")) || t.protocols.contains { $0.name == name } || t.superclass?.name == name }
+        // Adopting a protocol the files do not declare (Collection, a library's) brings members
+        // of its own; these add none that code reads by name (`id`, `hashValue` are above).
+        return t.inherited.allSatisfy { inherited in
+            markerProtocols.contains(String(inherited.split(separator: " ").last ?? "")) || t.protocols.contains { $0.name == inherited }
+                || t.superclass?.name == inherited
+        }
     }
+
+    static let markerProtocols: Set<String> = ["Sendable", "Codable", "Encodable", "Decodable", "Equatable", "Hashable", "Comparable", "AnyObject",
+                                               "CustomStringConvertible", "CustomDebugStringConvertible", "ObservableObject", "Identifiable", "Error"]
 
     func wrapBase(_ code: String) -> String {
         if code.hasPrefix("swift.opaque(") || code.hasPrefix("(") { return code }

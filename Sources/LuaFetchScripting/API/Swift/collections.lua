@@ -65,9 +65,10 @@ end
 function S.index(c, i)
   if c == nil then error("attempt to index a nil value", 2) end
   local mt = getmetatable(c)
-  if getmetatable(i) == RangeMeta and (mt == ArrayMeta or type(c) == "string") then return sliceByRange(c, i) end
-  -- An index a stub made (`Range(match.range(at: 1), in: text)`): an element no one can know.
-  if isOpaque(i) and (mt == ArrayMeta or type(c) == "string") then return opaque(type(c) == "string" and "Substring" or "element") end
+  if mtype(i) ~= "integer" and (mt == ArrayMeta or type(c) == "string") then
+    if getmetatable(i) == RangeMeta then return sliceByRange(c, i) end
+    if isOpaque(i) then return opaque(mt == ArrayMeta and "element" or "Substring") end  -- a stub's index (`Range(m.range(at: 1), in: s)`): unknown
+  end
   if mt == ArrayMeta then
     if mtype(i) ~= "integer" or i < 0 or i >= #c then trap("Index out of range") end
     return c[i + 1]
