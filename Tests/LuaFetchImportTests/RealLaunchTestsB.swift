@@ -499,4 +499,49 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["3 true"], "\(r.messages)")
     }
+
+    /// An extension's `sorted()` on `Set where Element == Feed` hides the set's own `sorted` only
+    /// from calls without labels: NetNewsWire's `names.sorted(by:)` on a set of strings whose type
+    /// the translation could not tell called the extension, which called itself (an app-hang at
+    /// every launch).
+    @Test func anExtensionsUnlabelledMethodLeavesTheLabelledBuiltin() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let names = Catalog.names().union(["b"])
+            print(names.sorted(by: { $0 < $1 }).joined(separator: ","))
+            print(Set([Feed(title: "z"), Feed(title: "y")]).sorted().map { $0.title }.joined(separator: ","))
+            """, others: """
+            struct Feed: Hashable { var title: String }
+            enum Catalog { static func names() -> Set<String> { Set(["c", "a"]) } }
+            extension Set where Element == Feed {
+                func sorted() -> [Feed] { return sorted(by: { $0.title < $1.title }) }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-hang") && !r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["a,b,c", "y,z"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A call the SDK declares `-> Bool` is a Bool drawn at each call: fsnotes' unique-name
+    /// recursion (`if fileExists(atPath:) { return unique(name + " 2") }`) took the stub's opaque
+    /// value as true forever, and every launch was an app-hang.
+    @Test func aRecursionOnABoolCallOfTheSDKEnds() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(Names.unique("note", 0).hasPrefix("note"))
+            let exists = FileManager.default.fileExists(atPath: "/var/mobile/x")
+            print(exists == true || exists == false)
+            """, others: """
+            enum Names {
+                static func unique(_ name: String, _ n: Int) -> String {
+                    if FileManager.default.fileExists(atPath: "/notes/" + name) {
+                        return unique(name + " " + String(n + 1), n + 1)
+                    }
+                    return name
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-hang") && !r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["true", "true"], "\(r.printed) \(r.messages)")
+        #expect(r.scenario.contains("{ \"FileManager.fileExists\", \"AppDelegate.swift:16\", bool = true }"), "\(r.scenario)")
+    }
 }

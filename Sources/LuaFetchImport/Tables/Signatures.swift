@@ -12,6 +12,9 @@ struct Signature: Equatable {
     let optional: Bool
     let throwing: Bool
     let async: Bool
+    /// The result is a `Bool`: a stub's is drawn at each call (`bool = true`), never an opaque
+    /// value that is true forever (a loop or a recursion on `fileExists` ends).
+    var bool = false
 }
 
 enum Signatures {
@@ -194,7 +197,7 @@ enum Signatures {
                 words.removeFirst()
             }
             let result = words.joined(separator: " ")
-            t[key] = Signature(optional: result.hasSuffix("?"), throwing: throwing, async: async)
+            t[key] = Signature(optional: result.hasSuffix("?"), throwing: throwing, async: async, bool: result == "Bool")
         }
         return t
     }()

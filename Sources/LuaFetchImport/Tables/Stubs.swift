@@ -20,7 +20,8 @@ final class StubBook {
         var tried: Bool
         /// Its optionality comes from a declaration; the code's use does not change it.
         var declared: Bool
-        /// A property read the code uses as a Bool (a condition): drawn both ways (`bool = true`).
+        /// A property read the code uses as a Bool (a condition), or a call the SDK declares `-> Bool`:
+        /// drawn both ways (`bool = true`).
         var bool = false
     }
     private(set) var sites: [Site] = []
@@ -35,16 +36,17 @@ final class StubBook {
     /// `optional` is the member's declared result (a stub shaped by the app's declaration).
     func site(_ name: String, where location: String, optional: Bool, node: Syntax, closures: [StubClosure] = [],
               awaited: Bool = false, tried: Bool = false, labels: [String]? = nil, declared: Bool = false) -> Int {
-        var optional = optional, declared = declared
+        var optional = optional, declared = declared, bool = false
         if !declared, let sig = Signatures.lookup(name, labels: labels) {
             optional = sig.optional
             declared = true
+            bool = sig.bool
         } else if !declared, name.hasSuffix(".init") {
             optional = false
             declared = true
         }
         sites.append(Site(name: name, location: location, optional: optional, closures: closures, awaited: awaited, tried: tried,
-                          declared: declared))
+                          declared: declared, bool: bool))
         if let i = nameIndex[name] {
             names[i].calls += 1
             undo.append(.calls(i, previousLast: lastSite[name]))

@@ -395,18 +395,13 @@ rangeMethods.map = function(r, f) local out = {}; for v in S.iter(r) do out[#out
 rangeMethods.forEach = function(r, f) for v in S.iter(r) do f(v) end end
 rangeMethods.reversed = function(r) local out = {}; for v = r.upper - 1, r.lower, -1 do out[#out + 1] = v end; return S.array(out) end
 
-local builtinKinds = {
-  String = { { stringMembers, stringMethods } }, Substring = { { stringMembers, stringMethods } },
-  StringProtocol = { { stringMembers, stringMethods } }, URL = { { stringMembers, stringMethods } },
-  Int = { { numberMembers, numberMethods } }, Double = { { numberMembers, numberMethods } },
-  Float = { { numberMembers, numberMethods } }, CGFloat = { { numberMembers, numberMethods } },
-  TimeInterval = { { numberMembers, numberMethods } }, Date = { { numberMembers, numberMethods } },
-  Int64 = { { numberMembers, numberMethods } }, UInt = { { numberMembers, numberMethods } },
-  BinaryInteger = { { numberMembers, numberMethods } }, FloatingPoint = { { numberMembers, numberMethods } },
-  Array = { { arrayMembers, arrayMethods } }, Dictionary = { { dictMembers, dictMethods } }, Set = { { setMembers, setMethods } },
-  Collection = { { arrayMembers, arrayMethods }, { setMembers, setMethods } },
-  Sequence = { { arrayMembers, arrayMethods }, { setMembers, setMethods } },
-}
+local str, num = { { stringMembers, stringMethods } }, { { numberMembers, numberMethods } }
+local arr, set = { arrayMembers, arrayMethods }, { setMembers, setMethods }
+local builtinKinds = { Array = { arr }, Dictionary = { { dictMembers, dictMethods } }, Set = { set }, Collection = { arr, set }, Sequence = { arr, set } }
+for _, n in ipairs { "String", "Substring", "StringProtocol", "URL" } do builtinKinds[n] = str end
+for _, n in ipairs { "Int", "Double", "Float", "CGFloat", "TimeInterval", "Date", "Int64", "UInt", "BinaryInteger", "FloatingPoint" } do builtinKinds[n] = num end
+-- methods → name → the type's own method an app's unlabelled one hid (S.call: `sorted(by:)`).
+local shadowed = {}
 
 --- Swift's own value types learn the methods and computed properties the app's extensions add
 --- to them, for receivers whose type the translation could not tell (`swift.get`, `swift.call`).
@@ -424,7 +419,11 @@ function S.extendBuiltins(E, typeName, labelled)
     for _, k in ipairs(names) do
       local key = labelled and labelled[k]
       if key then methods[key] = rawget(E, k) end
-      if not (key and methods[k]) then methods[k] = rawget(E, k) end
+      if not (key and methods[k]) then
+        local own, hid = methods[k], shadowed[methods] or {}
+        if own and not key and not hid[k] then hid[k] = own; shadowed[methods] = hid end
+        methods[k] = rawget(E, k)
+      end
     end
     for k, g in pairs(info.getters) do members[k] = g end
   end
@@ -447,4 +446,5 @@ local function builtinTables(v)
 end
 
 shared.builtinTables, shared.emptyOpaques = builtinTables, emptyOpaques
+function shared.shadowedBuiltin(methods, name) local hid = shadowed[methods]; return hid and hid[name] end
 shared.stringMembers, shared.stringMethods = stringMembers, stringMethods  -- foundation.lua adds URL's
