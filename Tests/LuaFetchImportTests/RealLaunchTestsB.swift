@@ -521,14 +521,15 @@ import LuaFetchCore
         #expect(r.printed == ["a,b,c", "y,z"], "\(r.printed) \(r.messages)")
     }
 
-    /// A call the SDK declares `-> Bool` is a Bool drawn at each call: fsnotes' unique-name
-    /// recursion (`if fileExists(atPath:) { return unique(name + " 2") }`) took the stub's opaque
-    /// value as true forever, and every launch was an app-hang.
+    /// A call the SDK declares `-> Bool` is true, as before, but a loop or recursion that polls it
+    /// ends: fsnotes' unique-name recursion (`if fileExists(atPath:) { return unique(name + " 2") }`)
+    /// took the stub's opaque value as true forever, and every launch was an app-hang. A bundle's
+    /// resource still exists (NetNewsWire force-unwraps its stylesheet after `fileExists`).
     @Test func aRecursionOnABoolCallOfTheSDKEnds() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
             print(Names.unique("note", 0).hasPrefix("note"))
-            let exists = FileManager.default.fileExists(atPath: "/var/mobile/x")
-            print(exists == true || exists == false)
+            let exists = FileManager.default.fileExists(atPath: Bundle.main.path(forResource: "core", ofType: "css")!)
+            print(exists)
             """, others: """
             enum Names {
                 static func unique(_ name: String, _ n: Int) -> String {
@@ -543,5 +544,46 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-hang") && !r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["true", "true"], "\(r.printed) \(r.messages)")
         #expect(r.scenario.contains("{ \"FileManager.fileExists\", \"AppDelegate.swift:16\", bool = true }"), "\(r.scenario)")
+    }
+
+    /// A trailing closure skips a closure parameter with a default when a later closure parameter
+    /// needs an argument (SE-0286's forward scan): NetNewsWire's `logActivity(kind:detail:) { ... }`
+    /// passed its work as `successMessage`, and calling `work` crashed.
+    @Test func aTrailingClosureSkipsADefaultedClosureParameter() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let n = Activity.log(kind: "sync") { 41 + 1 }
+            print(n)
+            print(Activity.log(kind: "sync", message: { "done \\($0)" }) { 7 })
+            """, others: """
+            enum Activity {
+                static func log(kind: String, detail: String? = nil, message: ((Int) -> String)? = nil, _ work: () -> Int) -> Int {
+                    let result = work()
+                    if let m = message?(result) { print(m) }
+                    return result
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["42", "done 7", "7"], "\(r.printed) \(r.messages)")
+    }
+
+    /// `as?` of a value a stub returned to one of the app's classes is that class (the SDK made it:
+    /// a storyboard's view controller), as `as!` is; to the app's struct or enum it stays nil.
+    /// NetNewsWire's scene coordinator stored `viewController(for: .primary) as? MainFeedController`
+    /// in an implicitly unwrapped property and crashed at every launch.
+    @Test func aStubsValueCastToAnAppClassIsThatClass() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let split = UISplitViewController(style: .doubleColumn)
+            let feeds = split.viewController(for: .primary) as? FeedsController
+            print(feeds != nil)
+            let error = URLError(.timedOut) as Error
+            print((error as? StoreError) == nil)
+            """, others: """
+            class FeedsController: UIViewController {}
+            enum StoreError: Error { case missing }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["true", "true"], "\(r.printed) \(r.messages)")
     }
 }

@@ -12,8 +12,8 @@ struct Signature: Equatable {
     let optional: Bool
     let throwing: Bool
     let async: Bool
-    /// The result is a `Bool`: a stub's is drawn at each call (`bool = true`), never an opaque
-    /// value that is true forever (a loop or a recursion on `fileExists` ends).
+    /// The result is a `Bool` (`bool = true`): a stub's is true, but false after 100 answers at one
+    /// site at one virtual instant, so a loop or a recursion on `fileExists` ends (stubs.lua).
     var bool = false
 }
 

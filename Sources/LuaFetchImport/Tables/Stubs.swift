@@ -20,8 +20,8 @@ final class StubBook {
         var tried: Bool
         /// Its optionality comes from a declaration; the code's use does not change it.
         var declared: Bool
-        /// A property read the code uses as a Bool (a condition), or a call the SDK declares `-> Bool`:
-        /// drawn both ways (`bool = true`).
+        /// A property read the code uses as a Bool (a condition): drawn both ways; or a call the SDK
+        /// declares `-> Bool`: true until a loop polls it (`bool = true`; stubs.lua).
         var bool = false
     }
     private(set) var sites: [Site] = []

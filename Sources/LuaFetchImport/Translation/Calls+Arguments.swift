@@ -69,7 +69,7 @@ extension Translator {
     func ordered(_ f: FuncInfo, _ args: [CallArg]) -> String {
         var values: [String] = []
         var i = 0
-        for p in f.params {
+        for (k, p) in f.params.enumerated() {
             if p.variadic {
                 var items: [String] = []
                 while i < args.count && (items.isEmpty ? (args[i].label ?? "_") == p.label : args[i].label == nil) {
@@ -79,7 +79,13 @@ extension Translator {
                 values.append("swift.array({ \(items.joined(separator: ", ")) })")
                 continue
             }
-            if i < args.count && ((args[i].label ?? "_") == p.label || (args[i].label == nil && args[i].closure != nil && p.isClosure)) {
+            // An unlabelled closure goes to a closure parameter of any label (a trailing closure),
+            // but, as Swift's forward scan has it (SE-0286), the last one skips a parameter with a
+            // default when a later closure parameter needs an argument (`logActivity(kind:
+            // successMessage: = nil, _ work:) { ... }` passes `work`).
+            let skips = p.defaultValue != nil && i == args.count - 1
+                && f.params[(k + 1)...].contains { $0.isClosure && $0.defaultValue == nil && !$0.variadic }
+            if i < args.count && ((args[i].label ?? "_") == p.label || (args[i].label == nil && args[i].closure != nil && p.isClosure && !skips)) {
                 let a = args[i]
                 if p.inout_, let io = a.syntax.as(InOutExprSyntax.self) {
                     let box = temp("io")

@@ -378,14 +378,24 @@ function S.stubValue(site)
   return o.result
 end
 
+-- A call the SDK declares `-> Bool` (`fileExists(atPath:)`, `canOpenURL`) answers true, as an
+-- opaque value did (a bundle's resource exists), but false after 100 answers at one site at one
+-- virtual instant: a loop or a recursion waiting for it to change ends (18.9.5; fsnotes' unique
+-- file name asked `fileExists` of "note 1", "note 2", ... until one was free).
+local boolPolls = {}   -- site -> { at = virtual ms, n = answers then }
+local function boolAnswer(site)
+  local now, c = G.now(), boolPolls[site]
+  if not c or c.at ~= now then c = { at = now, n = 0 }; boolPolls[site] = c end
+  c.n = c.n + 1
+  return c.n <= 100
+end
+
 --- A stub call: returns its result now; its closures run `seconds` later on the main queue
 --- (or, `blocking`, the call takes that long on the calling thread). Awaited, the task waits.
 function S.stubCall(site, recv, ...)
   local argv = pack(...)
   local o = outcome(site, recv)
-  -- A call the SDK declares `-> Bool` (`fileExists(atPath:)`): drawn at each call, so a loop or a
-  -- recursion that waits for it to change ends (18.9.5), and both answers are searched.
-  if o.info.bool and isOpaque(o.result) then o.result = prim.draw(site, o.n, 5) < 0.5 end
+  if o.info.bool and isOpaque(o.result) then o.result = boolAnswer(site) end
   -- `T()`: an object the app makes empty (its subscript holds only what the app writes).
   if argv.n == 0 and recv == nil and isOpaque(o.result) and o.name:sub(-5) == ".init" then emptyOpaques[o.result] = true end
   local fire, closures = runClosures(o, argv, argv.n)

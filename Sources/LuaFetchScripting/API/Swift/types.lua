@@ -322,13 +322,15 @@ function S.isA(v, C)
   end
   return isOpaque(v) and false or false
 end
---- `v as? C` (nil when v is not a C); `forced` (`as!`): a value a stub returned is taken to be
---- one (a storyboard's view controller is the app's class: the SDK made it), never nil.
+--- `v as? C` (nil when v is not a C); a value a stub returned is taken to be one when C is a
+--- class (a storyboard's view controller is the app's class: the SDK made it; NetNewsWire's
+--- `viewController(for: .primary) as? MainFeedCollectionViewController` went into an implicitly
+--- unwrapped property), and with `as!` (`forced`) whatever C is; never nil then.
 function S.as(v, C, forced)
   local info = typeInfo[C]
   if info == nil then return v end
   if S.isA(v, C) then return v end
-  if forced and isOpaque(v) then return v end
+  if (forced or info.kind == "class") and isOpaque(v) then return v end
   return nil
 end
 
