@@ -586,4 +586,26 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(r.printed == ["true", "true"], "\(r.printed) \(r.messages)")
     }
+
+    /// A subclass that declares no initializer is made with its superclass's: Loop's
+    /// `CriticalEventLogHistoricalExporter(manager: self)` dropped the argument, and the base
+    /// class's `manager` was nil when the export ran.
+    @Test func aSubclassWithoutInitializersUsesItsSuperclasss() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let e = HistoricalExporter(manager: Manager(name: "logs"))
+            print(e.describe())
+            """, others: """
+            class Manager { let name: String; init(name: String) { self.name = name } }
+            class BaseExporter {
+                let manager: Manager
+                init(manager: Manager) { self.manager = manager }
+            }
+            class HistoricalExporter: BaseExporter {
+                let kind = "historical"
+                func describe() -> String { kind + " " + manager.name }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["historical logs"], "\(r.printed) \(r.messages)")
+    }
 }

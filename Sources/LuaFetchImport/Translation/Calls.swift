@@ -183,7 +183,12 @@ extension Translator {
         // its memberwise initializer (kept when all the written ones are in extensions).
         let stored = t.propertyOrder.compactMap { t.properties[$0] }.filter { $0.kind == .stored && !$0.isStatic }
         let memberwise = t.kind == .struct && !args.isEmpty && args.allSatisfy { a in a.label.map { l in stored.contains { $0.name == l } } ?? false }
-        if let i = pick(t.inits, args), !memberwise || i.accepts(args.map(\.label)) {
+        // A class that declares no initializer inherits its superclass's (Loop's
+        // `CriticalEventLogHistoricalExporter(manager: self)` is its base class's `init(manager:)`).
+        var inits = t.inits
+        var sup = t.kind == .class ? t.superclass : nil
+        while inits.isEmpty, let c = sup { inits = c.inits; sup = c.superclass }
+        if let i = pick(inits, args), !memberwise || i.accepts(args.map(\.label)) {
             var r = LuaExpr("swift.new(\(made), \(Literals.quote(i.lua))\(trailingArgs(ordered(i, args))))", type)
             if i.failable { r.type?.optional = true }
             return r
