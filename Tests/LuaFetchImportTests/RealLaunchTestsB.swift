@@ -608,4 +608,30 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(r.printed == ["historical logs"], "\(r.printed) \(r.messages)")
     }
+
+    /// A `return` takes the result type of what it returns from: a function's, or a closure's
+    /// called where it is written (passepartout's `let context: AppContext = { ... return
+    /// .forUITesting }()` was an enum case token, and the app crashed on it).
+    @Test func aReturnedImplicitMemberHasTheResultType() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(Context.make(testing: true).name, Holder().context.name)
+            """, others: """
+            struct Context {
+                let name: String
+                static var forTesting: Context { Context(name: "testing") }
+                static func make(testing: Bool) -> Context {
+                    if testing { return .forTesting }
+                    return Context(name: "live")
+                }
+            }
+            final class Holder {
+                let context: Context = {
+                    if ProcessInfo.processInfo.arguments.count < 5 { return .forTesting }
+                    return Context(name: "live")
+                }()
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["testing testing"], "\(r.printed) \(r.messages)")
+    }
 }

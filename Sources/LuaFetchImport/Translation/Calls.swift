@@ -75,8 +75,10 @@ extension Translator {
             let value = list.first.flatMap { typeNameOfTypeExpr($0.value) }
             return LuaExpr("swift.dict({})", TypeName("Dictionary", element: value))
         }
+        // `{ ... }()`: the closure's result is the expected type.
+        if callee.is(ClosureExprSyntax.self) { nextClosureResult = expect }
         let f = expr(callee)
-        return LuaExpr("\(wrap(f.code))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))")
+        return LuaExpr("\(wrap(f.code))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))", callee.is(ClosureExprSyntax.self) ? expect : nil)
     }
 
     /// The type an expression names when it is written as a type inside `[T]()` (`String`,

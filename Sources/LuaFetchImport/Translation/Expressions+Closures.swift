@@ -138,6 +138,9 @@ extension Translator {
         }
         pushScope()
         control.append(.function)
+        closureResults.append(nextClosureResult)
+        nextClosureResult = nil
+        defer { closureResults.removeLast() }
         let savedIndent = indent
         let savedValueBranch = valueBranch
         valueBranch = false
@@ -151,7 +154,7 @@ extension Translator {
         let body: [String]
         if items.count == 1, case .expr(let only) = items[0].item, !isStatementExpression(only) {
             body = nested {
-                let x = expr(only)
+                let x = expr(only, expect: closureResults.last ?? nil)
                 emit(x.code.isEmpty || x.code == "nil" ? "return" : "return \(x.code)", at: only)
             }
         } else if let only = soleConditional(items) {

@@ -150,7 +150,10 @@ extension Translator {
         } else if let r = s.as(ReturnStmtSyntax.self) {
             if let value = r.expression {
                 if value.is(NilLiteralExprSyntax.self), isFailableInit { emit(returnCode("false"), at: r); return }
-                emit(returnCode(expr(value).code), at: r)
+                // The value takes the result type of the function or closure it returns from
+                // (`return .forUITesting`).
+                let result = closureResults.isEmpty ? currentFunction?.returnType : closureResults.last ?? nil
+                emit(returnCode(expr(value, expect: result).code), at: r)
             } else {
                 emit(returnCode(nil), at: r)
             }

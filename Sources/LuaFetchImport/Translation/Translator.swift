@@ -120,6 +120,11 @@ final class Translator {
     var valueBranch = false
     /// The function or initializer whose body is translated now.
     var currentFunction: FuncInfo?
+    /// The result type of each closure being translated, innermost last (known for a closure
+    /// called where it is written, `let context: AppContext = { ... }()`), and the one the next
+    /// closure takes: its `return .forUITesting` is a member of that type.
+    var closureResults: [TypeName?] = []
+    var nextClosureResult: TypeName?
     /// Types with SwiftUI handlers lifted out of `body` (a `__swiftui` method).
     var swiftUITypes: [TypeDecl] = []
     /// Static constants of extensions of types the files do not define (`Notification.Name.sync`).
