@@ -634,4 +634,26 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(r.printed == ["testing testing"], "\(r.printed) \(r.messages)")
     }
+
+    /// Copying a struct finds its type in one step, not by walking every type: duckduckgo (2,000
+    /// types) copied its array of variants at launch past the watchdog's budget (an app-hang at
+    /// every launch).
+    @Test func copyingStructsDoesNotWalkEveryType() throws {
+        let many = (0..<2000).map { "struct Unused\($0) { var v = \($0) }" }.joined(separator: "\n")
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            var total = 0
+            for _ in 0..<60 {
+                let copy = Catalog.variants
+                total += copy.count
+            }
+            print(total)
+            """, others: """
+            struct Variant { var name: String; var weight: Int; var tags: [String] }
+            enum Catalog { static let variants: [Variant] = (0..<300).map { Variant(name: "v\\($0)", weight: $0, tags: ["a"]) } }
+            \(many)
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-hang"), "\(r.messages)")
+        #expect(r.printed == ["18000"], "\(r.printed) \(r.messages)")
+    }
 }

@@ -105,12 +105,11 @@ function S.eq(a, b)
     for k in next, b do if rawget(a, k) == nil then return false end end
     return true
   end
-  for _, info in pairs(typeInfo) do
-    if info.meta == ma and info.kind == "struct" then
-      for k, v in next, a do if not S.eq(v, rawget(b, k)) then return false end end
-      for k in next, b do if rawget(a, k) == nil then return false end end
-      return true
-    end
+  local C = shared.metaType[ma]
+  if C and typeInfo[C].kind == "struct" then
+    for k, v in next, a do if not S.eq(v, rawget(b, k)) then return false end end
+    for k in next, b do if rawget(a, k) == nil then return false end end
+    return true
   end
   return false
 end

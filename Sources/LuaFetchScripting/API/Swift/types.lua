@@ -19,6 +19,9 @@ shared.process(function(p) P = p end)
 -- ===========================================================================================
 local TypeMeta = {}   -- the metatable of a type table (statics live per process)
 local typeInfo = setmetatable({}, { __mode = "k" })
+-- An instance's metatable -> its type (a copy or a type test does not walk every type: an app
+-- of 2,000 types copied an array of structs at launch for more than the watchdog's budget).
+local metaType = setmetatable({}, { __mode = "k" })
 
 local function findInType(C, k)
   while C do
@@ -88,6 +91,7 @@ local function instanceMeta(C)
     mt.__eq = function(a, b) return S.sameCase(a, b) end
   end
   info.meta = mt
+  metaType[mt] = C
   return mt
 end
 
@@ -283,15 +287,14 @@ end
 function S.isTranslated(v)
   local mt = getmetatable(v)
   if type(mt) ~= "table" then return false end
-  for _, info in pairs(typeInfo) do if info.meta == mt then return true end end
-  return false
+  return metaType[mt] ~= nil
 end
 
 --- The type of a value, if it is an instance of a translated type.
 function S.typeOf(v)
   local mt = getmetatable(v)
   if type(mt) ~= "table" then return nil end
-  for C, info in pairs(typeInfo) do if info.meta == mt then return C end end
+  return metaType[mt]
 end
 
 --- `swift.adoptedOutside(P, ...)`: protocols a type the files do not define adopts through the
@@ -346,15 +349,11 @@ local function copy(v)
     for k, x in next, v do c[k] = copy(x) end
     return setmetatable(c, mt)
   end
-  if mt then
-    for C, info in pairs(typeInfo) do
-      if info.meta == mt then
-        if info.kind ~= "struct" then return v end
-        local c = {}
-        for k, x in next, v do c[k] = copy(x) end
-        return setmetatable(c, mt)
-      end
-    end
+  local C = mt and metaType[mt]
+  if C and typeInfo[C].kind == "struct" then
+    local c = {}
+    for k, x in next, v do c[k] = copy(x) end
+    return setmetatable(c, mt)
   end
   return v
 end
@@ -434,4 +433,5 @@ end
 function S.fromRaw(C, raw) return rawget(C, "init_rawValue")(raw) end
 
 shared.typeInfo, shared.instanceMeta, shared.ArrayMeta, shared.DictMeta = typeInfo, instanceMeta, ArrayMeta, DictMeta
+shared.metaType = metaType
 shared.SetMeta, shared.GroupMeta, shared.copy, shared.CaseMeta, shared.caseOf = SetMeta, GroupMeta, copy, CaseMeta, caseOf
