@@ -656,4 +656,23 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-hang"), "\(r.messages)")
         #expect(r.printed == ["18000"], "\(r.printed) \(r.messages)")
     }
+
+    /// An `@autoclosure` parameter is passed as a function that evaluates the argument:
+    /// duckduckgo's `HistoryManager.make(isAutocompleteEnabledByUser: settings.autocomplete)` called
+    /// the Bool it was given, and every launch crashed.
+    @Test func anAutoclosureArgumentIsAFunction() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            var reads = 0
+            let flag = Check.make(enabled: { reads += 1; return true }())
+            print(flag, reads, Check.later())
+            """, others: """
+            enum Check {
+                static func make(enabled: @autoclosure @escaping () -> Bool) -> Bool { enabled() && enabled() }
+                static func later(_ value: @autoclosure () -> Int = 7) -> Int { value() }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["true 2 7"], "\(r.printed) \(r.messages)")
+    }
 }

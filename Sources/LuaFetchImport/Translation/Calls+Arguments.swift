@@ -100,6 +100,7 @@ extension Translator {
                    a.syntax.is(DeclReferenceExprSyntax.self) || a.syntax.is(MemberAccessExprSyntax.self) {
                     code = "swift.copy(\(code))"
                 }
+                if p.autoclosure && a.closure == nil { code = "function() return \(code) end" }
                 values.append(code)
                 i += 1
             } else {

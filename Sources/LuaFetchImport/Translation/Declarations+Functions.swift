@@ -33,7 +33,8 @@ extension Translator {
         }
         for (p, n) in zip(info.params, params) {
             if let d = p.defaultValue, !d.is(NilLiteralExprSyntax.self) {
-                emit("if \(n) == nil then \(n) = \(expr(d, expect: p.type).code) end", at: node)
+                let value = expr(d, expect: p.type).code
+                emit("if \(n) == nil then \(n) = \(p.autoclosure ? "function() return \(value) end" : value) end", at: node)
             }
         }
         if let body {

@@ -46,8 +46,11 @@ extension Program {
         if let f = t.as(FunctionTypeSyntax.self) { closureParams = f.parameters.map { TypeName($0.type) } }
         var inout_ = p.type.trimmedDescription.hasPrefix("inout")
         if let a = p.type.as(AttributedTypeSyntax.self), a.specifiers.contains(where: { $0.trimmedDescription == "inout" }) { inout_ = true }
+        let autoclosure = p.type.as(AttributedTypeSyntax.self)?.attributes.contains {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "autoclosure"
+        } ?? false
         return FuncInfo.Param(label: label, name: name, type: type, defaultValue: p.defaultValue?.value, isClosure: isClosure,
-                              inout_: inout_, variadic: p.ellipsis != nil, closureParams: closureParams)
+                              inout_: inout_, variadic: p.ellipsis != nil, closureParams: closureParams, autoclosure: autoclosure)
     }
 
     /// Overloads get their first argument label (18.7.4); if that still clashes, every label.

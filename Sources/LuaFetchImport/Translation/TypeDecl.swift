@@ -178,6 +178,8 @@ struct FuncInfo {
         let variadic: Bool
         /// For a closure parameter, the types its closure takes (`(BGTask) -> Void`: BGTask).
         var closureParams: [TypeName?] = []
+        /// `@autoclosure`: the argument is passed as a function that evaluates it.
+        var autoclosure = false
     }
 
     var selector: String { "\(base)(\(labels.map { "\($0):" }.joined()))" }
