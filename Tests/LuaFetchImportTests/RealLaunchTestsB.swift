@@ -675,4 +675,26 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["true 2 7"], "\(r.printed) \(r.messages)")
     }
+
+    /// A static stored property of an extension of an SDK type is a value its static methods
+    /// read: duckduckgo's `extension URL { private static let factory = Factory() }` was never
+    /// made, and every launch crashed reading it.
+    @Test func anExtensionsStaticStoredPropertyOfAnSDKTypeExists() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(URL.pixel(name: "launch"), URL.pixel(name: "again"), URL.made)
+            """, others: """
+            final class Factory {
+                init() { URL.made += 1 }
+                func make(_ name: String) -> String { "pixel/" + name }
+            }
+            extension URL {
+                private static let factory = Factory()
+                static var made = 0
+                static func pixel(name: String) -> String { factory.make(name) }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["pixel/launch pixel/again 1"], "\(r.printed) \(r.messages)")
+    }
 }

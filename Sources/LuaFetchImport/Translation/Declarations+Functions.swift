@@ -94,7 +94,9 @@ extension Translator {
         for (f, x) in program.extensionsOfUnknown {
             setFile(f)
             for decl in program.members(x.memberBlock) {
-                guard let v = decl.as(VariableDeclSyntax.self), v.modifiers.contains(where: { $0.name.text == "static" }) else { continue }
+                // Constants only: a `static var` is a value of the extension's table (externalMembers).
+                guard let v = decl.as(VariableDeclSyntax.self), v.modifiers.contains(where: { $0.name.text == "static" }),
+                      v.bindingSpecifier.tokenKind == .keyword(.let) else { continue }
                 for b in v.bindings {
                     guard let id = b.pattern.as(IdentifierPatternSyntax.self), let initial = b.initializer?.value else { continue }
                     let typeName = TypeName(x.extendedType)?.name ?? ""

@@ -103,8 +103,10 @@ extension Translator {
             for decl in program.members(block) {
                 if let v = decl.as(VariableDeclSyntax.self) {
                     for b in v.bindings {
+                        // Computed properties, and static stored ones (`private static let factory =
+                        // Factory()` in duckduckgo's `extension URL`, read by its static methods).
                         guard let id = b.pattern.as(IdentifierPatternSyntax.self), let p = t.properties[Program.plain(id.identifier.text)],
-                              p.kind == .computed, keeps(p) else { continue }
+                              p.kind == .computed || p.isStatic, keeps(p) else { continue }
                         checkedUnit(.property(p, owner: t)) { property(p, t) }
                     }
                 } else if decl.is(FunctionDeclSyntax.self) || decl.is(SubscriptDeclSyntax.self) {

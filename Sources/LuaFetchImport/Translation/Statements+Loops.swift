@@ -309,6 +309,8 @@ extension Translator {
                 return "do local \(o) = \(b.code) if \(o) ~= nil then \(set) end end"
             }
             if let extSet { return "\(extSet)\(b.code), \(value))" }
+            // A static variable an extension adds to an iOS or Swift type (`URL.made += 1`).
+            if let (e, p) = ext, p.isStatic && !p.isLet && p.kind != .computed { return "\(e.lua).\(Naming.field(name)) = \(value)" }
             if direct { return "\(b.code).\(Naming.field(name)) = \(value)" }
             return "swift.setMember(\(b.code), \(Literals.quote(name)), \(value))"
         }

@@ -42,7 +42,7 @@ final class TypeDecl {
 
     /// Whether an external type has members the translation writes (methods, computed properties).
     var hasTranslatedMembers: Bool {
-        !methods.isEmpty || properties.values.contains { $0.kind == .computed }
+        !methods.isEmpty || properties.values.contains { $0.kind == .computed || ($0.isStatic && !$0.isLet) }
     }
 
     /// The members extensions add to a type the files do not define (`extension UIApplication`,
