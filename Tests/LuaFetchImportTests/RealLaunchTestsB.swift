@@ -697,4 +697,30 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["pixel/launch pixel/again 1"], "\(r.printed) \(r.messages)")
     }
+
+    /// A property wrapper generic over its value takes an argument typed `T` as the property's
+    /// type: damus's `@StringSetting(key:, default_value: .production) var environment:
+    /// PurpleEnvironment` made an enum token with no methods, and a launch task crashed calling one.
+    @Test func aGenericWrappersArgumentHasThePropertysType() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(Settings().environment.baseURL())
+            """, others: """
+            enum PurpleEnvironment: String {
+                case production, staging
+                func baseURL() -> String { self == .production ? "https://purple" : "https://staging" }
+            }
+            @propertyWrapper class Setting<T> {
+                private var value: T
+                init(key: String, default_value: T) { self.value = default_value }
+                var wrappedValue: T { get { value } set { value = newValue } }
+            }
+            class Settings {
+                @Setting(key: "purple_environment", default_value: .production)
+                var environment: PurpleEnvironment
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["https://purple"], "\(r.printed) \(r.messages)")
+    }
 }

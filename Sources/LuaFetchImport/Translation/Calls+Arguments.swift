@@ -95,7 +95,7 @@ extension Translator {
                     continue
                 }
                 var code = a.closure.map { closure($0, paramTypes: p.closureParams).code }
-                    ?? expr(a.syntax, expect: p.type).code
+                    ?? expr(a.syntax, expect: p.type.flatMap { genericSubstitution[$0.name] } ?? p.type).code
                 if a.closure == nil, let t = p.type, !p.inout_, ["Array", "Dictionary", "Set"].contains(t.name) || program.type(named: t.name)?.kind == .struct,
                    a.syntax.is(DeclReferenceExprSyntax.self) || a.syntax.is(MemberAccessExprSyntax.self) {
                     code = "swift.copy(\(code))"

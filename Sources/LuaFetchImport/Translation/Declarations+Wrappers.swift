@@ -43,6 +43,14 @@ extension Translator {
         if let initial = p.binding.initializer?.value {
             args.insert(CallArg(label: "wrappedValue", syntax: initial), at: 0)
         }
+        // A wrapper generic over its value (`StringSetting<T>`): an argument typed `T` has the
+        // property's type (damus's `@StringSetting(key:, default_value: .production)` is a case of
+        // the property's enum, not an enum token).
+        let saved = genericSubstitution
+        defer { genericSubstitution = saved }
+        let decl = w.parts.first?.1.parent
+        let generics = decl?.as(ClassDeclSyntax.self)?.genericParameterClause ?? decl?.as(StructDeclSyntax.self)?.genericParameterClause
+        if let only = generics?.parameters.first, generics?.parameters.count == 1, let t = p.type { genericSubstitution[only.name.text] = t }
         return construct(w, args: args)
     }
 }

@@ -125,6 +125,9 @@ final class Translator {
     /// closure takes: its `return .forUITesting` is a member of that type.
     var closureResults: [TypeName?] = []
     var nextClosureResult: TypeName?
+    /// A generic parameter's type where the call being translated fixes it (a property wrapper's
+    /// `T` is the wrapped property's type): the expected type of an argument declared `T`.
+    var genericSubstitution: [String: TypeName] = [:]
     /// Types with SwiftUI handlers lifted out of `body` (a `__swiftui` method).
     var swiftUITypes: [TypeDecl] = []
     /// Static constants of extensions of types the files do not define (`Notification.Name.sync`).
