@@ -723,4 +723,23 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["https://purple"], "\(r.printed) \(r.messages)")
     }
+
+    /// A `class var` read in a class's static getter is the one of the class it was read on:
+    /// owncloud's `ScheduledTaskAction.taskExtension` read the base class's `identifier` (nil) for
+    /// every action and force-unwrapped it at launch.
+    @Test func aClassVarDispatchesOnTheClassItIsReadOn() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(CleanupAction.descriptor, BaseAction.descriptor)
+            """, others: """
+            class BaseAction {
+                class var identifier: String? { nil }
+                class var descriptor: String { "action " + (identifier ?? "none") }
+            }
+            class CleanupAction: BaseAction {
+                override class var identifier: String? { "cleanup" }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["action cleanup action none"], "\(r.printed) \(r.messages)")
+    }
 }

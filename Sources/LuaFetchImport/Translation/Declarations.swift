@@ -313,7 +313,9 @@ extension Translator {
                 let initial = p.binding.initializer.map { expr($0.value, expect: p.type).code } ?? "nil"
                 emit("swift.static(\(t.lua), \(q), function() return \(initial) end)", at: p.binding)
             case .computed:
-                selfIsAdopter = t.kind == .protocol
+                // A protocol's static (its adopter) or a class's (`class var`: the class it is read
+                // on, a subclass's override) is called with the type it was read on as `self`.
+                selfIsAdopter = t.kind == .protocol || t.kind == .class
                 defer { selfIsAdopter = false }
                 emit("swift.staticComputed(\(t.lua), \(q), " + accessorList(getterSetter(p, isStatic: true)) + ")", at: p.binding)
             }

@@ -23,7 +23,9 @@ extension Translator {
             // `Preferences.General`, declared in a module the app's target does not compile): an
             // unknown type, whose members are stubs, never a nil field of the known one.
             if p == nil, name.first?.isUppercase == true { return typeReference("\(t.qualified).\(name)", node: Syntax(m)) }
-            return LuaExpr("\(p.map { staticOwner($0, t) } ?? t.lua).\(Naming.field(name))", p?.type)
+            // A stored static lives on the class that declares it; a computed one (a `class var` a
+            // subclass may override) is read on the class named.
+            return LuaExpr("\(p.map { $0.kind == .computed ? t.lua : staticOwner($0, t) } ?? t.lua).\(Naming.field(name))", p?.type)
         }
         // A type the files extend (`Notification.Name.syncDone`), or a type nested in an API's.
         if let api = base.apiType {

@@ -289,6 +289,11 @@ extension Translator {
         }
         if let t = currentType {
             if let p = t.property(name) {
+                // A `class var` read in a class's static getter: the class it was read on (a
+                // subclass overrides it: owncloud's `taskExtension` reads each action's `identifier`).
+                if p.isStatic, selfIsAdopter, inStatic, t.kind == .class, p.decl.modifiers.contains(where: { $0.name.tokenKind == .keyword(.class) }) {
+                    return LuaExpr("self.\(Naming.field(name))", p.type)
+                }
                 if p.isStatic { return LuaExpr("\(staticOwner(p, t)).\(Naming.field(name))", p.type) }
                 if !inStatic && t.external { return LuaExpr("swift.extGet(\(t.lua), \(Literals.quote(Naming.field(name))), self)", p.type) }
                 if !inStatic { return LuaExpr("self.\(Naming.field(name))", p.type) }
