@@ -222,6 +222,13 @@ extension Readme {
         let minutes = Date().timeIntervalSince(started) / 60
         print("ReadmeTests: `\(run)` in a fresh clone took \(String(format: "%.1f", minutes)) minutes")
         try #require(first.status == 0, "`\(run)` in a fresh clone: exit \(first.status)\n\(first.output.suffix(4000))")
+        // The release binary it built, for scripts/sanitize's valgrind step (.ci/run): built once.
+        if let keep = ProcessInfo.processInfo.environment["LUAFETCH_KEEP_RELEASE_BINARY"], !keep.isEmpty {
+            let to = URL(fileURLWithPath: keep, relativeTo: CLI.root)
+            try? FileManager.default.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: to)
+            try FileManager.default.copyItem(at: clone.appendingPathComponent(".build/release/luafetch"), to: to)
+        }
         let shown = try #require(readme.transcript(run))
         if let d = transcriptDifference(first.output, shown) { Issue.record("`$ \(run)` in a fresh clone: \(d)") }
         // Later runs: luafetch's output alone, no build.
