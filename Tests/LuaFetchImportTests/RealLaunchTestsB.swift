@@ -742,4 +742,21 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(r.printed == ["action cleanup action none"], "\(r.printed) \(r.messages)")
     }
+
+    /// Optional chaining skips the rest of the chain, calls included: kiwix's `try? FileManager
+    /// .default.urls(...).first?.resourceValues(forKeys:).volumeAvailableCapacityForImportantUsage`
+    /// read the capacity of nil when `first` was nil (a crash in 1 % of explore's runs).
+    @Test func anOptionalChainSkipsTheCallsAfterIt() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let none: [URL] = []
+            let space: Int64? = try? none.first?.resourceValues(forKeys: [.volumeAvailableCapacityKey]).volumeAvailableCapacity
+            let box: Box? = nil
+            print(space == nil, box?.describe().count == nil)
+            """, others: """
+            final class Box { func describe() -> String { "box" } }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["true true"], "\(r.printed) \(r.messages)")
+    }
 }

@@ -74,6 +74,22 @@ import Testing
     /// A stub standing for the app's own function whose Lua does not compile (here: nesting deeper
     /// than Lua's parser takes) follows its declaration (LoadCheck): what the code does with the
     /// result changes nothing.
+    /// Arrays iOS never hands back empty: a container's store descriptions and the app's documents
+    /// directory. kiwix's `guard let d = container.persistentStoreDescriptions.first else {
+    /// fatalError() }` was a crash in 6.6 % of explore's runs.
+    @Test func arraysIOSNeverLeavesEmptyHaveAFirst() throws {
+        let s = try sites("""
+            let container = NSPersistentContainer(name: "Model")
+            guard let description = container.persistentStoreDescriptions.first else { fatalError("none") }
+            guard let docs = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first else { return false }
+            guard let other = FileManager.default.enumerator(atPath: "/")?.nextObject() else { return false }
+            print(description, docs, other)
+            """)
+        #expect(mayBeNil("NSPersistentContainer.persistentStoreDescriptions.first", in: s) == [false])
+        #expect(mayBeNil("FileManager.urls.first", in: s) == [false])
+        #expect(mayBeNil("FileManager.enumerator.nextObject", in: s) == [true])
+    }
+
     @Test func aStubOfTheAppsOwnFunctionFollowsItsDeclaration() throws {
         let deep = String(repeating: "(", count: 300) + "1" + String(repeating: " + 1)", count: 300)
         let s = try sites("""

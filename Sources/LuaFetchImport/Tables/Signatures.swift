@@ -184,6 +184,12 @@ enum Signatures {
         ("HKHealthStore.authorizationStatus(for:)", "HKAuthorizationStatus"),
         ("AVAudioSession.setCategory", "throws Void"), ("AVAudioSession.setActive", "throws Void"),
         ("NSPersistentContainer.persistentStoreDescriptions", "[NSPersistentStoreDescription]"),
+        // Arrays iOS never hands back empty, by their full stub name: a container made with a
+        // name has its default store's description (NSPersistentContainer's documentation); an
+        // app's own directory in the user domain is one URL (`urls(for: .documentDirectory, in:
+        // .userDomainMask)`, the documented way to find it). Their `.first` is never nil.
+        ("NSPersistentContainer.persistentStoreDescriptions.first", "NSPersistentStoreDescription"),
+        ("FileManager.urls.first", "URL"),
         ("WCSession.isSupported", "Bool"), ("ProcessInfo.environment", "[String: String]"),
     ]
 
@@ -207,6 +213,7 @@ enum Signatures {
     /// else the row for any labels. The receiver's middle parts (`.default`, `.shared`,
     /// `.standard`, `.main`, `.current`) are the type's singletons and are skipped.
     static func lookup(_ name: String, labels: [String]?) -> Signature? {
+        if let exact = table[name] { return exact }
         let parts = name.split(separator: ".").map(String.init)
         guard parts.count >= 2, let type = parts.first, type.first?.isUppercase == true else {
             return parts.count == 1 ? table[name] : nil

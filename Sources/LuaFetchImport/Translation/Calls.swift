@@ -303,7 +303,9 @@ extension Translator {
         if let tn = base.type, let t = program.type(named: tn.name, from: currentType) {
             if let f = pick(t.methods(name), args, isStatic: false) {
                 if base.chained {
-                    return LuaExpr("swift.optCall(0, \(base.code), \(Literals.quote(f.lua)), nil\(trailingArgs(ordered(f, args))))", f.returnType.map { var r = $0; r.optional = true; return r })
+                    var r = LuaExpr("swift.optCall(0, \(base.code), \(Literals.quote(f.lua)), nil\(trailingArgs(ordered(f, args))))", f.returnType.map { var r = $0; r.optional = true; return r })
+                    r.chained = true   // `a?.f().b`: the rest of the chain is skipped too when `a` is nil
+                    return r
                 }
                 return LuaExpr("\(wrapBase(base.code)):\(f.lua)(\(ordered(f, args)))", f.returnType)
             }
@@ -332,8 +334,10 @@ extension Translator {
                 return expr(a.syntax).code
             }
             let fn = base.chained ? "optCall" : "call"
-            return LuaExpr("swift.\(fn)(0, \(([base.code, Literals.quote(name), labelled.map(Literals.quote) ?? "nil"] + argCodes).joined(separator: ", ")))",
-                           APIs.builtinCallType(tn, name))
+            var r = LuaExpr("swift.\(fn)(0, \(([base.code, Literals.quote(name), labelled.map(Literals.quote) ?? "nil"] + argCodes).joined(separator: ", ")))",
+                            APIs.builtinCallType(tn, name))
+            r.chained = base.chained
+            return r
         }
         let receiver = receiverName(baseSyntax, base)
         let stubName = "\(receiver).\(name)"
@@ -341,6 +345,8 @@ extension Translator {
         var r = stubCall(stubName, recv: base.code, args: args, node: Syntax(c), optionalUse: optionalUse, awaited: awaited, tried: tried,
                          dynamic: apiReceiver ? nil : (name, labelled), chained: base.chained)
         r.stubName = stubName
+        // `x?.resourceValues(...).volumeAvailableCapacity`: nil all the way when `x` is nil.
+        r.chained = base.chained && !apiReceiver
         return r
     }
 
