@@ -59,13 +59,14 @@ public enum Importer {
         // The slice (18.8.4), widened until the translation reaches nothing it left out.
         let builder = SliceBuilder(program: program, all: options.all)
         let slice = builder.build(entry)
-        var pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck)
+        let resources = BundleResources.names(under: common)
+        var pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck, resources: resources)
         for _ in 0..<8 {
             let missed = pass.t.calledFunctions.filter { !slice.contains($0) }
             let unmade = pass.t.madeTypes.filter { !slice.isMade($0) }
             if missed.isEmpty && unmade.isEmpty { break }
             builder.widen(functions: missed, made: unmade)
-            pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck)
+            pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck, resources: resources)
         }
         let t = pass.t, typeLines = pass.typeLines, memberLines = pass.memberLines
         // What the code uses (18.6), the entry points' modes among it.
@@ -206,9 +207,10 @@ public enum Importer {
     /// One translation of the program's kept units: the type tables, then every type's members
     /// file by file, extensions of iOS types, free functions and globals.
     static func translate(_ program: Program, slice: Slice, profile: String,
-                          check: (@Sendable (String, String) -> String?)?) -> (t: Translator, typeLines: [String], memberLines: [String]) {
+                          check: (@Sendable (String, String) -> String?)?, resources: Set<String> = []) -> (t: Translator, typeLines: [String], memberLines: [String]) {
         let t = Translator(program: program, profile: profile, slice: slice)
         t.luaCheck = check
+        t.bundleResources = resources
         for f in program.files { t.setFile(f) }
         t.collectExtensionStatics()
         t.typeTables()

@@ -74,6 +74,29 @@ import Testing
     /// A stub standing for the app's own function whose Lua does not compile (here: nesting deeper
     /// than Lua's parser takes) follows its declaration (LoadCheck): what the code does with the
     /// result changes nothing.
+    /// A bundle's resource looked up by a literal name the repository has is never nil: the
+    /// repository's `core.css` and `Model.xcdatamodeld` (compiled to `Model.momd`) are in the
+    /// bundle; a name it lacks, or one made at run time, may be nil. (bitwarden's force-unwrapped
+    /// model URL, NetNewsWire's stylesheet path: false crashes.)
+    @Test func aResourceTheRepositoryHasIsInTheBundle() throws {
+        var files = ImportHarness.launching("""
+            let css = Bundle.main.path(forResource: "core", ofType: "css")!
+            let model = Bundle(for: AppDelegate.self).url(forResource: "Model", withExtension: "momd")!
+            let missing = Bundle.main.url(forResource: "absent", withExtension: "json")!
+            let name = "co" + "re"
+            let made = Bundle.main.path(forResource: name, ofType: "css")!
+            print(css, model, missing, made)
+            """)
+        files["Resources/core.css"] = "body {}"
+        files["Model.xcdatamodeld/Model.xcdatamodel/contents"] = "<model/>"
+        let dir = try ImportHarness.folder(files)
+        let r = try Importer.run(ImportOptions(paths: [dir], luaCheck: ImportHarness.checkLua))
+        let lines = r.scenario.split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex(of: "swift.sites {"))
+        let sites = lines[(start + 1)...].prefix { $0 != "}" }.filter { $0.contains("\"Bundle.url\"") || $0.contains("\"Bundle.path\"") }
+        #expect(sites.map { $0.contains("opt = true") } == [false, false, true, true], "\(sites)")
+    }
+
     /// Arrays iOS never hands back empty: a container's store descriptions and the app's documents
     /// directory. kiwix's `guard let d = container.persistentStoreDescriptions.first else {
     /// fatalError() }` was a crash in 6.6 % of explore's runs.

@@ -139,8 +139,9 @@ extension Translator {
                 }
             }
         }
-        let site = stubs.site(name, where: location(node), optional: optionalUse, node: node, closures: closures, awaited: awaited, tried: tried,
-                              labels: args.map { $0.label ?? "_" })
+        let inBundle = isBundleResource(name, args)
+        let site = stubs.site(name, where: location(node), optional: optionalUse && !inBundle, node: node, closures: closures, awaited: awaited,
+                              tried: tried, labels: args.map { $0.label ?? "_" }, declared: inBundle)
         var r: LuaExpr
         if let (method, labelled) = dynamic {
             let fn = chained ? "optCall" : "call"
@@ -150,6 +151,20 @@ extension Translator {
         }
         r.stubName = name
         return r
+    }
+
+    /// `Bundle....url(forResource: "Model", withExtension: "momd")` (or `path(forResource:ofType:)`)
+    /// of literal names the repository has (BundleResources): the resource is in the bundle, so the
+    /// result is never nil (bitwarden's force-unwrapped model URL was a false crash).
+    func isBundleResource(_ name: String, _ args: [CallArg]) -> Bool {
+        guard name.hasPrefix("Bundle."), name.hasSuffix(".url") || name.hasSuffix(".path"), args.count >= 2,
+              args[0].label == "forResource", ["withExtension", "ofType"].contains(args[1].label ?? "") else { return false }
+        func literal(_ e: ExprSyntax) -> String? {
+            guard let s = e.as(StringLiteralExprSyntax.self), s.segments.count == 1, let only = s.segments.first?.as(StringSegmentSyntax.self) else { return nil }
+            return only.content.text
+        }
+        guard let base = literal(args[0].syntax), let ext = literal(args[1].syntax), !base.isEmpty else { return false }
+        return bundleResources.contains(ext.isEmpty ? base : base + "." + ext)
     }
 
     /// Collection methods that call their closure with one element at a time.

@@ -128,6 +128,9 @@ final class Translator {
     /// A generic parameter's type where the call being translated fixes it (a property wrapper's
     /// `T` is the wrapped property's type): the expected type of an argument declared `T`.
     var genericSubstitution: [String: TypeName] = [:]
+    /// The names the app's bundle holds (BundleResources): a lookup of one by literal name is
+    /// never nil.
+    var bundleResources: Set<String> = []
     /// Types with SwiftUI handlers lifted out of `body` (a `__swiftui` method).
     var swiftUITypes: [TypeDecl] = []
     /// Static constants of extensions of types the files do not define (`Notification.Name.sync`).
