@@ -759,4 +759,28 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["true true"], "\(r.printed) \(r.messages)")
     }
+
+    /// A subclass's new overload of an inherited method's name (other labels, not an override)
+    /// keeps both: pocket-casts' `track(_:currentSettings:properties:)` hid its base class's
+    /// `track(_:properties:)`, called it, and so called itself until the stack overflowed.
+    @Test func aSubclassOverloadLeavesTheInheritedMethod() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            PlaybackAnalytics().settingsChanged("2x")
+            """, others: """
+            class Analytics {
+                func track(_ event: String, properties: [String: String]? = nil) { print(event, properties?["settings"] ?? "-") }
+            }
+            class PlaybackAnalytics: Analytics {
+                func settingsChanged(_ s: String) { track("effects", currentSettings: s) }
+                private func track(_ event: String, currentSettings: String?, properties: [String: String]? = nil) {
+                    var properties = properties ?? [:]
+                    if let currentSettings { properties["settings"] = currentSettings }
+                    track(event, properties: properties)
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["effects 2x"], "\(r.printed) \(r.messages)")
+    }
 }

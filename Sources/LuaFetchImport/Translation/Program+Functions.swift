@@ -92,8 +92,22 @@ extension Program {
             for (base, list) in t.methods {
                 for i in list.indices {
                     let f = list[i]
-                    guard let g = sources.lazy.compactMap({ $0.methods[base]?.first { $0.selector == f.selector && $0.isStatic == f.isStatic } }).first,
-                          g.lua != f.lua, !list.contains(where: { $0.lua == g.lua }) else { continue }
+                    guard let g = sources.lazy.compactMap({ $0.methods[base]?.first { $0.selector == f.selector && $0.isStatic == f.isStatic } }).first else {
+                        // A new overload beside a superclass's method of that Lua name (not an
+                        // override: other labels) takes a name of its own, or it would hide the
+                        // inherited one (pocket-casts' `track(_:currentSettings:properties:)` called
+                        // `track(_:properties:)` of its base class, and so itself, forever).
+                        var c = t.superclass
+                        var hides = false
+                        while let x = c, !hides { hides = x.methods[base]?.contains { $0.lua == f.lua && $0.isStatic == f.isStatic } == true; c = x.superclass }
+                        if hides {
+                            var name = Naming.field(([base] + f.labels.filter { $0 != "_" }).joined(separator: "_"))
+                            if name == f.lua { name += "_\(f.labels.count)" }
+                            t.methods[base]![i].lua = name
+                        }
+                        continue
+                    }
+                    guard g.lua != f.lua, !list.contains(where: { $0.lua == g.lua }) else { continue }
                     t.methods[base]![i].lua = g.lua
                 }
             }
