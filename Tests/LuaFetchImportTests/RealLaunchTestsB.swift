@@ -783,4 +783,23 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["effects 2x"], "\(r.printed) \(r.messages)")
     }
+
+    /// An error thrown in a closure a library call runs, where the call is not under `try`, is
+    /// the library's (Combine's `tryMap` makes it the publisher's failure), never a crash:
+    /// brave-ios's `dataTaskPublisher(for:).tryMap { try JSONSerialization.jsonObject(...) }` was an
+    /// app-crash with "(error object is a table value)" whenever the decode failed.
+    @Test func aClosureALibraryRunsThrowsIntoTheLibrary() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let publisher = Feed.session.dataTaskPublisher(for: URL(string: "https://example.com")!)
+                .tryMap { data, _ in try Decoder.decode(data) }
+            print("made", publisher == nil)
+            """, others: """
+            enum DecodeError: Error { case bad }
+            enum Decoder { static func decode(_ d: Any) throws -> Int { throw DecodeError.bad } }
+            enum Feed { static let session = URLSession(configuration: .default) }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["made false"], "\(r.printed) \(r.messages)")
+    }
 }

@@ -189,7 +189,7 @@ enum Signatures {
         // app's own directory in the user domain is one URL (`urls(for: .documentDirectory, in:
         // .userDomainMask)`, the documented way to find it). Their `.first` is never nil.
         ("NSPersistentContainer.persistentStoreDescriptions.first", "NSPersistentStoreDescription"),
-        ("FileManager.urls.first", "URL"),
+        ("FileManager.urls.first", "URL"), ("FileManager.urls.last", "URL"),
         ("WCSession.isSupported", "Bool"), ("ProcessInfo.environment", "[String: String]"),
     ]
 

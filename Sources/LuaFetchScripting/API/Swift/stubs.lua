@@ -361,7 +361,13 @@ local function runClosures(o, argv, argn)
     for _ = 1, calls do
       for _, fc in ipairs(toCall) do
         local args, n = closureArgs(o, fc[2])
-        fc[1](unpack(args, 1, n))
+        if o.info.throws then
+          fc[1](unpack(args, 1, n))   -- a call under `try` rethrows what its closure throws
+        else
+          -- Otherwise the library handles it (Combine's `tryMap`: the publisher's failure).
+          local ok, e = pcall(fc[1], unpack(args, 1, n))
+          if not ok and not S.isSwiftError(e) then error(e, 0) end
+        end
       end
     end
   end
@@ -378,10 +384,8 @@ function S.stubValue(site)
   return o.result
 end
 
--- A call the SDK declares `-> Bool` (`fileExists(atPath:)`, `canOpenURL`) answers true, as an
--- opaque value did (a bundle's resource exists), but false after 100 answers at one site at one
--- virtual instant: a loop or a recursion waiting for it to change ends (18.9.5; fsnotes' unique
--- file name asked `fileExists` of "note 1", "note 2", ... until one was free).
+-- A call the SDK declares `-> Bool` (`fileExists(atPath:)`) answers true, but false after 100 answers
+-- at one site at one virtual instant: a loop or recursion waiting for a change ends (18.9.5).
 local boolPolls = {}   -- site -> { at = virtual ms, n = answers then }
 local function boolAnswer(site)
   local now, c = G.now(), boolPolls[site]
