@@ -9,7 +9,7 @@ import Foundation
 enum BundleResources {
     /// What Xcode compiles a resource into: the name the bundle has.
     static let compiled = ["xcdatamodeld": "momd", "xcdatamodel": "mom", "storyboard": "storyboardc", "xib": "nib",
-                           "xcmappingmodel": "cdm", "strings": "strings"]
+                           "xcmappingmodel": "cdm"]
 
     /// Every file and folder name with an extension under `root` (`core.css`, `Model.momd`), as
     /// the bundle would hold it, skipping the folders the Swift search skips (tests, Pods, build

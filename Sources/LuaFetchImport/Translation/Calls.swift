@@ -76,9 +76,10 @@ extension Translator {
             return LuaExpr("swift.dict({})", TypeName("Dictionary", element: value))
         }
         // `{ ... }()`: the closure's result is the expected type.
-        if callee.is(ClosureExprSyntax.self) { nextClosureResult = expect }
+        let immediate = callee.is(ClosureExprSyntax.self)
+        if immediate { nextClosureResult = expect }
         let f = expr(callee)
-        return LuaExpr("\(wrap(f.code))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))", callee.is(ClosureExprSyntax.self) ? expect : nil)
+        return LuaExpr("\(wrap(f.code))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))", immediate ? expect : nil)
     }
 
     /// The type an expression names when it is written as a type inside `[T]()` (`String`,

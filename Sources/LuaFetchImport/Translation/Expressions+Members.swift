@@ -45,7 +45,7 @@ extension Translator {
         }
         // A computed property an extension of the files adds to an iOS or Swift type, or a static
         // variable (a field of the extension's table; its constants are read where they are used).
-        if let ext = externalType(for: base), let p = ext.property(name), p.kind == .computed || (p.isStatic && !p.isLet) {
+        if let ext = externalType(for: base), let p = ext.property(name), p.kind == .computed || p.isStaticVariable {
             if p.isStatic { return LuaExpr("\(ext.lua).\(Naming.field(name))", p.type) }
             var r = LuaExpr(base.chained ? "swift.optApply(\(base.code), function(__r) return swift.extGet(\(ext.lua), \(Literals.quote(Naming.field(name))), __r) end)"
                                          : "swift.extGet(\(ext.lua), \(Literals.quote(Naming.field(name))), \(base.code))", p.type)

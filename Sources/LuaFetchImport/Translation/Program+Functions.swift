@@ -84,10 +84,10 @@ extension Program {
         var done = Set<ObjectIdentifier>()
         func align(_ t: TypeDecl) {
             guard done.insert(ObjectIdentifier(t)).inserted else { return }
-            var sources: [TypeDecl] = []
+            var supers: [TypeDecl] = []
             var c = t.superclass
-            while let x = c { sources.append(x); c = x.superclass }
-            sources += t.allProtocols()
+            while let x = c { supers.append(x); c = x.superclass }
+            let sources = supers + t.allProtocols()
             for s in sources { align(s) }
             for (base, list) in t.methods {
                 for i in list.indices {
@@ -97,10 +97,7 @@ extension Program {
                         // override: other labels) takes a name of its own, or it would hide the
                         // inherited one (pocket-casts' `track(_:currentSettings:properties:)` called
                         // `track(_:properties:)` of its base class, and so itself, forever).
-                        var c = t.superclass
-                        var hides = false
-                        while let x = c, !hides { hides = x.methods[base]?.contains { $0.lua == f.lua && $0.isStatic == f.isStatic } == true; c = x.superclass }
-                        if hides {
+                        if supers.contains(where: { $0.methods[base]?.contains { $0.lua == f.lua && $0.isStatic == f.isStatic } == true }) {
                             var name = Naming.field(([base] + f.labels.filter { $0 != "_" }).joined(separator: "_"))
                             if name == f.lua { name += "_\(f.labels.count)" }
                             t.methods[base]![i].lua = name

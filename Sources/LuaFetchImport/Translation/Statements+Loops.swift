@@ -310,7 +310,7 @@ extension Translator {
             }
             if let extSet { return "\(extSet)\(b.code), \(value))" }
             // A static variable an extension adds to an iOS or Swift type (`URL.made += 1`).
-            if let (e, p) = ext, p.isStatic && !p.isLet && p.kind != .computed { return "\(e.lua).\(Naming.field(name)) = \(value)" }
+            if let (e, p) = ext, p.isStaticVariable { return "\(e.lua).\(Naming.field(name)) = \(value)" }
             if direct { return "\(b.code).\(Naming.field(name)) = \(value)" }
             return "swift.setMember(\(b.code), \(Literals.quote(name)), \(value))"
         }

@@ -42,7 +42,7 @@ final class TypeDecl {
 
     /// Whether an external type has members the translation writes (methods, computed properties).
     var hasTranslatedMembers: Bool {
-        !methods.isEmpty || properties.values.contains { $0.kind == .computed || ($0.isStatic && !$0.isLet) }
+        !methods.isEmpty || properties.values.contains { $0.kind == .computed || $0.isStaticVariable }
     }
 
     /// The members extensions add to a type the files do not define (`extension UIApplication`,
@@ -151,6 +151,10 @@ struct PropertyInfo {
     let binding: PatternBindingSyntax
     let decl: VariableDeclSyntax
     let file: ParsedFile
+
+    /// A `static var` with storage: on an extension of an iOS or Swift type, a field of the
+    /// extension's table (its constants are read where they are used: extensionStatics).
+    var isStaticVariable: Bool { isStatic && !isLet && kind != .computed }
 }
 
 /// A function, method or initializer.

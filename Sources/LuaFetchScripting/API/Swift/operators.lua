@@ -2,12 +2,13 @@
 -- Swift's operators on Lua values: Int arithmetic traps on overflow and `/` of two Ints
 -- truncates toward zero (18.7.8), `+` joins strings and arrays, equality and ordering of
 -- values, cases and collections; ranges; Swift's numeric functions (abs, floor, min, ...).
--- Uses: process (opaque values), types (typeInfo, metatables, caseOf). Shares: trap, RangeMeta.
+-- Uses: process (opaque values), types (typeInfo, metaType, metatables, caseOf). Shares: trap, RangeMeta.
 local S, prim, shared = ...
 local type, rawget, rawequal, setmetatable = type, rawget, rawequal, setmetatable
 local getmetatable, error, next = getmetatable, error, next
 local mtype = math.type
 local isOpaque, typeInfo, ArrayMeta = shared.isOpaque, shared.typeInfo, shared.ArrayMeta
+local metaType = shared.metaType
 local DictMeta, SetMeta, caseOf = shared.DictMeta, shared.SetMeta, shared.caseOf
 
 -- ===========================================================================================
@@ -105,7 +106,7 @@ function S.eq(a, b)
     for k in next, b do if rawget(a, k) == nil then return false end end
     return true
   end
-  local C = shared.metaType[ma]
+  local C = metaType[ma]
   if C and typeInfo[C].kind == "struct" then
     for k, v in next, a do if not S.eq(v, rawget(b, k)) then return false end end
     for k in next, b do if rawget(a, k) == nil then return false end end

@@ -3,7 +3,7 @@
 -- computed and observed properties through getters and setters, statics per process; value
 -- semantics (`swift.copy`); enum cases and their comparison.
 -- Uses: process (the process's statics, opaque values).
--- Shares: typeInfo, instanceMeta, copy, the metatables of arrays, dictionaries, sets and task
+-- Shares: typeInfo, metaType, instanceMeta, copy, the metatables of arrays, dictionaries, sets and task
 -- groups, CaseMeta, caseOf.
 local S, prim, shared = ...
 local type, rawget, rawset, rawequal, setmetatable = type, rawget, rawset, rawequal, setmetatable
