@@ -59,7 +59,7 @@ public enum Importer {
         // The slice (18.8.4), widened until the translation reaches nothing it left out.
         let builder = SliceBuilder(program: program, all: options.all)
         let slice = builder.build(entry)
-        let resources = BundleResources.names(under: common)
+        let resources = BundleResources.contents(under: common)
         var pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck, resources: resources)
         for _ in 0..<8 {
             let missed = pass.t.calledFunctions.filter { !slice.contains($0) }
@@ -207,10 +207,10 @@ public enum Importer {
     /// One translation of the program's kept units: the type tables, then every type's members
     /// file by file, extensions of iOS types, free functions and globals.
     static func translate(_ program: Program, slice: Slice, profile: String,
-                          check: (@Sendable (String, String) -> String?)?, resources: Set<String> = []) -> (t: Translator, typeLines: [String], memberLines: [String]) {
+                          check: (@Sendable (String, String) -> String?)?, resources: BundleContents = BundleContents()) -> (t: Translator, typeLines: [String], memberLines: [String]) {
         let t = Translator(program: program, profile: profile, slice: slice)
         t.luaCheck = check
-        t.bundleResources = resources
+        t.bundle = resources
         for f in program.files { t.setFile(f) }
         t.collectExtensionStatics()
         t.typeTables()

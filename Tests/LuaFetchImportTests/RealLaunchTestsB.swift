@@ -398,21 +398,28 @@ import LuaFetchCore
     }
 
     /// A view controller's `isViewLoaded` is false: no view is ever loaded (mastodon-ios checked
-    /// `precondition(!isViewLoaded)` when its dependencies were set; an opaque value failed it).
+    /// `precondition(!isViewLoaded)` when its dependencies were set; an opaque value failed it),
+    /// also in a subclass of a library's view controller.
     @Test func aViewControllersViewIsNeverLoaded() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
             let screen = SearchScreen()
             screen.name = "search"
-            print(screen.name, screen.loaded())
+            let tabs = TabsScreen()
+            tabs.name = "tabs"
+            print(screen.name, screen.loaded(), tabs.name)
             """, others: """
             final class SearchScreen: UIViewController {
                 var name = "" { willSet { precondition(!isViewLoaded) } }
                 func loaded() -> Bool { isViewLoaded }
             }
+            // A library's view controller (Tabman's), as mastodon-ios's is.
+            final class TabsScreen: PagerTabsViewController {
+                var name = "" { willSet { precondition(!isViewLoaded) } }
+            }
             """))
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
-        #expect(r.printed == ["search false"], "\(r.messages)")
+        #expect(r.printed == ["search false tabs"], "\(r.messages)")
     }
 
     /// `x[...]` is the whole collection, with the same indices (nightguard searched
@@ -521,20 +528,21 @@ import LuaFetchCore
         #expect(r.printed == ["a,b,c", "y,z"], "\(r.printed) \(r.messages)")
     }
 
-    /// A call the SDK declares `-> Bool` is true, as before, but a loop or recursion that polls it
-    /// ends: fsnotes' unique-name recursion (`if fileExists(atPath:) { return unique(name + " 2") }`)
-    /// took the stub's opaque value as true forever, and every launch was an app-hang. A bundle's
-    /// resource still exists (NetNewsWire force-unwraps its stylesheet after `fileExists`).
+    /// A call the SDK declares `-> Bool` that stays true (here: a bundle's resource exists) ends a
+    /// loop or recursion that polls it after 100 answers at one site at one instant: fsnotes'
+    /// unique-name recursion (`if fileExists(atPath:) { return unique(name + " 2") }`) took the
+    /// stub's opaque value as true forever, and every launch was an app-hang. (A path the app
+    /// never wrote does not exist: RealLaunchTestsC.aFreshInstallHasItsBundleAndWhatTheAppWrote.)
     @Test func aRecursionOnABoolCallOfTheSDKEnds() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
-            print(Names.unique("note", 0).hasPrefix("note"))
-            let exists = FileManager.default.fileExists(atPath: Bundle.main.path(forResource: "core", ofType: "css")!)
-            print(exists)
+            let css = Bundle.main.path(forResource: "core", ofType: "css")!
+            print(Names.unique(css, "note", 0).hasPrefix("note"))
+            print(FileManager.default.fileExists(atPath: css))
             """, others: """
             enum Names {
-                static func unique(_ name: String, _ n: Int) -> String {
-                    if FileManager.default.fileExists(atPath: "/notes/" + name) {
-                        return unique(name + " " + String(n + 1), n + 1)
+                static func unique(_ path: String, _ name: String, _ n: Int) -> String {
+                    if FileManager.default.fileExists(atPath: path) {
+                        return unique(path, name + " " + String(n + 1), n + 1)
                     }
                     return name
                 }
@@ -543,7 +551,7 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(!r.codes.contains("app-hang") && !r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["true", "true"], "\(r.printed) \(r.messages)")
-        #expect(r.scenario.contains("{ \"FileManager.fileExists\", \"AppDelegate.swift:16\", bool = true }"), "\(r.scenario)")
+        #expect(r.scenario.contains("{ \"FileManager.fileExists\", \"AppDelegate.swift:16\", bool = true, exists = true }"), "\(r.scenario)")
     }
 
     /// A trailing closure skips a closure parameter with a default when a later closure parameter

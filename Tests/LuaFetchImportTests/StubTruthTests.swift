@@ -7,8 +7,9 @@ import Testing
 
 @Suite struct StubTruthTests {
     /// Each stub site of the import as (name, may be nil), in order.
-    func sites(_ body: String, members: String = "", others: String = "") throws -> [(String, Bool)] {
-        let dir = try ImportHarness.folder(ImportHarness.launching(body, members: members, others: others))
+    func sites(_ body: String, members: String = "", others: String = "", files: [String: String] = [:]) throws -> [(String, Bool)] {
+        let app = ImportHarness.launching(body, members: members, others: others).merging(files) { a, _ in a }
+        let dir = try ImportHarness.folder(app)
         let r = try Importer.run(ImportOptions(paths: [dir], luaCheck: ImportHarness.checkLua))
         let lines = r.scenario.split(separator: "\n").map(String.init)
         guard let start = lines.firstIndex(of: "swift.sites {") else { return [] }
@@ -71,30 +72,43 @@ import Testing
         #expect(Signatures.lookup("Decoder.container.decodeIfPresent", labels: ["_", "forKey"])?.optional == true)
     }
 
-    /// A stub standing for the app's own function whose Lua does not compile (here: nesting deeper
-    /// than Lua's parser takes) follows its declaration (LoadCheck): what the code does with the
-    /// result changes nothing.
     /// A bundle's resource looked up by a literal name the repository has is never nil: the
     /// repository's `core.css` and `Model.xcdatamodeld` (compiled to `Model.momd`) are in the
     /// bundle; a name it lacks, or one made at run time, may be nil. (bitwarden's force-unwrapped
     /// model URL, NetNewsWire's stylesheet path: false crashes.)
     @Test func aResourceTheRepositoryHasIsInTheBundle() throws {
-        var files = ImportHarness.launching("""
+        let s = try sites("""
             let css = Bundle.main.path(forResource: "core", ofType: "css")!
             let model = Bundle(for: AppDelegate.self).url(forResource: "Model", withExtension: "momd")!
             let missing = Bundle.main.url(forResource: "absent", withExtension: "json")!
             let name = "co" + "re"
             let made = Bundle.main.path(forResource: name, ofType: "css")!
             print(css, model, missing, made)
-            """)
-        files["Resources/core.css"] = "body {}"
-        files["Model.xcdatamodeld/Model.xcdatamodel/contents"] = "<model/>"
-        let dir = try ImportHarness.folder(files)
-        let r = try Importer.run(ImportOptions(paths: [dir], luaCheck: ImportHarness.checkLua))
-        let lines = r.scenario.split(separator: "\n").map(String.init)
-        let start = try #require(lines.firstIndex(of: "swift.sites {"))
-        let sites = lines[(start + 1)...].prefix { $0 != "}" }.filter { $0.contains("\"Bundle.url\"") || $0.contains("\"Bundle.path\"") }
-        #expect(sites.map { $0.contains("opt = true") } == [false, false, true, true], "\(sites)")
+            """, files: ["Resources/core.css": "body {}", "Model.xcdatamodeld/Model.xcdatamodel/contents": "<model/>"])
+        #expect(s.filter { $0.0 == "Bundle.url" || $0.0 == "Bundle.path" }.map(\.1) == [false, false, true, true], "\(s)")
+    }
+
+    /// What is made from a resource of the bundle is there too: the model a model URL holds (kept
+    /// in a `let` after `!`, or bound by `guard let`; named by a `static let`), and an entity one of
+    /// the repository's models declares. A file outside the bundle, or an entity no model has, may
+    /// be nil. (bitwarden's `NSManagedObjectModel(contentsOf: modelURL)!`, brave's model named by
+    /// `static let modelName` and its `NSEntityDescription.entity(forEntityName: "PlaylistItem",
+    /// in:)!`: false crashes.)
+    @Test func whatIsMadeFromTheBundleIsThere() throws {
+        let s = try sites("""
+            let modelURL = Bundle.main.url(forResource: Store.modelName, withExtension: "momd")!
+            let model = NSManagedObjectModel(contentsOf: modelURL)!
+            guard let url = Bundle.main.url(forResource: "Model", withExtension: "momd"), let again = NSManagedObjectModel(contentsOf: url) else { fatalError("no model") }
+            let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+            let entity = NSEntityDescription.entity(forEntityName: "Item", in: context)!
+            let gone = NSEntityDescription.entity(forEntityName: "Nothing", in: context)!
+            let elsewhere = NSManagedObjectModel(contentsOf: URL(fileURLWithPath: "/tmp/Model.momd"))!
+            print(model, again, entity, gone, elsewhere)
+            """, others: "enum Store { static let modelName = \"Model\" }",
+            files: ["Model.xcdatamodeld/Model.xcdatamodel/contents": "<model><entity name=\"Item\" representedClassName=\"Item\"/></model>"])
+        #expect(mayBeNil("Bundle.url", in: s) == [false, false], "\(s)")
+        #expect(mayBeNil("NSManagedObjectModel.init", in: s) == [false, false, true], "\(s)")
+        #expect(mayBeNil("NSEntityDescription.entity", in: s) == [false, true], "\(s)")
     }
 
     /// Arrays iOS never hands back empty: a container's store descriptions and the app's documents
@@ -113,6 +127,9 @@ import Testing
         #expect(mayBeNil("FileManager.enumerator.nextObject", in: s) == [true])
     }
 
+    /// A stub standing for the app's own function whose Lua does not compile (here: nesting deeper
+    /// than Lua's parser takes) follows its declaration (LoadCheck): what the code does with the
+    /// result changes nothing.
     @Test func aStubOfTheAppsOwnFunctionFollowsItsDeclaration() throws {
         let deep = String(repeating: "(", count: 300) + "1" + String(repeating: " + 1)", count: 300)
         let s = try sites("""

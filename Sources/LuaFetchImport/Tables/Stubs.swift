@@ -23,8 +23,24 @@ final class StubBook {
         /// A property read the code uses as a Bool (a condition): drawn both ways; or a call the SDK
         /// declares `-> Bool`: true until a loop polls it (`bool = true`; stubs.lua).
         var bool = false
+        /// Files of a fresh install (stubs.lua's `fileAnswer`): `fileExists(atPath:)` asks whether
+        /// its path exists; a write (`Data.write(to:)`, `createFile(atPath:)`, `copyItem(at:to:)`)
+        /// makes the path of its argument number `writes` exist.
+        var exists = false
+        var writes: Int?
     }
     private(set) var sites: [Site] = []
+
+    /// What a call does to the files, by its last name component and labels.
+    static func fileRole(_ name: String, labels: [String]?) -> (exists: Bool, writes: Int?) {
+        guard let labels, let last = name.split(separator: ".").last else { return (false, nil) }
+        let first = labels.first ?? "_", second = labels.count > 1 ? labels[1] : "_"
+        if last == "fileExists" && first == "atPath" { return (true, nil) }
+        if (last == "write" && (first == "to" || first == "toFile")) || (last == "createFile" && first == "atPath")
+            || (last == "createDirectory" && (first == "at" || first == "atPath")) { return (false, 1) }
+        if (last == "copyItem" || last == "moveItem") && (second == "to" || second == "toPath") { return (false, 2) }
+        return (false, nil)
+    }
     /// Names in order of first use, with the first location and how many calls.
     private(set) var names: [(name: String, first: String, calls: Int)] = []
     private var nameIndex: [String: Int] = [:]
@@ -37,16 +53,18 @@ final class StubBook {
     func site(_ name: String, where location: String, optional: Bool, node: Syntax, closures: [StubClosure] = [],
               awaited: Bool = false, tried: Bool = false, labels: [String]? = nil, declared: Bool = false) -> Int {
         var optional = optional, declared = declared, bool = false
-        if !declared, let sig = Signatures.lookup(name, labels: labels) {
-            optional = sig.optional
+        if let sig = Signatures.lookup(name, labels: labels) {
+            // A declaration made by what the bundle guarantees keeps its non-nil result.
+            if !declared { optional = sig.optional }
             declared = true
             bool = sig.bool
         } else if !declared, name.hasSuffix(".init") {
             optional = false
             declared = true
         }
+        let role = Self.fileRole(name, labels: labels)
         sites.append(Site(name: name, location: location, optional: optional, closures: closures, awaited: awaited, tried: tried,
-                          declared: declared, bool: bool))
+                          declared: declared, bool: bool, exists: role.exists, writes: role.writes))
         if let i = nameIndex[name] {
             names[i].calls += 1
             undo.append(.calls(i, previousLast: lastSite[name]))
@@ -161,6 +179,8 @@ final class StubBook {
             if s.awaited { fields.append("await = true") }
             if s.tried { fields.append("throws = true") }
             if s.bool { fields.append("bool = true") }
+            if s.exists { fields.append("exists = true") }
+            if let w = s.writes { fields.append("writes = \(w)") }
             let canFail = s.tried || s.closures.contains { $0.failure || $0.kinds.contains { $0 != nil } }
             if canFail { fields.append("fails = true") }
             if s.closures.contains(where: \.failure) { fields.append("hasFailureClosure = true") }

@@ -139,7 +139,7 @@ extension Translator {
                 }
             }
         }
-        let inBundle = isBundleResource(name, args)
+        let inBundle = bundleGuarantees(name, args)
         let site = stubs.site(name, where: location(node), optional: optionalUse && !inBundle, node: node, closures: closures, awaited: awaited,
                               tried: tried, labels: args.map { $0.label ?? "_" }, declared: inBundle)
         var r: LuaExpr
@@ -153,18 +153,38 @@ extension Translator {
         return r
     }
 
-    /// `Bundle....url(forResource: "Model", withExtension: "momd")` (or `path(forResource:ofType:)`)
-    /// of literal names the repository has (BundleResources): the resource is in the bundle, so the
-    /// result is never nil (bitwarden's force-unwrapped model URL was a false crash).
-    func isBundleResource(_ name: String, _ args: [CallArg]) -> Bool {
-        guard name.hasPrefix("Bundle."), name.hasSuffix(".url") || name.hasSuffix(".path"), args.count >= 2,
-              args[0].label == "forResource", ["withExtension", "ofType"].contains(args[1].label ?? "") else { return false }
-        func literal(_ e: ExprSyntax) -> String? {
-            guard let s = e.as(StringLiteralExprSyntax.self), s.segments.count == 1, let only = s.segments.first?.as(StringSegmentSyntax.self) else { return nil }
-            return only.content.text
-        }
-        guard let base = literal(args[0].syntax), let ext = literal(args[1].syntax), !base.isEmpty else { return false }
-        return bundleResources.contains(ext.isEmpty ? base : base + "." + ext)
+    /// `T.name(args)` makes the enum case `name`, unless a static method of that name takes these
+    /// labels and the case does not (`static func theme(_:color:)` beside `case theme(_, color:,
+    /// alpha:)`).
+    func isCaseCall(_ t: TypeDecl, _ name: String, _ args: [CallArg]) -> Bool {
+        guard let c = t.cases.first(where: { $0.name == name }) else { return false }
+        let labels = args.map(\.label)
+        if c.labels.map({ $0 == "_" ? nil : $0 }) == labels { return true }
+        return !t.methods(name).contains { $0.isStatic && $0.accepts(labels) }
+    }
+
+    /// An unlabelled call that none of the methods the app's extensions add under this name can
+    /// take is the type's own (`logs.suffix(10)` beside an extension's `suffix(_:where:)`:
+    /// nightguard's crashed on a nil predicate). The call then names a key no method has, so the
+    /// runtime takes the built-in method the extension hid (`S.call`).
+    func onlyBuiltinTakes(_ name: String, _ args: [CallArg]) -> Bool {
+        let labels = args.map(\.label)
+        let added = program.externalOrder.flatMap { $0.methods(name) }
+        return !added.isEmpty && !added.contains { $0.accepts(labels) }
+    }
+
+    /// A call's result type: the declared one, with a generic parameter the call names by its
+    /// metatype made concrete (`load(Item.self)` of `func load<T>(_: T.Type) -> T?` is an `Item?`,
+    /// so `?? .init()` after it makes an `Item`: mlem's visit history).
+    func resultType(_ f: FuncInfo, _ args: [CallArg]) -> TypeName? {
+        guard var r = f.returnType else { return nil }
+        let generic = r.element ?? r.name
+        guard let p = f.params.first(where: { $0.type?.name == generic + ".Type" }),
+              let a = args.first(where: { ($0.label ?? "_") == p.label }), let m = a.syntax.as(MemberAccessExprSyntax.self),
+              m.declName.baseName.text == "self", let base = m.base else { return r }
+        let concrete = base.trimmedDescription.filter { !$0.isWhitespace }
+        if r.element != nil { r.element = concrete } else { r.name = concrete }
+        return r
     }
 
     /// Collection methods that call their closure with one element at a time.

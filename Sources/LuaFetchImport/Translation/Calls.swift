@@ -107,7 +107,7 @@ extension Translator {
             let candidates = t.methods(name)
             if let m = pick(candidates, args, isStatic: inStatic, labelsMustFit: t.external) {
                 let codeArgs = ordered(m, args)
-                let r = m.returnType
+                let r = resultType(m, args)
                 let callee = t.callee(of: m)
                 if callee !== t {
                     if m.isStatic || inStatic { return LuaExpr("\(callee.lua).\(m.lua)(\(codeArgs))", r) }
@@ -129,7 +129,7 @@ extension Translator {
                     return v
                 }
                 if APIs.builtinValueTypes.contains(t.qualified) || ["Collection", "Sequence", "Array", "Dictionary", "Set", "String", "StringProtocol"].contains(t.qualified) {
-                    let labelled = args.first?.label.map { "\(name)_\($0)" }
+                    let labelled = args.first?.label.map { "\(name)_\($0)" } ?? (onlyBuiltinTakes(name, args) ? "\(name)_" : nil)
                     let argCodes = args.map { a -> String in a.closure.map { closure($0).code } ?? expr(a.syntax).code }
                     return LuaExpr("swift.call(0, \((["self", Literals.quote(name), labelled.map(Literals.quote) ?? "nil"] + argCodes).joined(separator: ", ")))",
                                    APIs.builtinCallType(TypeName(t.qualified), name))
@@ -145,7 +145,7 @@ extension Translator {
         if let t = program.type(named: name, from: currentType) { return construct(t, args: args) }
         // A free function of the files.
         if let list = program.freeFunctions(name), let f = pick(list, args) {
-            return LuaExpr("T.\(f.lua)(\(ordered(f, args)))", f.returnType)
+            return LuaExpr("T.\(f.lua)(\(ordered(f, args)))", resultType(f, args))
         }
         // iOS, Foundation, Swift's library.
         let ctx = CallContext(t: self, args: args, node: Syntax(c), base: nil, awaited: awaited, tried: tried, expect: expect)
@@ -156,7 +156,7 @@ extension Translator {
         // A method inherited from a base class the files do not define (`cancel()` in an
         // `Operation` subclass): the instance answers at run time, else the stub `Type.name`.
         if let t = currentType, !inStatic, ["Operation", "BlockOperation"].contains(t.inheritedOpaqueBase ?? ""), name.first?.isLowercase == true {
-            let labelled = args.first?.label.map { "\(name)_\($0)" }
+            let labelled = args.first?.label.map { "\(name)_\($0)" } ?? (onlyBuiltinTakes(name, args) ? "\(name)_" : nil)
             var r = stubCall("\(t.name).\(name)", recv: "self", args: args, node: Syntax(c), optionalUse: optionalUse, awaited: awaited,
                              tried: tried, dynamic: (name, labelled))
             r.stubName = "\(t.name).\(name)"
@@ -224,10 +224,10 @@ extension Translator {
             if let e = expect, let t = program.type(named: e.name, from: currentType) {
                 // `.init(args)`: the expected type's initializer (`static let main: Settings = .init()`, `state ?? .init()`).
                 if name == "init", t.kind != .protocol { return construct(t, args: args) }
-                if t.cases.contains(where: { $0.name == name }) {
+                if isCaseCall(t, name, args) {
                     return LuaExpr("\(t.lua).\(Naming.field(name))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))", TypeName(t.qualified))
                 }
-                if let f = pick(t.methods(name).filter(\.isStatic), args) { return LuaExpr("\(t.lua).\(f.lua)(\(ordered(f, args)))", f.returnType) }
+                if let f = pick(t.methods(name).filter(\.isStatic), args) { return LuaExpr("\(t.lua).\(f.lua)(\(ordered(f, args)))", resultType(f, args)) }
             }
             let ctx = CallContext(t: self, args: args, node: Syntax(c), base: nil, awaited: awaited, tried: tried, expect: expect)
             if let v = APIs.implicitCall(name, ctx) { return v }
@@ -245,7 +245,7 @@ extension Translator {
                 if let i = pick(sup.inits, args) { return LuaExpr("\(sup.lua).\(i.lua)(self\(trailingArgs(ordered(i, args))))") }
                 return LuaExpr("nil")
             }
-            if let f = pick(sup.methods(name), args, isStatic: inStatic) { return LuaExpr("\(sup.lua).\(f.lua)(self\(trailingArgs(ordered(f, args))))", f.returnType) }
+            if let f = pick(sup.methods(name), args, isStatic: inStatic) { return LuaExpr("\(sup.lua).\(f.lua)(self\(trailingArgs(ordered(f, args))))", resultType(f, args)) }
             return superStub(name, args, c, optionalUse: optionalUse, awaited: awaited, tried: tried)
         }
         // self.init(...) in a convenience initializer.
@@ -261,11 +261,11 @@ extension Translator {
         // A translated type: static methods, enum cases with values, initializers.
         if let t = base.typeRef {
             if name == "init" { return construct(t, args: args) }
-            if t.cases.contains(where: { $0.name == name }) {
+            if isCaseCall(t, name, args) {
                 return LuaExpr("\(t.lua).\(Naming.field(name))(\(args.map { expr($0.syntax).code }.joined(separator: ", ")))", TypeName(t.qualified))
             }
             if let nested = t.nested[name] { return construct(nested, args: args) }
-            if let f = pick(t.methods(name), args, isStatic: true) { return LuaExpr("\(t.callee(of: f).lua).\(f.lua)(\(ordered(f, args)))", f.returnType) }
+            if let f = pick(t.methods(name), args, isStatic: true) { return LuaExpr("\(t.callee(of: f).lua).\(f.lua)(\(ordered(f, args)))", resultType(f, args)) }
         }
         // An API (UIApplication, DispatchQueue, BGTaskScheduler, ...).
         let apiName = base.apiType ?? base.type?.name
@@ -286,12 +286,12 @@ extension Translator {
         if let ext = externalType(for: base), let f = pick(ext.methods(name), args, labelsMustFit: true) {
             let argsCode = ordered(f, args)
             let isTypeName = base.apiType != nil && base.code.hasPrefix("swift.opaque(")
-            if f.isStatic || isTypeName { return LuaExpr("\(ext.lua).\(f.lua)(\(argsCode))", f.returnType) }
+            if f.isStatic || isTypeName { return LuaExpr("\(ext.lua).\(f.lua)(\(argsCode))", resultType(f, args)) }
             let tail = argsCode.isEmpty ? "" : ", " + argsCode
             if base.chained {
-                return LuaExpr("swift.optApply(\(base.code), function(__r) return \(ext.lua).\(f.lua)(__r\(tail)) end)", f.returnType.map { var r = $0; r.optional = true; return r })
+                return LuaExpr("swift.optApply(\(base.code), function(__r) return \(ext.lua).\(f.lua)(__r\(tail)) end)", resultType(f, args).map { var r = $0; r.optional = true; return r })
             }
-            return LuaExpr("\(ext.lua).\(f.lua)(\(base.code)\(tail))", f.returnType)
+            return LuaExpr("\(ext.lua).\(f.lua)(\(base.code)\(tail))", resultType(f, args))
         }
         // A value typed by a protocol of the files that an iOS type adopts (`let scheduler:
         // TaskScheduling = BGTaskScheduler.shared`): the API's mapping when the value is not a
@@ -304,11 +304,11 @@ extension Translator {
         if let tn = base.type, let t = program.type(named: tn.name, from: currentType) {
             if let f = pick(t.methods(name), args, isStatic: false) {
                 if base.chained {
-                    var r = LuaExpr("swift.optCall(0, \(base.code), \(Literals.quote(f.lua)), nil\(trailingArgs(ordered(f, args))))", f.returnType.map { var r = $0; r.optional = true; return r })
+                    var r = LuaExpr("swift.optCall(0, \(base.code), \(Literals.quote(f.lua)), nil\(trailingArgs(ordered(f, args))))", resultType(f, args).map { var r = $0; r.optional = true; return r })
                     r.chained = true   // `a?.f().b`: the rest of the chain is skipped too when `a` is nil
                     return r
                 }
-                return LuaExpr("\(wrapBase(base.code)):\(f.lua)(\(ordered(f, args)))", f.returnType)
+                return LuaExpr("\(wrapBase(base.code)):\(f.lua)(\(ordered(f, args)))", resultType(f, args))
             }
             if t.property(name) != nil {
                 let fnCode = base.chained ? "swift.opt(\(base.code), \(Literals.quote(Naming.field(name))))" : "\(wrapBase(base.code)).\(Naming.field(name))"
@@ -326,10 +326,13 @@ extension Translator {
             }
         }
         // A built-in value or an unknown receiver: at run time (a stub when opaque).
-        let labelled = args.first?.label.map { "\(name)_\($0)" }
+        let labelled = args.first?.label.map { "\(name)_\($0)" } ?? (onlyBuiltinTakes(name, args) ? "\(name)_" : nil)
         reduceInto = name == "reduce" && args.first?.label == "into"
         defer { reduceInto = false }
-        if let tn = base.type, APIs.builtinValueTypes.contains(tn.name) {
+        // A write to a file (`data.write(to:)`, `text.write(toFile:...)`) is a stub call with a site,
+        // so the path exists after it (Stubs.fileRole).
+        let writesFile = StubBook.fileRole(name, labels: args.map { $0.label ?? "_" }).writes != nil
+        if let tn = base.type, APIs.builtinValueTypes.contains(tn.name), !writesFile {
             let argCodes = args.map { a -> String in
                 if let cl = a.closure { return elementClosure(name, cl, label: a.label) }
                 return expr(a.syntax).code
@@ -391,8 +394,17 @@ extension Translator {
         var receiver = LuaExpr("__r", TypeName(api))
         receiver.apiType = api
         let ctx = CallContext(t: self, args: tempArgs, node: Syntax(c), base: receiver, awaited: awaited, tried: tried, expect: expect)
-        guard let mapped = APIs.call(api, name, ctx) else { return nil }
-        counts.map("\(api).\(name)")
+        let mapped: LuaExpr
+        if let m = APIs.call(api, name, ctx) {
+            mapped = m
+            counts.map("\(api).\(name)")
+        } else if let ext = program.externalOrder.first(where: { $0.name == api }), let f = pick(ext.methods(name), tempArgs, labelsMustFit: true) {
+            // The app's extension of the iOS type implements the requirement (pocket-casts'
+            // `extension URLSession: RequestHandler { func send(request:completion:) }`).
+            mapped = LuaExpr("\(ext.lua).\(f.lua)(__r\(trailingArgs(ordered(f, tempArgs))))", resultType(f, tempArgs))
+        } else {
+            return nil
+        }
         let labelled = args.first?.label.map { "\(name)_\($0)" }
         let own = requirement.map { "__r:\($0.lua)(\(temps.joined(separator: ", ")))" }
             ?? "swift.call(0, \(([ "__r", Literals.quote(name), labelled.map(Literals.quote) ?? "nil"] + temps).joined(separator: ", ")))"

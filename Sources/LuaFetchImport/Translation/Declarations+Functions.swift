@@ -40,7 +40,7 @@ extension Translator {
         if let body {
             let items = program.items(body.statements)
             if info.returnType != nil, items.count == 1, case .expr(let e) = items[0].item, !isStatementExpression(e) {
-                emit(returnCode(expr(e).code), at: e)
+                emit(returnCode(expr(e, expect: info.returnType).code), at: e)
             } else if info.returnType != nil, let e = soleConditional(items) {
                 valueConditional(e)
             } else {
@@ -163,6 +163,17 @@ extension Translator {
             emit("end", file.endLine(body.binding))
             swiftUITypes.append(t)
         }
+    }
+
+    /// Whether a function is written in an extension (not in its type's own declaration).
+    static func declaredInExtension(_ f: FuncInfo) -> Bool {
+        var node = f.node.parent
+        while let n = node {
+            if n.is(ExtensionDeclSyntax.self) { return true }
+            if n.is(StructDeclSyntax.self) || n.is(ClassDeclSyntax.self) || n.is(EnumDeclSyntax.self) || n.is(ActorDeclSyntax.self) { return false }
+            node = n.parent
+        }
+        return false
     }
 }
 

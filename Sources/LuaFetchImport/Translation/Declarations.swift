@@ -385,12 +385,12 @@ extension Translator {
         let getterParam = isStatic && selfIsAdopter ? ["self"] : selfParam
         switch acc.accessors {
         case .getter(let items):
-            return (accessorFunction(items, params: getterParam, node: Syntax(acc), implicitReturn: true), nil)
+            return (accessorFunction(items, params: getterParam, node: Syntax(acc), implicitReturn: true, result: p.type), nil)
         case .accessors(let list):
             var getter = "function() return nil end", setter: String?
             for a in list {
                 switch a.accessorSpecifier.text {
-                case "get", "_read": getter = accessorFunction(a.body?.statements, params: getterParam, node: Syntax(a), implicitReturn: true)
+                case "get", "_read": getter = accessorFunction(a.body?.statements, params: getterParam, node: Syntax(a), implicitReturn: true, result: p.type)
                 case "set", "_modify":
                     let param = a.parameters?.name.text ?? "newValue"
                     let adopter = selfIsAdopter
@@ -413,15 +413,19 @@ extension Translator {
         accessorFunction(body?.statements, params: params, node: node)
     }
 
-    private func accessorFunction(_ items: CodeBlockItemListSyntax?, params: [String], node: Syntax, implicitReturn: Bool = false) -> String {
+    /// `result`: a getter's type, which its returned value has (`.init(...)` makes one).
+    private func accessorFunction(_ items: CodeBlockItemListSyntax?, params: [String], node: Syntax, implicitReturn: Bool = false,
+                                  result: TypeName? = nil) -> String {
         pushScope()
         control.append(.function)
+        closureResults.append(result)
+        defer { closureResults.removeLast() }
         let names = params.map { $0 == "self" ? "self" : declare($0) }
         let lines = nested {
             guard let items else { return }
             let list = program.items(items)
             if implicitReturn, list.count == 1, case .expr(let e) = list[0].item, !isStatementExpression(e) {
-                emit("return \(expr(e).code)", at: e)
+                emit("return \(expr(e, expect: result).code)", at: e)
             } else if implicitReturn, let e = soleConditional(list) {
                 valueConditional(e)
             } else {
@@ -436,15 +440,4 @@ extension Translator {
     }
 
     // Functions, the top level and SwiftUI are Declarations+Functions.swift's.
-
-    /// Whether a function is written in an extension (not in its type's own declaration).
-    static func declaredInExtension(_ f: FuncInfo) -> Bool {
-        var node = f.node.parent
-        while let n = node {
-            if n.is(ExtensionDeclSyntax.self) { return true }
-            if n.is(StructDeclSyntax.self) || n.is(ClassDeclSyntax.self) || n.is(EnumDeclSyntax.self) || n.is(ActorDeclSyntax.self) { return false }
-            node = n.parent
-        }
-        return false
-    }
 }

@@ -326,8 +326,9 @@ extension Translator {
             }
         }
         // A view controller's view is never loaded: luafetch draws nothing (mastodon-ios's
-        // `willSet { precondition(!isViewLoaded) }` failed on an opaque value at every launch).
-        if let t = currentType, !inStatic, name == "isViewLoaded", let base = t.inheritedOpaqueBase, base.hasPrefix("UI"), base.hasSuffix("Controller") {
+        // `willSet { precondition(!isViewLoaded) }` failed on an opaque value at every launch; its
+        // base is a library's `TabmanViewController`, so any base class named `...Controller`).
+        if let t = currentType, !inStatic, name == "isViewLoaded", let base = t.inheritedOpaqueBase, base.hasSuffix("Controller") {
             return LuaExpr("false", TypeName("Bool"))
         }
         // A member inherited from a base class the files do not define (`isCancelled` in an

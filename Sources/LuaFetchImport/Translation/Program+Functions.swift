@@ -72,6 +72,17 @@ extension Program {
         if t.inits.count > 1 {
             t.inits = Self.disambiguate(t.inits)
         }
+        // An enum case and a method of one base name are two members: the method takes its labels
+        // into its Lua name (session-ios's `case theme(Theme, color:, alpha:)` beside `static func
+        // theme(_:color:)`, whose `.theme(t, color: c, alpha: nil)` called itself forever).
+        for c in t.cases where t.methods[c.name] != nil {
+            for i in t.methods[c.name]!.indices where t.methods[c.name]![i].lua == Naming.field(c.name) {
+                let f = t.methods[c.name]![i]
+                var name = Naming.field(([c.name] + f.labels.filter { $0 != "_" }).joined(separator: "_"))
+                if name == f.lua { name += "_\(f.labels.count)" }
+                t.methods[c.name]![i].lua = name
+            }
+        }
     }
 
     /// A method that overrides a superclass's or satisfies a protocol's declaration of the same

@@ -68,9 +68,18 @@ final class Program {
     }
 
     func type(named name: String, from scope: TypeDecl? = nil) -> TypeDecl? {
+        // Nested types of the scope, of its superclasses (a subclass sees them: owncloud's
+        // `FeatureKeys.runOnWifi` in a subclass of the class that nests `FeatureKeys`), then of
+        // the enclosing types.
         var s = scope
         while let c = s {
-            if let n = c.nested[name] { return n }
+            var k: TypeDecl? = c
+            var depth = 0
+            while let x = k, depth < 64 {
+                if let n = x.nested[name] { return n }
+                k = x.superclass
+                depth += 1
+            }
             s = c.outer
         }
         // The file's private types, then the module's own (18.9.6: same names in two modules
@@ -385,6 +394,8 @@ final class Program {
         if e.is(BooleanLiteralExprSyntax.self) { return TypeName("Bool") }
         if e.is(ArrayExprSyntax.self) { return TypeName("Array") }
         if e.is(DictionaryExprSyntax.self) { return TypeName("Dictionary") }
+        // `T(...)!`: a T (home-assistant's `let prefs = UserDefaults(suiteName: group)!`).
+        if let f = e.as(ForceUnwrapExprSyntax.self) { return inferLiteral(f.expression).map { var t = $0; t.optional = false; return t } }
         // `a ?? b`: a's type (b is its fallback).
         if let infix = e.as(InfixOperatorExprSyntax.self), infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text == "??" {
             return inferLiteral(infix.leftOperand).map { var t = $0; t.optional = false; return t }

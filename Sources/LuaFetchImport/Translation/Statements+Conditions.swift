@@ -25,6 +25,7 @@ extension Translator {
             markOptionalUse(source, b.initializer?.value)
             let name = declare(id.identifier.text, type: source.type.map { var t = $0; t.optional = false; return t } ?? TypeName(b.typeAnnotation?.type),
                                stub: source.stubName)
+            noteBundled(id.identifier.text, b.initializer?.value)
             emit("local \(name) = \(source.code)", line)
             ifThen(i, "\(name) ~= nil", line: line, inBinding: true)
             return
@@ -97,6 +98,7 @@ extension Translator {
                 let name = reserved[swiftName]!
                 bind(swiftName, lua: name, type: source.type.map { var t = $0; t.optional = false; return t } ?? TypeName(b.typeAnnotation?.type),
                      stub: source.stubName)
+                noteBundled(swiftName, b.initializer?.value)
                 emit("\(name) = \(source.code)", at: c)
                 emit("if \(name) ~= nil then", at: c)
                 indent += 1; opened += 1

@@ -91,6 +91,7 @@ extension Translator {
                     e.code = valueCopy(e, initial)
                     let name = declare(id.identifier.text, type: declared ?? e.type, stub: e.stubName)
                     if v.bindingSpecifier.tokenKind == .keyword(.let), let text = constantString(initial) { setLocalConstant(id.identifier.text, text) }
+                    if v.bindingSpecifier.tokenKind == .keyword(.let) { noteBundled(id.identifier.text, initial) }
                     emit("local \(name) = \(e.code)", at: b)
                 } else if let start = libraryWrapperStart(v, declared: declared, name: id.identifier.text) {
                     let name = declare(id.identifier.text, type: declared)

@@ -34,6 +34,8 @@ struct LocalVar {
     var constant: String?
     /// An `inout` parameter: a box whose `v` is the caller's variable.
     var inoutBox = false
+    /// Holds a resource of the app's bundle (`let url = Bundle.main.url(forResource: "Model", ...)!`).
+    var bundled = false
 }
 
 /// Where `return`, `break` and `continue` go.
@@ -128,9 +130,9 @@ final class Translator {
     /// A generic parameter's type where the call being translated fixes it (a property wrapper's
     /// `T` is the wrapped property's type): the expected type of an argument declared `T`.
     var genericSubstitution: [String: TypeName] = [:]
-    /// The names the app's bundle holds (BundleResources): a lookup of one by literal name is
-    /// never nil.
-    var bundleResources: Set<String> = []
+    /// What the app's bundle holds (BundleResources): a lookup of one by constant name is never
+    /// nil, nor is what is read from it (isBundled).
+    var bundle = BundleContents()
     /// Types with SwiftUI handlers lifted out of `body` (a `__swiftui` method).
     var swiftUITypes: [TypeDecl] = []
     /// Static constants of extensions of types the files do not define (`Notification.Name.sync`).

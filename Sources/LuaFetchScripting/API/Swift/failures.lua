@@ -1,13 +1,15 @@
 -- swift/failures.lua, module 7 of 13 of the runtime of imported scenarios (README.md):
 -- Which stub calls fail in a run (18.9.3: one failure per run, `--stub-failures`) and loops over
--- stubs (18.9.5: an opaque condition holds for a drawn number of iterations). Holds the call
--- sites' table, the stubs' specs and the per-run call counts that stubs.lua fills and reads.
--- Uses: the host's primitives (prim.draw, prim.stubFailures), process (isOpaque).
--- Shares: stubSites, stubSpecs, stubCounts, failureKind, failsNow, touchStub.
+-- stubs (18.9.5: an opaque condition holds for a drawn number of iterations), and the answers of
+-- the SDK's `-> Bool` calls (the files of a fresh install). Holds the call sites' table, the
+-- stubs' specs and the per-run call counts that stubs.lua fills and reads.
+-- Uses: the host's primitives (prim.draw, prim.stubFailures), process (isOpaque, opaqueName).
+-- Shares: stubSites, stubSpecs, stubCounts, failureKind, failsNow, touchStub, boolAnswer, wrote.
 local S, prim, shared = ...
+local G = _G
 local type, ipairs = type, ipairs
 local floor, exp, log = math.floor, math.exp, math.log
-local isOpaque = shared.isOpaque
+local isOpaque, opaqueName = shared.isOpaque, shared.opaqueName
 
 local sites = {}    -- the call sites (swift.sites), by number
 local specs = {}    -- stubs{} by name
@@ -120,3 +122,32 @@ function S.loopCondition(l, v)
   l.n = l.n + 1
   return l.n <= l.limit
 end
+
+-- ===========================================================================================
+-- A call the SDK declares `-> Bool` answers true, but false after 100 answers at one site at one
+-- virtual instant: a loop or recursion waiting for a change ends (18.9.5). `fileExists(atPath:)`
+-- (`exists = true`) answers as the files of a fresh install would: true for a resource of the
+-- app's bundle (a value a `Bundle` lookup returned, or read from one: `Bundle.url.path`) or a
+-- path the app wrote in this run (`writes = N`: `Data.write(to:)`, `createFile(atPath:)`,
+-- `createDirectory`, `copyItem`/`moveItem`'s destination; a path compared as Swift compares it,
+-- an opaque one by identity); false otherwise (deltachat migrated a legacy database at every
+-- launch because one existed, then crashed on the migration's stubs).
+-- ===========================================================================================
+local boolPolls = {}   -- site -> { at = virtual ms, n = answers then }
+local written = {}     -- paths the app wrote in this run
+
+local function boolAnswer(site, info, path)
+  local now, c = G.now(), boolPolls[site]
+  if not c or c.at ~= now then c = { at = now, n = 0 }; boolPolls[site] = c end
+  c.n = c.n + 1
+  if c.n > 100 then return false end
+  if not info.exists then return true end
+  if path ~= nil and written[path] then return true end
+  local name = isOpaque(path) and opaqueName[path]
+  return name and name:sub(1, 7) == "Bundle." or false
+end
+
+--- A write made `path` exist.
+local function wrote(path) if path ~= nil then written[path] = true end end
+shared.boolAnswer, shared.wrote = boolAnswer, wrote
+

@@ -79,4 +79,4 @@ for _, op in ipairs({ "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__u
   Opaque[op] = function() return opaque("opaque") end
 end
 
-shared.Opaque, shared.opaque, shared.isOpaque = Opaque, opaque, isOpaque
+shared.Opaque, shared.opaque, shared.isOpaque, shared.opaqueName = Opaque, opaque, isOpaque, opaqueName

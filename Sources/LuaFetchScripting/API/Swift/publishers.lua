@@ -9,7 +9,9 @@ local type, setmetatable, error, tostring = type, setmetatable, error, tostring
 local opaque = shared.opaque
 
 -- NotificationCenter and Combine's publisher(for:).
-S.notificationCenter = setmetatable({}, { __tostring = function() return "NotificationCenter" end })
+-- `NotificationCenter.default`: what the mapping table does not model of it is a stub's, as of any
+-- opaque value (zotero's `NotificationCenter.default.rx.notification(...)` read `rx` as nil).
+S.notificationCenter = opaque("NotificationCenter")
 function S.post(name, info)
   if type(name) ~= "string" then return end
   G.notifications.post(name, info)

@@ -5,7 +5,7 @@
 -- `stubs{}` and `unsupported`.
 -- Uses: the host's primitives (prim), process (opaque values), types (metatables, copy,
 -- caseOf), collections (builtinTables, emptyOpaques), failures (the sites, specs and counts;
--- which calls fail).
+-- which calls fail; the answers of `-> Bool` calls).
 local S, prim, shared = ...
 local G = _G
 local type, rawget, rawset, getmetatable, setmetatable, select, error = type, rawget, rawset, getmetatable, setmetatable, select, error
@@ -17,6 +17,7 @@ local ArrayMeta, DictMeta, SetMeta = shared.ArrayMeta, shared.DictMeta, shared.S
 local copy, CaseMeta, caseOf = shared.copy, shared.CaseMeta, shared.caseOf
 local builtinTables, emptyOpaques, shadowedBuiltin = shared.builtinTables, shared.emptyOpaques, shared.shadowedBuiltin
 local failureKind, failsNow, touchStub = shared.failureKind, shared.failsNow, shared.touchStub
+local boolAnswer, wrote = shared.boolAnswer, shared.wrote
 -- The call sites (swift.sites), stubs{} by name, and per site how many times it ran in this run.
 local sites, specs, counts = shared.stubSites, shared.stubSpecs, shared.stubCounts
 
@@ -384,22 +385,13 @@ function S.stubValue(site)
   return o.result
 end
 
--- A call the SDK declares `-> Bool` (`fileExists(atPath:)`) answers true, but false after 100 answers
--- at one site at one virtual instant: a loop or recursion waiting for a change ends (18.9.5).
-local boolPolls = {}   -- site -> { at = virtual ms, n = answers then }
-local function boolAnswer(site)
-  local now, c = G.now(), boolPolls[site]
-  if not c or c.at ~= now then c = { at = now, n = 0 }; boolPolls[site] = c end
-  c.n = c.n + 1
-  return c.n <= 100
-end
-
 --- A stub call: returns its result now; its closures run `seconds` later on the main queue
 --- (or, `blocking`, the call takes that long on the calling thread). Awaited, the task waits.
 function S.stubCall(site, recv, ...)
   local argv = pack(...)
   local o = outcome(site, recv)
-  if o.info.bool and isOpaque(o.result) then o.result = boolAnswer(site) end
+  if o.info.writes then wrote(argv[o.info.writes]) end
+  if o.info.bool and isOpaque(o.result) then o.result = boolAnswer(site, o.info, argv[1]) end
   -- `T()`: an object the app makes empty (its subscript holds only what the app writes).
   if argv.n == 0 and recv == nil and isOpaque(o.result) and o.name:sub(-5) == ".init" then emptyOpaques[o.result] = true end
   local fire, closures = runClosures(o, argv, argv.n)

@@ -1,0 +1,152 @@
+// Launch crashes of real apps' scenarios that were the importer's fault, not the app's (SPEC 18.9),
+// continued from RealLaunchTestsB: each test is the Swift shape in our own words, and what Swift
+// does with it. Swift in, what the app printed out.
+import Testing
+import LuaFetchCore
+@testable import LuaFetchImport
+
+@Suite struct RealLaunchTestsC {
+    /// A generic function's result takes the type its metatype argument names: `load(T.self) ??
+    /// .init()` makes a `T` (mlem's `load(VisitHistory.CodedData.self, from:) ?? .init()` was an
+    /// untyped `.init()`, and reading its members crashed at launch).
+    @Test func aMetatypeArgumentNamesTheGenericResult() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let history = Store.load(History.self) ?? .init()
+            let many = Store.all(History.self)
+            print(history.visits.count, history.title, many.count)
+            """, others: """
+            struct History: Codable { var visits: [String] = []; var title = "none" }
+            enum Store {
+                static func load<T: Decodable>(_ model: T.Type) -> T? { nil }
+                static func all<T: Decodable>(_ model: T.Type) -> [T] { [] }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["0 none 0"], "\(r.printed) \(r.messages)")
+    }
+
+    /// An enum case and a static function of one base name are two members, told apart by their
+    /// labels: session-ios's `static func theme(_:color:) -> ForcedThemeValue { .theme(theme,
+    /// color: color, alpha: nil) }` called itself forever (an app-hang at launch).
+    @Test func aCaseAndAStaticFunctionOfOneNameAreTwo() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let v = Forced.theme("dark", color: 3)
+            if case .theme(let name, let color, let alpha) = v { print(name, color, alpha == nil) }
+            let w: Forced = .theme("light", color: 4)
+            if case .theme(let name, _, _) = w { print(name) }
+            """, others: """
+            enum Forced: Equatable {
+                case plain(Int)
+                case theme(String, color: Int, alpha: Double?)
+                static func theme(_ name: String, color: Int) -> Forced { return .theme(name, color: color, alpha: nil) }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-hang") && !r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["dark 3 true", "light"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A call the methods an extension adds cannot take is the type's own: `logs.suffix(2)` beside
+    /// an extension's `suffix(_:where:)` (whose predicate has no default) is the array's suffix
+    /// (nightguard's log trimming called the extension with a nil predicate and crashed).
+    @Test func anExtensionOverloadLeavesTheBuiltinItCannotTake() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let logs = ["a", "b", "c", "d"]
+            print(Array(logs.suffix(2)).joined(separator: ","))
+            print(logs.suffix(2, where: { $0 != "d" }).joined(separator: ","))
+            """, others: """
+            extension Array {
+                func suffix(_ maxLength: Int, where predicate: (Element) -> Bool) -> [Element] {
+                    var result: [Element] = []
+                    for e in self.reversed() where predicate(e) && result.count < maxLength { result.insert(e, at: 0) }
+                    return result
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["c,d", "b,c"], "\(r.printed) \(r.messages)")
+    }
+
+    /// What the mapping table does not model of `NotificationCenter.default` is a stub's value, as
+    /// of any iOS object: zotero's `NotificationCenter.default.rx.notification(...)` (RxSwift's
+    /// extension) read `rx` as nil and crashed at launch.
+    @Test func anUnmodelledMemberOfTheNotificationCenterIsAStub() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let bag = DisposeBag()
+            NotificationCenter.default.rx.notification(.NSProcessInfoPowerStateDidChange)
+                .subscribe(onNext: { _ in print("changed") })
+                .disposed(by: bag)
+            print("observing")
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["observing", "changed"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A property initialized with a force-unwrapped initializer has that type (home-assistant's
+    /// `let prefs = UserDefaults(suiteName: group)!` was untyped): a struct's copy is a copy.
+    @Test func aForceUnwrappedInitializerTypesItsProperty() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            var local = settings
+            local.name = "changed"
+            print(settings.name, local.name)
+            """, members: """
+            let settings = Settings(name: "kept")!
+            """, others: """
+            struct Settings {
+                var name: String
+                init?(name: String) { if name.isEmpty { return nil }; self.name = name }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["kept changed"], "\(r.printed) \(r.messages)")
+    }
+
+    /// `.init(...)` as the whole body of a function or a getter makes the declared result type:
+    /// duckduckgo's `func makeStateContext() -> StateContext { .init(...) }` and `private var
+    /// appDependencies: AppDependencies { .init(...) }` were enum tokens, and the next state's
+    /// `appDependencies.syncService` crashed at launch.
+    @Test func anImplicitInitTakesTheDeclaredResult() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let context = Launch().makeContext()
+            print(context.dependencies.name, context.url == nil)
+            """, others: """
+            struct Dependencies { let name: String }
+            struct Launch {
+                private var dependencies: Dependencies { .init(name: "sync") }
+            }
+            extension Launch {
+                struct Context { let dependencies: Dependencies; let url: URL? }
+                func makeContext() -> Context { .init(dependencies: dependencies, url: nil) }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["sync true"], "\(r.printed) \(r.messages)")
+    }
+
+    /// `fileExists(atPath:)` answers as the files of a fresh install would: the bundle's resources
+    /// exist, and what the app wrote; nothing else (deltachat migrated a legacy database at every
+    /// launch because `fileExists` was true for any path, then crashed on the migration's stubs).
+    @Test func aFreshInstallHasItsBundleAndWhatTheAppWrote() throws {
+        var files = ImportHarness.launching("""
+            let docs = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first!
+            let legacy = docs.appendingPathComponent("legacy.sqlite").path
+            if FileManager.default.fileExists(atPath: legacy) { fatalError("Account could not be migrated") }
+            let css = Bundle.main.path(forResource: "style", ofType: "css")!
+            print("bundle", FileManager.default.fileExists(atPath: css))
+            let note = NSTemporaryDirectory() + "note.txt"
+            print("before", FileManager.default.fileExists(atPath: note))
+            try? "hi".write(toFile: note, atomically: true, encoding: .utf8)
+            print("after", FileManager.default.fileExists(atPath: note))
+            """)
+        files["style.css"] = "body {}"
+        let r = try ImportHarness.run(files)
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["bundle true", "before false", "after true"], "\(r.printed) \(r.messages)")
+    }
+}
