@@ -105,6 +105,59 @@ import LuaFetchCore
         #expect(r.printed == ["kept changed"], "\(r.printed) \(r.messages)")
     }
 
+    /// A protocol the app's extension of an iOS type adopts, called on that iOS type's object, runs
+    /// the extension's method: pocket-casts' `extension URLSession: RequestHandler { func
+    /// send(request:completion:) }` held in `let handler: RequestHandler` found no `send` on the
+    /// session and crashed at launch.
+    @Test func anExtensionOfAnIOSTypeSatisfiesTheAppsProtocol() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let connection = Connection(handler: URLSession.shared)
+            connection.send(URLRequest(url: URL(string: "https://example.com/feed")!)) { _, _, error in print("done", error == nil) }
+            print("sent")
+            """, others: """
+            protocol RequestHandler {
+                func send(request: URLRequest, completion: @escaping (Data?, URLResponse?, Error?) -> Void)
+            }
+            extension URLSession: RequestHandler {
+                func send(request: URLRequest, completion: @escaping (Data?, URLResponse?, Error?) -> Void) {
+                    print("through the extension")
+                    completion(nil, nil, nil)
+                }
+            }
+            final class Connection {
+                private let handler: RequestHandler
+                init(handler: RequestHandler) { self.handler = handler }
+                func send(_ request: URLRequest, completion: @escaping (Data?, URLResponse?, Error?) -> Void) {
+                    handler.send(request: request, completion: completion)
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["through the extension", "done true", "sent"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A subclass sees the types its superclass nests before the module's of the same name:
+    /// owncloud's `[FeatureKeys.runOnWifi: true]` in a subclass of the class that nests
+    /// `FeatureKeys` took another file's `FeatureKeys`, with no `runOnWifi` ("table index is nil").
+    @Test func aSubclassSeesItsSuperclassesNestedTypes() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(UpdateAction().features["runOnWifi"] ?? false)
+            """, others: """
+            struct FeatureKeys { static let canEdit = "canEdit" }
+            class TaskAction {
+                struct FeatureKeys { static let runOnWifi = "runOnWifi" }
+                var features: [String: Bool] { [:] }
+            }
+            final class UpdateAction: TaskAction {
+                override var features: [String: Bool] { [FeatureKeys.runOnWifi: true] }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["true"], "\(r.printed) \(r.messages)")
+    }
+
     /// `.init(...)` as the whole body of a function or a getter makes the declared result type:
     /// duckduckgo's `func makeStateContext() -> StateContext { .init(...) }` and `private var
     /// appDependencies: AppDependencies { .init(...) }` were enum tokens, and the next state's
@@ -148,5 +201,55 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["bundle true", "before false", "after true"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A type is every protocol its protocols inherit: NetNewsWire's `SmartFeed: PseudoFeed` with
+    /// `protocol PseudoFeed: SidebarItem` failed `representedObject as! SidebarItem` at launch.
+    @Test func aTypeIsWhatItsProtocolsInherit() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let objects: [AnyObject] = [SmartFeed()]
+            let item = objects[0] as! SidebarItem
+            print(item.name, objects[0] is SidebarItem, objects[0] is Folder)
+            """, others: """
+            protocol SidebarItem: AnyObject { var name: String { get } }
+            protocol PseudoFeed: SidebarItem {}
+            protocol Folder: AnyObject {}
+            final class SmartFeed: PseudoFeed { var name = "today" }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["today true false"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A `for` over a range whose bound a stub gave goes round a drawn number of times (SPEC
+    /// 18.9.5, as a loop over a stub): deltachat's `for i in 0 ..< dc_array_get_cnt(list)` (a C
+    /// library's count) was a Lua `for` given a table, a crash at every launch.
+    @Test func aRangeBoundAStubGaveEnds() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let list = dc_get_chatlist()
+            var seen = 0
+            for i in 0 ..< dc_array_get_cnt(list) { seen += 1; print("at", i) }
+            for _ in 1 ... 2 { seen += 0 }
+            print("seen", seen <= 3)
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed.last == "seen true", "\(r.printed) \(r.messages)")
+    }
+
+    /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
+    /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
+    /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).
+    @Test func aUUIDReadBackFromItsStringIsTheSame() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let id = UUID()
+            UserDefaults.standard.set(id.uuidString, forKey: "active")
+            let back = UUID(uuidString: UserDefaults.standard.string(forKey: "active")!)
+            let fixed = UUID(uuidString: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")!
+            print(back == id, UUID(uuidString: "not a uuid") == nil, fixed.uuidString, fixed == UUID())
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["true true E621E1F8-C36C-495A-93FC-0C247A3E6E5F false"], "\(r.printed) \(r.messages)")
     }
 }

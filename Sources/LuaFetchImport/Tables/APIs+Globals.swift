@@ -89,7 +89,10 @@ extension APIs {
         case "Dictionary":
             if let u = c.arg("uniqueKeysWithValues") { return LuaExpr("swift.dictFromPairs(\(c.code(u)))", TypeName("Dictionary")) }
             return LuaExpr("swift.dict({})", TypeName("Dictionary"))
-        case "UUID": return LuaExpr("swift.uuid()", TypeName("UUID"))
+        case "UUID":
+            // `UUID(uuidString: s)`: the UUID s spells, or nil.
+            if let s = c.arg("uuidString") { return LuaExpr("swift.uuid(\(c.code(s)))", TypeName("UUID", optional: true)) }
+            return LuaExpr("swift.uuid()", TypeName("UUID"))
         case "UIBackgroundTaskIdentifier":
             // The identifiers are numbers; `.invalid` is 0.
             return LuaExpr(c.code(c.arg("rawValue") ?? c.args.first), TypeName("UIBackgroundTaskIdentifier"))

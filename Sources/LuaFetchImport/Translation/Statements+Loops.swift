@@ -19,6 +19,10 @@ extension Translator {
         placeLabel("\(cont)_break", endMarker(node))
     }
 
+    /// Types whose values are Lua numbers.
+    static let numericTypes: Set<String> = ["Int", "Int64", "Int32", "Int16", "Int8", "UInt", "UInt64", "UInt32", "UInt16", "UInt8",
+                                            "Double", "Float", "CGFloat", "TimeInterval"]
+
     func forStmt(_ f: ForStmtSyntax, label: String?) {
         let line = file.line(f)
         let (id, cont) = newLoop()
@@ -28,7 +32,14 @@ extension Translator {
         // `for i in a..<b` / `a...b` as a numeric for.
         if let range = f.sequence.as(InfixOperatorExprSyntax.self), let op = range.operator.as(BinaryOperatorExprSyntax.self),
            op.operator.text == "..<" || op.operator.text == "...", let id0 = f.pattern.as(IdentifierPatternSyntax.self) {
-            let lo = expr(range.leftOperand).code, hi = expr(range.rightOperand).code
+            let lo = expr(range.leftOperand).code, upper = expr(range.rightOperand)
+            var hi = upper.code
+            // A bound a stub gave (`0 ..< dc_array_get_cnt(list)`) is a drawn number of iterations
+            // (18.9.5), counted from a literal lower bound.
+            if !Self.numericTypes.contains(upper.type?.name ?? ""), !range.rightOperand.is(IntegerLiteralExprSyntax.self) {
+                let base = Int(lo).map { op.operator.text == "..<" ? $0 : $0 - 1 } ?? 0
+                hi = "swift.bound(\(hi), \(base))"
+            }
             let name = declare(id0.identifier.text, type: TypeName("Int"))
             header = "for \(name) = \(lo), \(op.operator.text == "..<" ? "(\(hi)) - 1" : hi) do"
         } else {

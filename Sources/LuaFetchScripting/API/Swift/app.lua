@@ -168,10 +168,18 @@ function S.stride(from, to, by, through)
   return S.array(r)
 end
 local uuids = 0
-function S.uuid()
-  uuids = uuids + 1
-  local id = string.format("00000000-0000-4000-8000-%012d", uuids)
-  return setmetatable({ uuidString = id }, { __tostring = function() return id end, __eq = function(a, b) return rawget(a, "uuidString") == rawget(b, "uuidString") end })
+local UUIDMeta = { __tostring = function(u) return rawget(u, "uuidString") end,
+                   __eq = function(a, b) return rawget(a, "uuidString") == rawget(b, "uuidString") end }
+--- `UUID()`: a new one (numbered, so every run makes the same); `UUID(uuidString: s)`: the UUID
+--- that string spells (compared by it: a UUID stored as its string and read back is the same
+--- one), nil unless s is 8-4-4-4-12 hexadecimal digits.
+function S.uuid(s)
+  if s == nil then
+    uuids = uuids + 1
+    return setmetatable({ uuidString = string.format("00000000-0000-4000-8000-%012d", uuids) }, UUIDMeta)
+  end
+  if type(s) ~= "string" or not s:match("^%x%x%x%x%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%-%x%x%x%x%x%x%x%x%x%x%x%x$") then return nil end
+  return setmetatable({ uuidString = s:upper() }, UUIDMeta)
 end
 --- `String(format:)` with Swift's %@ and %ld.
 function S.format(fmt, ...)

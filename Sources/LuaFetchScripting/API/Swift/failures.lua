@@ -87,7 +87,8 @@ shared.failureKind, shared.failsNow = failureKind, failsNow
 -- a drawn Bool) or is itself an opaque value holds for a drawn number of iterations, then is
 -- false: `iterations` of the last stub it consulted (default { 0, 3 }; a number or
 -- { min, max }), drawn once per entry of the loop from the run's seed and the entry's number.
--- A condition over the app's own values is the app's.
+-- A condition over the app's own values is the app's. A `for` over a range whose bound a stub
+-- gave (`for i in 0 ..< count`, `swift.bound`) goes round a number of times drawn the same way.
 -- ===========================================================================================
 local touches, lastStub = 0, nil
 local loopEntries = 0
@@ -107,20 +108,32 @@ function S.loopEnter(l)
   return l
 end
 
+-- How many times a loop over a stub goes round: `iterations` of the last stub consulted, drawn
+-- once per entry of a loop from the run's seed and the entry's number.
+local function drawIterations()
+  loopEntries = loopEntries + 1
+  local spec = (lastStub and specs[lastStub]) or {}
+  local it = spec.iterations or defaultIterations
+  local lo, hi = it, it
+  if type(it) == "table" then lo, hi = it[1], it[2] end
+  local n = lo + floor(prim.draw(0, loopEntries, 6) * (hi - lo + 1))
+  if n > hi then n = hi end
+  return n
+end
+
 function S.loopCondition(l, v)
   if not v then return false end
   if touches == l.mark and not isOpaque(v) then return true end
-  if l.limit == nil then
-    loopEntries = loopEntries + 1
-    local spec = (lastStub and specs[lastStub]) or {}
-    local it = spec.iterations or defaultIterations
-    local lo, hi = it, it
-    if type(it) == "table" then lo, hi = it[1], it[2] end
-    l.limit = lo + floor(prim.draw(0, loopEntries, 6) * (hi - lo + 1))
-    if l.limit > hi then l.limit = hi end
-  end
+  if l.limit == nil then l.limit = drawIterations() end
   l.n = l.n + 1
   return l.n <= l.limit
+end
+
+--- The upper bound of a range a `for` loop walks (`for i in 0 ..< count`): a number is itself; a
+--- stub's opaque value makes the loop go round a drawn number of times from `base`.
+function S.bound(v, base)
+  if not isOpaque(v) then return v end
+  return base + drawIterations()
 end
 
 -- ===========================================================================================

@@ -106,6 +106,8 @@ function S.eq(a, b)
     for k in next, b do if rawget(a, k) == nil then return false end end
     return true
   end
+  -- A value of the runtime's own with its own equality (a UUID compares by its string).
+  if ma and rawget(ma, "__eq") then return ma.__eq(a, b) end
   local C = metaType[ma]
   if C and typeInfo[C].kind == "struct" then
     for k, v in next, a do if not S.eq(v, rawget(b, k)) then return false end end

@@ -311,10 +311,22 @@ function S.isA(v, C)
   if not info then return true end
   if info.kind == "protocol" then
     if info.outside and isOpaque(v) then return true end
-    local T = S.typeOf(v)
+    -- The protocols the type and its superclasses adopt, and those they inherit (NetNewsWire's
+    -- `SmartFeed: PseudoFeed`, `PseudoFeed: SidebarItem`: a SmartFeed is a SidebarItem).
+    local T, queue, seen = S.typeOf(v), {}, {}
     while T do
-      for _, p in ipairs(typeInfo[T].conforms) do if p == C then return true end end
+      for _, p in ipairs(typeInfo[T].conforms) do queue[#queue + 1] = p end
       T = typeInfo[T].super
+    end
+    local i = 1
+    while queue[i] do
+      local p = queue[i]
+      if p == C then return true end
+      if not seen[p] and typeInfo[p] then
+        seen[p] = true
+        for _, q in ipairs(typeInfo[p].conforms) do queue[#queue + 1] = q end
+      end
+      i = i + 1
     end
     return false
   end
