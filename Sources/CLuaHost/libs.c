@@ -299,7 +299,7 @@ void clua_pushprimitives(lua_State *L) {
  * work: the handler's budget still counts VM instructions and the work of the counted functions. */
 
 #define CLUA_LIBCALL_UNITS 6
-#define CLUA_ERROR_UNITS 100
+#define CLUA_ERROR_UNITS 30
 
 typedef struct { lua_CFunction f; long long units; } Called;
 
@@ -343,13 +343,41 @@ static int called_bytewise(lua_State *L) {
     return c->f(L);
 }
 
-/* pcall and xpcall: an error they caught cost its message and the unwinding. */
+/* pcall and xpcall, as Lua's own (lbaselib.c) with the charge of an error they caught: its message
+ * and the unwinding. The charge sits in the continuation: in a coroutine (every handler runs in
+ * one) an error unwinds to lua_resume, which finishes the call through the continuation, so code
+ * after lua_pcallk never runs there (a wrapper that charged after calling Lua's pcall charged
+ * nothing in handlers: bench/costs.py's `pcallerror` stayed 1.3x the VM loop whatever the charge). */
+static int finish_protected(lua_State *L, int status, lua_KContext extra) {
+    if (status != LUA_OK && status != LUA_YIELD) {
+        clua_charge_run_or_raise(L, CLUA_ERROR_UNITS);
+        lua_pushboolean(L, 0);
+        lua_pushvalue(L, -2);
+        return 2;
+    }
+    return lua_gettop(L) - (int)extra;
+}
+
 static int called_protected(lua_State *L) {
     const Called *c = (const Called *)lua_touserdata(L, lua_upvalueindex(1));
     clua_charge_run_or_raise(L, c->units);
-    int n = c->f(L);
-    if (n > 0 && !lua_toboolean(L, -n)) clua_charge_run_or_raise(L, CLUA_ERROR_UNITS);
-    return n;
+    luaL_checkany(L, 1);
+    lua_pushboolean(L, 1);
+    lua_insert(L, 1);
+    int status = lua_pcallk(L, lua_gettop(L) - 2, LUA_MULTRET, 0, 0, finish_protected);
+    return finish_protected(L, status, 0);
+}
+
+static int called_xprotected(lua_State *L) {
+    const Called *c = (const Called *)lua_touserdata(L, lua_upvalueindex(1));
+    clua_charge_run_or_raise(L, c->units);
+    int n = lua_gettop(L);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushboolean(L, 1);
+    lua_pushvalue(L, 1);
+    lua_rotate(L, 3, 2);
+    int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, 2, finish_protected);
+    return finish_protected(L, status, 2);
 }
 
 /* ipairs with a counted step (the iterator Lua's ipairs returns is a C function of its own). */
@@ -410,7 +438,8 @@ static void charge_calls_in(lua_State *L, const char *lib) {
         lua_CFunction wrapper = called[up];
         if (up == 0 && lib == NULL && strcmp(name, "ipairs") == 0) { f = ipairs_counted; wrapper = NULL; }
         else if (up == 0 && lib == NULL && strcmp(name, "tostring") == 0) wrapper = called_tostring;
-        else if (up == 0 && lib == NULL && (strcmp(name, "pcall") == 0 || strcmp(name, "xpcall") == 0)) wrapper = called_protected;
+        else if (up == 0 && lib == NULL && strcmp(name, "pcall") == 0) wrapper = called_protected;
+        else if (up == 0 && lib == NULL && strcmp(name, "xpcall") == 0) wrapper = called_xprotected;
         else if (up == 0 && lib != NULL && strcmp(lib, "string") == 0
                  && (strcmp(name, "upper") == 0 || strcmp(name, "lower") == 0 || strcmp(name, "reverse") == 0)) wrapper = called_bytewise;
         if (wrapper == NULL) {
