@@ -252,4 +252,23 @@ import LuaFetchCore
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["true true E621E1F8-C36C-495A-93FC-0C247A3E6E5F false"], "\(r.printed) \(r.messages)")
     }
+
+    /// A member the iOS class an app class inherits declares, through an app superclass too, is
+    /// what the app stored there, else a stub's value, never nil: mastodon's
+    /// `avatarButton.centerXAnchor.constraint(...)` (`CircleAvatarButton: AvatarButton`,
+    /// `AvatarButton: UIControl`) was a call on nil at launch.
+    @Test func aMemberTheSDKBaseClassDeclaresIsAStub() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let button = RoundButton()
+            button.accessibilityLabel = "avatar"
+            let constraint = button.centerXAnchor.constraint(equalTo: button.centerXAnchor)
+            print(constraint == nil, button.accessibilityLabel ?? "none", button.size)
+            """, others: """
+            final class RoundButton: CircleButton { var size = 25 }
+            class CircleButton: UIButton { var radius = 2 }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["false avatar 25"], "\(r.printed) \(r.messages)")
+    }
 }

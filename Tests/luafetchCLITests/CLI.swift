@@ -11,14 +11,14 @@ enum CLI {
         ?? root.appendingPathComponent(".build/debug/luafetch").path
     /// Sanitizer builds reserve terabytes of address space: `ulimit -v` cannot bound them.
     static let memoryLimitsWork = ProcessInfo.processInfo.environment["LUAFETCH_SANITIZED"] == nil
-    /// Explore's runs on the imported fixtures' fixed variants: 2,000 in the suite (`scripts/test`
+    /// Explore's runs on the imported fixtures' fixed variants: 1,000 in the suite (`scripts/test`
     /// keeps to 20 minutes on 2 cores, issue 39; explores were half the suite's time), the 5,000
-    /// issue 38 asks for with `LUAFETCH_LONG_EXPLORES=1` (the seeds are fixed, so the 2,000 are the
+    /// issue 38 asks for with `LUAFETCH_LONG_EXPLORES=1` (the seeds are fixed, so the 1,000 are the
     /// first runs of the 5,000; docs/RELIABILITY.md, "CI's time"), and 500 under a sanitizer
     /// (scripts/sanitize checks memory safety on the same code paths; every planted bug is first
     /// found within 7 runs).
     static let longExplores = ProcessInfo.processInfo.environment["LUAFETCH_LONG_EXPLORES"] == "1"
-    static let fixtureExploreRuns = !memoryLimitsWork ? "500" : longExplores ? "5000" : "2000"
+    static let fixtureExploreRuns = !memoryLimitsWork ? "500" : longExplores ? "5000" : "1000"
     /// The apps whose explore checks run: all of them, and the first under a sanitizer (their
     /// scenarios take the same runtime paths; under AddressSanitizer the RealShapes corpus alone
     /// explored for 22 of the suite's 34 minutes, and CI took 69; the plain suite of the same CI

@@ -28,8 +28,10 @@ extension Translator {
             var superCode = t.superclass?.lua
             if superCode == nil, let b = t.opaqueBase, b == "Operation" || b == "BlockOperation" { superCode = "swift.\(b)" }
             emit("\(t.lua) = swift.type(\(Literals.quote(t.qualified)), \"\(kind)\"\(superCode.map { ", \($0)" } ?? ""))", t.line)
-            if let b = t.opaqueBase, b != "Operation", b != "BlockOperation" {
-                // Members the type declares are its own (nil until set); others are the base's.
+            if let b = t.inheritedOpaqueBase, b != "Operation", b != "BlockOperation" {
+                // Members the type and its superclasses declare are its own (nil until set);
+                // others are the iOS base's, also through an app superclass (mastodon's
+                // `CircleAvatarButton: AvatarButton`, `AvatarButton: UIControl`).
                 var names: [String] = []
                 var c: TypeDecl? = t
                 while let x = c { names += x.propertyOrder.filter { x.properties[$0]?.isStatic == false }; c = x.superclass }
