@@ -195,12 +195,16 @@ import LuaFetchCore
             print("before", FileManager.default.fileExists(atPath: note))
             try? "hi".write(toFile: note, atomically: true, encoding: .utf8)
             print("after", FileManager.default.fileExists(atPath: note))
+            let cache = docs.appendingPathComponent("cache.json")
+            print("cache before", FileManager.default.fileExists(atPath: cache.path))
+            try? Data().write(to: cache)
+            print("cache after", FileManager.default.fileExists(atPath: cache.path))
             """)
         files["style.css"] = "body {}"
         let r = try ImportHarness.run(files)
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
-        #expect(r.printed == ["bundle true", "before false", "after true"], "\(r.printed) \(r.messages)")
+        #expect(r.printed == ["bundle true", "before false", "after true", "cache before false", "cache after true"], "\(r.printed) \(r.messages)")
     }
 
     /// A type is every protocol its protocols inherit: NetNewsWire's `SmartFeed: PseudoFeed` with
@@ -270,5 +274,37 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["false avatar 25"], "\(r.printed) \(r.messages)")
+    }
+
+    /// `UIBackgroundFetchResult.newData` written out is the result `.newData` is: pocket-casts'
+    /// `convertRefreshResult` returned it to the push's completion handler, an opaque value there
+    /// (`push-bad-result` at every push).
+    @Test func aFetchResultNamedWithItsTypeIsTheResult() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(convert(true) == .newData, convert(false) == .failed, convert(true) == .noData)
+            """, members: """
+            func application(_ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any], fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {
+                completionHandler(convert(true))
+            }
+            private func convert(_ ok: Bool) -> UIBackgroundFetchResult { ok ? UIBackgroundFetchResult.newData : UIBackgroundFetchResult.failed }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("push-bad-result") && !r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["true true false"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A fetch or push completion the app hands to code it does not define is called with a result
+    /// iOS takes: element-ios passes its push's completion to its Objective-C delegate (a stub),
+    /// which called it with an opaque value (`push-bad-result` at every push).
+    @Test func aStubCallsAFetchCompletionWithAResult() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("", members: """
+            let legacy = LegacyDelegate()
+            func application(_ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any], fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {
+                legacy.application(application, didReceiveRemoteNotification: userInfo, fetchCompletionHandler: completionHandler)
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.messages.contains { $0.contains("delivered in the background") }, "\(r.messages)")
+        #expect(!r.codes.contains("push-bad-result") && !r.codes.contains("app-crash"), "\(r.codes) \(r.messages)")
     }
 }

@@ -151,6 +151,9 @@ enum APIs {
         switch (type, name) {
         case ("UIApplication", "shared"): return LuaExpr("swift.app", TypeName("UIApplication"))
         case ("UUID", "uuidString"): return LuaExpr("swift.s(\(recv))", TypeName("String"))
+        case ("UIBackgroundFetchResult", "newData"), ("UIBackgroundFetchResult", "noData"), ("UIBackgroundFetchResult", "failed"):
+            // `UIBackgroundFetchResult.newData` written out is `.newData` (pocket-casts' push completion).
+            return LuaExpr("swift.case(\(Literals.quote(name)))", TypeName("UIBackgroundFetchResult"))
         case ("UIApplication", "delegate"): return LuaExpr("swift.appDelegate()", TypeName("UIApplicationDelegate", optional: true))
         case ("UIApplication", "connectedScenes"): return LuaExpr("swift.connectedScenes()", TypeName("Set", element: "UIScene"))
         case ("UIApplication", "backgroundTimeRemaining"): return LuaExpr("\(recv).backgroundTimeRemaining", TypeName("Double"))

@@ -230,6 +230,9 @@ struct StubClosure {
         if ["Error", "NSError", "URLError"].contains(n) { return "error" }
         if n == "Result" { return "result" }
         if n == "Bool" { return "flag" }
+        // A fetch or push completion the app hands to code it does not define (element-ios's
+        // Objective-C delegate): called with a result iOS takes.
+        if n == "UIBackgroundFetchResult" { return "fetchResult" }
         return nil
     }
 

@@ -143,24 +143,28 @@ end
 -- app's bundle (a value a `Bundle` lookup returned, or read from one: `Bundle.url.path`) or a
 -- path the app wrote in this run (`writes = N`: `Data.write(to:)`, `createFile(atPath:)`,
 -- `createDirectory`, `copyItem`/`moveItem`'s destination; a path compared as Swift compares it,
--- an opaque one by identity); false otherwise (deltachat migrated a legacy database at every
+-- an opaque one by the name of its value, and its `.path` with it); false otherwise (deltachat migrated a legacy database at every
 -- launch because one existed, then crashed on the migration's stubs).
 -- ===========================================================================================
 local boolPolls = {}   -- site -> { at = virtual ms, n = answers then }
-local written = {}     -- paths the app wrote in this run
+local written = {}     -- paths the app wrote in this run; an opaque one by the name of its value
 
 local function boolAnswer(site, info, path)
   local now, c = G.now(), boolPolls[site]
   if not c or c.at ~= now then c = { at = now, n = 0 }; boolPolls[site] = c end
   c.n = c.n + 1
   if c.n > 100 then return false end
-  if not info.exists then return true end
-  if path ~= nil and written[path] then return true end
+  if not info.exists or path == nil then return not info.exists end
   local name = isOpaque(path) and opaqueName[path]
-  return name and name:sub(1, 7) == "Bundle." or false
+  if not name then return written[path] == true end
+  -- `data.write(to: url)`, then `fileExists(atPath: url.path)`: the path read from the URL.
+  return name:sub(1, 7) == "Bundle." or written[name] == true or written[(name:gsub("%.path$", ""))] == true
 end
 
 --- A write made `path` exist.
-local function wrote(path) if path ~= nil then written[path] = true end end
+local function wrote(path)
+  if path == nil then return end
+  written[isOpaque(path) and opaqueName[path] or path] = true
+end
 shared.boolAnswer, shared.wrote = boolAnswer, wrote
 

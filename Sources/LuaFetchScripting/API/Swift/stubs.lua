@@ -337,6 +337,7 @@ local function closureArgs(o, c)
     if kind == "error" then args[i] = o.failing and opaque("Error") or nil
     elseif kind == "flag" then args[i] = not o.failing
     elseif kind == "result" then args[i] = o.failing and S.case("failure", opaque("Error")) or S.case("success", opaque(o.name))
+    elseif kind == "fetchResult" then args[i] = S.case(o.failing and "failed" or "newData")
     else args[i] = opaque(o.name) end
   end
   return args, n
