@@ -23,7 +23,7 @@ final class StubBook {
         /// A property read the code uses as a Bool (a condition): drawn both ways; or a call the SDK
         /// declares `-> Bool`: true until a loop polls it (`bool = true`; stubs.lua).
         var bool = false
-        /// Files of a fresh install (stubs.lua's `fileAnswer`): `fileExists(atPath:)` asks whether
+        /// Files of a fresh install (failures.lua's `boolAnswer`): `fileExists(atPath:)` asks whether
         /// its path exists; a write (`Data.write(to:)`, `createFile(atPath:)`, `copyItem(at:to:)`)
         /// makes the path of its argument number `writes` exist.
         var exists = false
