@@ -241,6 +241,141 @@ import LuaFetchCore
         #expect(r.printed.last == "seen true", "\(r.printed) \(r.messages)")
     }
 
+    /// A `guard` whose `else` leaves a `while` or `repeat` is that loop's condition too: over a stub
+    /// it holds for a drawn number of iterations (SPEC 18.9.5). deltachat's event loop, `while true
+    /// { guard let event = dc_get_next_event(emitter) else { break } ... }` over a C library's stub,
+    /// never ended (an app-hang at launch). Over the app's own values the guard is the app's.
+    @Test func aGuardThatLeavesALoopOverAStubEnds() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let emitter = dc_get_event_emitter()
+            var events = 0
+            while true {
+                guard let event = dc_get_next_event(emitter) else { break }
+                events += event == nil ? 0 : 1
+            }
+            var polls = 0
+            repeat {
+                guard dc_is_io_running(emitter) else { break }
+                polls += 1
+            } while true
+            var own = [1, 2, 3, 4, 5, 6]
+            var taken = 0
+            while true {
+                guard let n = own.popLast() else { break }
+                taken += n
+            }
+            print("ended", events <= 3, polls <= 3, taken)
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-hang") && !r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["ended true true 21"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A `#selector` handed to an SDK call is a target-action, which fires on a tap, never from the
+    /// stub: deltachat's view controller registered `#selector(shareInviteLink)` in its
+    /// initializer, the stub called it, and sharing made another view controller, to a stack
+    /// overflow at every launch. A completion handler passed along is still called.
+    @Test func aSelectorIsNotCalledByTheStubItIsHandedTo() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let page = SharePage()
+            Loader.shared.load(completion: page.loaded)
+            """, others: """
+            final class SharePage: NSObject {
+                let button = UIButton(type: .system)
+                override init() {
+                    super.init()
+                    button.addTarget(self, action: #selector(share), for: .touchUpInside)
+                }
+                @objc func share() { print("tapped") }
+                func loaded(_ ok: Bool) { print("loaded") }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["loaded"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A static method called on a metatype value takes no receiver: duckduckgo's
+    /// `pixelFiring.fire(pixel:error:includedParameters:withAdditionalParameters:)`, with
+    /// `pixelFiring: PixelFiring.Type = Pixel.self`, received the type as its first argument, so
+    /// every argument moved one place and a dictionary parameter got an array (a crash at launch).
+    @Test func aStaticMethodOnAMetatypeValueTakesNoReceiver() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            Daily.fire(event: "sync", included: ["appVersion"])
+            """, others: """
+            protocol Firing { static func fire(event: String, error: Error?, included: [String], params: [String: String]) }
+            final class Pixel: Firing {
+                static func fire(event: String, error: Error?, included: [String], params: [String: String]) {
+                    var all = params
+                    all["event"] = event
+                    print(all["event"] ?? "none", error == nil, included.count, all.count)
+                }
+            }
+            enum Daily {
+                static func fire(event: String, error: Error? = nil, params: [String: String] = [:],
+                                 included: [String] = [], firing: Firing.Type = Pixel.self) {
+                    firing.fire(event: event, error: error, included: included, params: params)
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["sync true 1 1"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A local function handed to a stub is called with as many values as it declares: duckduckgo's
+    /// `combineLatest(publisher, combine)` with a local `func combine(_ update: Update, _
+    /// notification: Notification)` got nil for its second parameter and crashed at launch.
+    @Test func aLocalFunctionHandedToAStubGetsAllItsParameters() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            func combine(_ update: Update, _ note: Notification) -> Update {
+                print("combined", note.name.rawValue.isEmpty)
+                return update
+            }
+            let c = RulesManager.shared.updates.combineLatest(NotificationCenter.default.publisher(for: .init("x")), combine)
+            """, others: """
+            struct Update { var rules = 0 }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed.first?.hasPrefix("combined") == true, "\(r.printed) \(r.messages)")
+    }
+
+    /// `window.makeKeyAndVisible()` loads the root view controller's view: `viewDidLoad` and
+    /// `viewWillAppear` at once, `viewDidAppear` on the main queue's next turn, once; before it
+    /// `isViewLoaded` is false. duckduckgo made its `chromeManager` in `viewDidLoad`, and every
+    /// later `chromeManager.reset()` crashed on nil at launch.
+    @Test func makeKeyAndVisibleLoadsTheRootViewControllersView() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let main = MainController()
+            print("before", main.loaded)
+            window = UIWindow(frame: UIScreen.main.bounds)
+            window?.rootViewController = main
+            window?.makeKeyAndVisible()
+            window?.makeKeyAndVisible()
+            main.showBars()
+            """, members: """
+            var window: UIWindow?
+            """, others: """
+            final class Chrome { func reset() { print("reset") } }
+            final class MainController: UIViewController {
+                var chrome: Chrome!
+                var loaded: Bool { isViewLoaded }
+                override func viewDidLoad() {
+                    super.viewDidLoad()
+                    chrome = Chrome()
+                    print("didLoad", loaded)
+                }
+                override func viewWillAppear(_ animated: Bool) { print("willAppear", animated) }
+                override func viewDidAppear(_ animated: Bool) { print("didAppear") }
+                func showBars() { chrome.reset() }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["before false", "didLoad true", "willAppear true", "reset", "didAppear"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

@@ -231,7 +231,9 @@ final class SliceBuilder {
                 return list.filter { $0.0 === ext }
             }
             return []
-        case .typed(let name):
+        case .typed(var name):
+            // A metatype (`firing: PixelFiring.Type`) reaches what its type's family declares.
+            for suffix in [".Type", ".Protocol"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
             if let t = program.type(named: name, from: owner) { return within(familySet(t)) }
             // A value of an iOS type: the app's subclasses and adopters of it, and what
             // extensions of it add.

@@ -129,8 +129,12 @@ extension Translator {
             } else {
                 let e = expr(a.syntax)
                 codes.append(e.code)
-                // A function passed along (a completion handler) is a closure of the stub too.
-                if e.type?.isFunction == true || e.type?.name == "Function" || looksLikeCompletion(a) {
+                // A function passed along (a completion handler) is a closure of the stub too; a
+                // `#selector` is not: a target-action fires on a tap, which no stub makes
+                // (deltachat's `button.addTarget(self, action: #selector(share), ...)` in an
+                // initializer shared its view controller, which made another, to a stack overflow).
+                let selector = a.syntax.as(MacroExpansionExprSyntax.self)?.macroName.text == "selector"
+                if !selector && (e.type?.isFunction == true || e.type?.name == "Function" || looksLikeCompletion(a)) {
                     // What it takes, when its type says (`(Result<T, Error>) -> Void`).
                     let params = e.type?.functionParams ?? []
                     let kinds: [String?] = params.map { StubClosure.kind(ofType: $0) }

@@ -343,6 +343,12 @@ extension Translator {
             r.chained = base.chained
             return r
         }
+        // `window.makeKeyAndVisible()`: UIKit loads the root view controller's view (app.lua).
+        if name == "makeKeyAndVisible", args.isEmpty {
+            counts.map("UIWindow.makeKeyAndVisible")
+            if base.chained { return LuaExpr("swift.optApply(\(base.code), swift.makeKeyAndVisible)") }
+            return LuaExpr("swift.makeKeyAndVisible(\(base.code))")
+        }
         let receiver = receiverName(baseSyntax, base)
         let stubName = "\(receiver).\(name)"
         let apiReceiver = apiName.map { APIs.knownTypes.contains($0) } ?? false

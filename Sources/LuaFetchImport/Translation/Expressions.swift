@@ -325,11 +325,12 @@ extension Translator {
                 return LuaExpr("self.rawValue", t.rawType.map { TypeName($0) })
             }
         }
-        // A view controller's view is never loaded: luafetch draws nothing (mastodon-ios's
+        // A view controller's view is loaded when a window showing it is made key and visible
+        // (`swift.makeKeyAndVisible`), never otherwise: luafetch draws nothing (mastodon-ios's
         // `willSet { precondition(!isViewLoaded) }` failed on an opaque value at every launch; its
         // base is a library's `TabmanViewController`, so any base class named `...Controller`).
         if let t = currentType, !inStatic, name == "isViewLoaded", let base = t.inheritedOpaqueBase, base.hasSuffix("Controller") {
-            return LuaExpr("false", TypeName("Bool"))
+            return LuaExpr("swift.isViewLoaded(self)", TypeName("Bool"))
         }
         // A member inherited from a base class the files do not define (`isCancelled` in an
         // `Operation` subclass): read from the instance at run time.

@@ -168,13 +168,19 @@ extension Translator {
 
     func guardStmt(_ g: GuardStmtSyntax) {
         let line = file.line(g)
+        // A guard whose `else` leaves a `while`/`repeat` is that loop's condition too: over a stub
+        // it holds for a drawn number of iterations only (SPEC 18.9.5; deltachat's
+        // `while true { guard let event = nextEvent() else { break } ... }`).
+        let loop = loopLeft(by: g.body)
+        if let loop { emit("swift.loopEnter(\(loop))", line) }
         if g.conditions.allSatisfy({ if case .expression = $0.condition { return true } else { return false } }) {
-            let cond: String
+            var cond: String
             if g.conditions.count == 1, case .expression(let e)? = g.conditions.first?.condition {
                 cond = negated(e)
             } else {
                 cond = "not (" + g.conditions.map { conditionExpr($0) }.joined(separator: " and ") + ")"
             }
+            if let loop { cond = "(\(cond)) or not swift.loopCondition(\(loop), true)" }
             emit("if \(cond) then", line)
             indent += 1; block(g.body); indent -= 1
             out.append(pad + "end" + endMarker(g))
@@ -183,9 +189,31 @@ extension Translator {
         let ok = temp("ok")
         emit("local \(ok) = false", line)
         conditionChain(g.conditions, then: { emit("\(ok) = true", line) })
+        if let loop { emit("\(ok) = \(ok) and swift.loopCondition(\(loop), true)", line) }
         emit("if not \(ok) then", line)
         indent += 1; block(g.body); indent -= 1
         out.append(pad + "end" + endMarker(g))
+    }
+
+    /// The `swift.loop()` state of the `while` or `repeat` that a guard's `else` leaves: it ends in
+    /// `break` (of that loop, with no `switch` or other loop between), or in `return` or `throw`
+    /// from inside it. Nil for a `for` loop (it ends by itself) and outside loops.
+    func loopLeft(by body: CodeBlockSyntax) -> String? {
+        guard let last = body.statements.last?.item else { return nil }
+        let brk = last.as(BreakStmtSyntax.self)
+        guard brk != nil || last.is(ReturnStmtSyntax.self) || last.is(ThrowStmtSyntax.self) else { return nil }
+        let label = brk?.label?.text
+        for frame in control.reversed() {
+            switch frame {
+            case .function: return nil
+            case .wrapper: continue
+            case .switchCase(let l, _):
+                if brk != nil && (label == nil || label == l) { return nil }
+            case .loop(let l, _, _, let state):
+                if brk == nil || label == nil || label == l { return state }
+            }
+        }
+        return nil
     }
 
     // MARK: - switch

@@ -105,7 +105,7 @@ extension Translator {
         emit("while true do", line)
         indent += 1
         pushScope()
-        control.append(.loop(label: label, continueLabel: cont, id: id))
+        control.append(.loop(label: label, continueLabel: cont, id: id, state: loop))
         // The conditions (bindings too) run each time round; the body in a block of its own, so
         // that `continue` jumps over no local.
         let ok = temp("ok")
@@ -142,7 +142,7 @@ extension Translator {
         emit("local \(loop) = swift.loop()", line)
         emit("while true do", line)
         indent += 1
-        control.append(.loop(label: label, continueLabel: cont, id: id))
+        control.append(.loop(label: label, continueLabel: cont, id: id, state: loop))
         emit("do", line)
         indent += 1
         block(r.body)

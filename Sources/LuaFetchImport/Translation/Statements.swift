@@ -66,7 +66,12 @@ extension Translator {
         if let v = d.as(VariableDeclSyntax.self) {
             localVariable(v)
         } else if let f = d.as(FunctionDeclSyntax.self) {
-            let name = declare(f.name.text, type: TypeName("Function"))
+            // Its parameters' types, so a stub handed it calls it with as many values
+            // (duckduckgo's `combineLatest(publisher, combine)` of a local two-parameter function).
+            var type = TypeName("Function")
+            type.isFunction = true
+            type.functionParams = f.signature.parameterClause.parameters.map { TypeName($0.type) }
+            let name = declare(f.name.text, type: type)
             emit("local \(name)", at: f)
             let info = program.funcInfo(f, file: file, isStatic: true, mainActor: onMainActor)
             emit("\(name) = " + functionExpr(params: info.params, body: f.body, node: Syntax(f), selfParam: false), at: f)

@@ -42,8 +42,9 @@ struct LocalVar {
 enum ControlFrame {
     /// A function or closure body: `return` returns.
     case function
-    /// A loop (its label, and the Lua label its `continue` jumps to).
-    case loop(label: String?, continueLabel: String, id: Int)
+    /// A loop (its label, the Lua label its `continue` jumps to, and for a `while` or `repeat` the
+    /// Lua local holding its `swift.loop()` state).
+    case loop(label: String?, continueLabel: String, id: Int, state: String? = nil)
     /// A closure made for `defer` or `do`/`catch`: control leaves it as a code the caller acts on.
     case wrapper
     /// A `switch` (a plain `break` leaves it).
@@ -348,7 +349,7 @@ final class Translator {
                     if !crossed { usedLabels.insert(exit) }
                     return crossed ? "do return \"break:\(exit)\" end" : "goto \(exit)"
                 }
-            case .loop(let l, let cont, let id):
+            case .loop(let l, let cont, let id, _):
                 if label == nil || label == l {
                     if kind == "continue" {
                         if !crossed { usedLabels.insert(cont) }
@@ -375,7 +376,7 @@ final class Translator {
                 return
             case .wrapper:
                 crossed = true
-            case .loop(_, let cont, let id):
+            case .loop(_, let cont, let id, _):
                 if handled.insert("l\(id)").inserted {
                     if crossed {
                         emit("if \(codeVar) == \"break:\(id)\" or \(codeVar) == \"continue:\(id)\" then do return \(codeVar) end end", line)

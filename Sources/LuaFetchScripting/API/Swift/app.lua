@@ -48,6 +48,42 @@ function S.adaptorInstance() return P.appDelegate end
 --- `UIApplication.shared.delegate`: this process's app delegate.
 function S.appDelegate() return P.appDelegate end
 
+--- `window.makeKeyAndVisible()`: UIKit shows the window's root view controller, loading its view
+--- first. For a view controller of the app's own types, once per process: `loadView` and
+--- `viewDidLoad` now, `viewWillAppear(true)`, then `viewDidAppear(true)` on the main queue's next
+--- turn. (duckduckgo made its `chromeManager` in `viewDidLoad`; without the load every later use
+--- of it crashed.) An iOS view controller (an opaque value) has nothing of the app's to run.
+local function appMethod(C, k)
+  while C do
+    local v = rawget(C, k)
+    if type(v) == "function" then return v end
+    local info = shared.typeInfo[C]
+    C = info and info.super
+  end
+end
+function S.loadView(vc)
+  local C = S.typeOf(vc)
+  if C == nil then return end
+  P.loadedViews = P.loadedViews or setmetatable({}, { __mode = "k" })
+  if P.loadedViews[vc] then return end
+  P.loadedViews[vc] = true
+  for _, k in ipairs({ "loadView", "viewDidLoad" }) do
+    local m = appMethod(C, k)
+    if m then m(vc) end
+  end
+  local appear = appMethod(C, "viewWillAppear")
+  if appear then appear(vc, true) end
+  local appeared = appMethod(C, "viewDidAppear")
+  if appeared then G.dispatch.main(function() appeared(vc, true) end) end
+end
+function S.isViewLoaded(vc) return P.loadedViews ~= nil and P.loadedViews[vc] == true end
+function S.makeKeyAndVisible(w)
+  if type(w) ~= "table" then return end
+  -- What the app set (an iOS window keeps it as an opaque value's written member).
+  if isOpaque(w) then S.loadView(rawget(w, "rootViewController"))
+  elseif S.typeOf(w) then S.loadView(w.rootViewController) end
+end
+
 --- A SwiftUI view made for its background handlers, without its parent's arguments (by `initName`
 --- with opaque values for its parameters, when it has initializers of its own): each of
 --- `names` (its non-optional stored properties) it left nil is an opaque value.

@@ -14,7 +14,7 @@ local pack, unpack, sort = table.pack, table.unpack, table.sort
 local mtype, floor = math.type, math.floor
 local Opaque, opaque, isOpaque = shared.Opaque, shared.opaque, shared.isOpaque
 local ArrayMeta, DictMeta, SetMeta = shared.ArrayMeta, shared.DictMeta, shared.SetMeta
-local copy, CaseMeta, caseOf = shared.copy, shared.CaseMeta, shared.caseOf
+local copy, CaseMeta, caseOf, typeInfo = shared.copy, shared.CaseMeta, shared.caseOf, shared.typeInfo
 local builtinTables, emptyOpaques, shadowedBuiltin = shared.builtinTables, shared.emptyOpaques, shared.shadowedBuiltin
 local failureKind, failsNow, touchStub = shared.failureKind, shared.failsNow, shared.touchStub
 local boolAnswer, wrote = shared.boolAnswer, shared.wrote
@@ -183,7 +183,8 @@ function S.call(site, recv, name, labelled, ...)
   if type(recv) == "table" and not isOpaque(recv) then
     local m = labelled and safeIndex(recv, labelled) or nil
     if m == nil then m = safeIndex(recv, name) end
-    if type(m) == "function" then return m(recv, ...) end
+    -- On a type (`pixelFiring.fire(...)`, `pixelFiring: PixelFiring.Type`) a method is static: no self.
+    if type(m) == "function" then if typeInfo[recv] then return m(...) end return m(recv, ...) end
     if type(m) == "table" and getmetatable(m) == Opaque then return S.stubCall(site, recv, ...) end
     if m == nil then
       local mapped, r = optionalMap(name, recv, ...)
