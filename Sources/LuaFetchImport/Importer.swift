@@ -51,7 +51,9 @@ public enum Importer {
         let common = input.common
         let program = Program()
         program.build.conditions = Set(input.compilationConditions)
-        for file in try Parsing.parseAll(sources) { program.collect(file) }
+        let parsed = try Parsing.parseAll(sources)
+        for file in parsed { program.collectAliases(file) }
+        for file in parsed { program.collect(file) }
         program.finish()
         let entry = EntryPoints(program)
         let plist = input.plist ?? InfoPlist.choose(input.plists, near: entry.appDelegate.map { $0.file.source.shown })

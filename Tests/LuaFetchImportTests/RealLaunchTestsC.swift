@@ -272,9 +272,11 @@ import LuaFetchCore
     }
 
     /// A `#selector` handed to an SDK call is a target-action, which fires on a tap, never from the
-    /// stub: deltachat's view controller registered `#selector(shareInviteLink)` in its
-    /// initializer, the stub called it, and sharing made another view controller, to a stack
-    /// overflow at every launch. A completion handler passed along is still called.
+    /// stub; so do the handlers of `UIAction`, `UIAlertAction` and the other rows of
+    /// `StubBook.userEventClosureCalls`: deltachat's view controller registered
+    /// `#selector(shareInviteLink)` and a `UIAction` menu in its initializer, the stub called them,
+    /// and sharing made another view controller, to a stack overflow or a hang at every launch. A
+    /// completion handler passed along is still called.
     @Test func aSelectorIsNotCalledByTheStubItIsHandedTo() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
             let page = SharePage()
@@ -285,6 +287,10 @@ import LuaFetchCore
                 override init() {
                     super.init()
                     button.addTarget(self, action: #selector(share), for: .touchUpInside)
+                    let menu = UIMenu(children: [UIAction(title: "Share", image: nil) { [weak self] _ in self?.share() }])
+                    let alert = UIAlertController(title: "t", message: nil, preferredStyle: .alert)
+                    alert.addAction(UIAlertAction(title: "OK", style: .default) { _ in print("ok") })
+                    print(menu == nil)
                 }
                 @objc func share() { print("tapped") }
                 func loaded(_ ok: Bool) { print("loaded") }
@@ -292,7 +298,7 @@ import LuaFetchCore
             """))
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
-        #expect(r.printed == ["loaded"], "\(r.printed) \(r.messages)")
+        #expect(r.printed == ["false", "loaded"], "\(r.printed) \(r.messages)")
     }
 
     /// A static method called on a metatype value takes no receiver: duckduckgo's
@@ -374,6 +380,94 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
         #expect(r.printed == ["before false", "didLoad true", "willAppear true", "reset", "didAppear"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A trailing closure goes to a parameter whose type is an alias of a function type:
+    /// duckduckgo's `fetchConfigurationFiles(isBackground:isDebug:) { result in ... }` with
+    /// `onDidComplete: @escaping AppConfigurationFetchCompletion` passed the closure after the
+    /// last parameter, and the task called a nil `onDidComplete`.
+    @Test func aTrailingClosureFillsAParameterTypedByAnAlias() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            Fetcher().fetch(isBackground: true) { result in print("done", result) }
+            """, others: """
+            typealias FetchCompletion = (Bool) -> Void
+            final class Fetcher {
+                func fetch(isBackground: Bool, isDebug: Bool = false, onDone: @escaping FetchCompletion) {
+                    onDone(isBackground && !isDebug)
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["done true"], "\(r.printed) \(r.messages)")
+    }
+
+    /// An initializer the import cannot see keeps its closures for later (a handler, an event
+    /// mapping): its stub does not call them, but for types that run their body at once
+    /// (`StubBook.initializerRunsClosures`: Combine's `Future`, ...). duckduckgo's
+    /// `EventMapping<Events> { event, _, parameters, _ in ... }` ran on an opaque event, matched no
+    /// case, left its `Pixel.Event` nil and crashed at launch.
+    @Test func anInitializersClosuresAreKeptForLater() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let mapping = EventMapping<AdEvents> { event, _, _, _ in print("mapped") }
+            let future = Future<Int, Never> { promise in print("future"); promise(.success(1)) }
+            print(mapping == nil, future == nil)
+            """, others: """
+            enum AdEvents { case shown, tapped }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed.first == "false false" && r.printed.contains("future") && !r.printed.contains("mapped"), "\(r.printed) \(r.messages)")
+    }
+
+    /// `type(of: self)` is the type, so its statics are the app's: duckduckgo's `type(of:
+    /// self).fetchQueue.async { ... }` was a stub that ran its block on the main queue, where it
+    /// waited on a semaphore (a main-thread-hang the app does not have).
+    @Test func typeOfSelfIsTheType() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let f = Fetcher()
+            f.start()
+            f.start()
+            print(type(of: f) == Fetcher.self)
+            """, others: """
+            final class Fetcher {
+                static var started = 0
+                static func label() -> String { "fetch" }
+                func start() {
+                    type(of: self).started += 1
+                    print(type(of: self).label(), type(of: self).started)
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["fetch 1", "fetch 2", "true"], "\(r.printed) \(r.messages)")
+    }
+
+    /// An implicit member is looked up in the parameter's type as the callee declared it, nested
+    /// where the caller cannot name it: session-ios's `Log.info(.cat, "...")`, with `info(_ cat:
+    /// Category, ...)` inside `enum Log` and `.cat` a static of `Log.Category` that a file's
+    /// private extension adds, was an enum token, and a dictionary keyed by its identifier got a
+    /// nil key at launch.
+    @Test func anImplicitMemberOfANestedParameterTypeIsItsStatic() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            Log.info(.cat, "launched")
+            """, others: """
+            private extension Log.Category {
+                static let cat: Log.Category = Log.Category(rawValue: "AppDelegate")
+            }
+            enum Log {
+                struct Category { let rawValue: String; var identifier: String { "cat." + rawValue } }
+                static var levels: [String: Int] = [:]
+                static func info(_ cat: Category, _ msg: String) {
+                    levels[cat.identifier] = 1
+                    print(cat.identifier, msg, levels.count)
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["cat.AppDelegate launched 1"], "\(r.printed) \(r.messages)")
     }
 
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read

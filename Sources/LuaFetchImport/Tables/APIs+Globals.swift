@@ -62,7 +62,16 @@ extension APIs {
         case "stride":
             let to = c.arg("to").map { ("false", c.code($0)) } ?? ("true", c.code("through"))
             return LuaExpr("swift.stride(\(c.code("from")), \(to.1), \(c.code("by")), \(to.0))", TypeName("Array"))
-        case "type": return LuaExpr("swift.opaque(\"type\")")
+        case "type":
+            // `type(of: self)`: the type itself, so its statics resolve (duckduckgo's
+            // `type(of: self).fetchQueue.async { ... }` was a stub that ran the block on the main
+            // queue, where it waited on a semaphore); of another value, its type when translated.
+            if let arg = c.arg("of"), arg.syntax.trimmedDescription == "self", let owner = t.currentType {
+                var e = LuaExpr(owner.lua)
+                e.typeRef = owner
+                return e
+            }
+            return LuaExpr("(swift.typeOf(\(c.code(c.arg("of")))) or swift.opaque(\"type\"))")
         case "String":
             if let f = c.arg("format") {
                 return LuaExpr("swift.format(\(([c.code(f)] + c.args.dropFirst().map { c.code($0) }).joined(separator: ", ")))", TypeName("String"))

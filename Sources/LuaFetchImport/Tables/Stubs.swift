@@ -116,6 +116,24 @@ final class StubBook {
         "inDatabase", "inTransaction", "inSavePoint", "modify", "access", "transaction", "barrierSync",
     ]
 
+    /// Whether a stub of `name` calls the closures it is handed. An initializer keeps its closures
+    /// for later (a handler, an event mapping, a provider): a stub of one does not call them, but
+    /// for the types that run their body at once (`initializerRunsClosures`). Nor do the calls
+    /// whose closures UIKit runs only when the person acts (a tap, a swipe, a menu opened) or when
+    /// it draws, which luafetch does not simulate. (deltachat's view controller built a
+    /// `UIAction` menu whose handler shared the screen, and the stub's call of it made another
+    /// view controller at every launch; duckduckgo's `EventMapping<Events> { event, ... in }` ran
+    /// its switch on an opaque event, left its `Pixel.Event` nil and crashed.)
+    static func callsClosures(_ name: String) -> Bool {
+        if name.hasSuffix(".init") { return initializerRunsClosures.contains(String(name.dropLast(5))) }
+        return !userEventClosureCalls.contains(name)
+    }
+    static let initializerRunsClosures: Set<String> = [
+        "Future", "Deferred", "AsyncStream", "AsyncThrowingStream", "Promise", "Single", "Maybe", "Completable",
+        "Observable", "Task", "DispatchWorkItem", "BlockOperation",
+    ]
+    static let userEventClosureCalls: Set<String> = ["UIDeferredMenuElement.uncached", "UIContextMenuInteraction.init"]
+
     /// The most recent site of `name` is a property read the code uses as a Bool.
     func markBool(_ name: String) {
         if let i = lastSite[name] { sites[i - 1].bool = true }

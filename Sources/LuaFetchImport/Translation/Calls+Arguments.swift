@@ -143,6 +143,7 @@ extension Translator {
                 }
             }
         }
+        if !StubBook.callsClosures(name) { closures = [] }
         let inBundle = bundleGuarantees(name, args)
         let site = stubs.site(name, where: location(node), optional: optionalUse && !inBundle, node: node, closures: closures, awaited: awaited,
                               tried: tried, labels: args.map { $0.label ?? "_" }, declared: inBundle)

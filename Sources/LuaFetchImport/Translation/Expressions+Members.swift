@@ -157,9 +157,19 @@ extension Translator {
     /// `.name` where the type is implied: the expected type's case or static, a known API's
     /// constant, else an enum token that compares equal to any enum case of that name.
     func implicitMember(_ name: String, expect: TypeName?, node: Syntax) -> LuaExpr {
-        if let e = expect, let t = program.type(named: e.name, from: currentType) {
-            if t.cases.contains(where: { $0.name == name }) { return LuaExpr("\(t.lua).\(Naming.field(name))", TypeName(t.qualified)) }
-            if t.property(name)?.isStatic == true { return LuaExpr("\(t.lua).\(Naming.field(name))", t.property(name)?.type) }
+        if let e = expect {
+            // The expected type as the callee wrote it may be nested where the caller cannot see
+            // it (`Log.info(_ cat: Category, ...)` called as `Log.info(.cat, ...)` from another
+            // type: session-ios's `.cat`, a static of `Log.Category`, was an enum token, a nil
+            // dictionary key at launch): then the one type of that name that has the member.
+            let scoped = program.type(named: e.name, from: currentType).map { [$0] }
+            let named = scoped ?? (program.typesBySimpleName[e.name] ?? []).filter { t in
+                t.cases.contains { $0.name == name } || t.property(name)?.isStatic == true
+            }
+            if named.count == 1, let t = named.first {
+                if t.cases.contains(where: { $0.name == name }) { return LuaExpr("\(t.lua).\(Naming.field(name))", TypeName(t.qualified)) }
+                if t.property(name)?.isStatic == true { return LuaExpr("\(t.lua).\(Naming.field(name))", t.property(name)?.type) }
+            }
         }
         if let v = implicitConstant(name) { return LuaExpr(v) }
         // `.now`, `.distantPast`, `.distantFuture`: Date's (unless an enum of the app has such a case).

@@ -43,7 +43,10 @@ extension Program {
             if let tu = t.as(TupleTypeSyntax.self), tu.elements.count == 1, let only = tu.elements.first { t = only.type; continue }
             break
         }
-        if let f = t.as(FunctionTypeSyntax.self) { closureParams = f.parameters.map { TypeName($0.type) } }
+        if let f = t.as(FunctionTypeSyntax.self) ?? t.as(IdentifierTypeSyntax.self).flatMap({ closureAliases[$0.name.text] }) {
+            isClosure = true
+            closureParams = f.parameters.map { TypeName($0.type) }
+        }
         var inout_ = p.type.trimmedDescription.hasPrefix("inout")
         if let a = p.type.as(AttributedTypeSyntax.self), a.specifiers.contains(where: { $0.trimmedDescription == "inout" }) { inout_ = true }
         let autoclosure = p.type.as(AttributedTypeSyntax.self)?.attributes.contains {
