@@ -154,6 +154,19 @@ final class ReferenceCollector: SyntaxVisitor {
     // MARK: - Members and names
 
     /// `x[safeIndex: i]`: a labelled subscript, a member of its own (`subscript` with the label).
+    /// `window.rootViewController = x`: a window made key and visible loads x's view
+    /// (`swift.makeKeyAndVisible`), so x's type's view callbacks are reached when its type is
+    /// declared (other view controllers' `viewDidLoad` stay out: they run when the person opens
+    /// their screens, which luafetch does not simulate).
+    override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.operator.is(AssignmentExprSyntax.self), let m = node.leftOperand.as(MemberAccessExprSyntax.self),
+           m.declName.baseName.text == "rootViewController", let t = types?.type(of: node.rightOperand) {
+            for (base, labels) in [("loadView", [String?]()), ("viewDidLoad", []), ("viewWillAppear", [nil]), ("viewDidAppear", [nil])] {
+                references.append(.call(base: base, labels: labels, receiver: .typed(t)))
+            }
+        }
+        return .visitChildren
+    }
     override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind {
         if let label = node.arguments.first?.label?.text, label != "_" {
             references.append(.call(base: "subscript", labels: node.arguments.map { $0.label?.text }, receiver: .other))

@@ -60,8 +60,6 @@ enum ImplicitMembers {
         "callAsFunction", "wrappedValue", "projectedValue", "encode", "errorDescription", "localizedDescription",
         // Operation and Thread subclasses: the queue calls these.
         "main", "start", "cancel", "isFinished", "isExecuting", "isAsynchronous", "isReady", "isConcurrent",
-        // A view controller shown by `makeKeyAndVisible` (swift.makeKeyAndVisible): UIKit loads its view.
-        "loadView", "viewDidLoad", "viewWillAppear", "viewDidAppear",
     ]
     /// Delegate callbacks luafetch's runtime calls on an object the code hands to iOS.
     static func isCallback(_ f: FuncInfo) -> Bool {
