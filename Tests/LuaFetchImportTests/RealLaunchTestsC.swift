@@ -470,6 +470,39 @@ import LuaFetchCore
         #expect(r.printed == ["cat.AppDelegate launched 1"], "\(r.printed) \(r.messages)")
     }
 
+    /// An `NSRecursiveLock` may be taken again by the thread that holds it: fsnotes's storage
+    /// took its `projectsLock` in a method called with it held, a deadlock warning at every
+    /// launch on a plain lock.
+    @Test func aRecursiveLockIsTakenAgainByItsThread() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let store = Store()
+            print(store.reload(), store.tryTwice())
+            """, others: """
+            final class Store {
+                private let lock = NSRecursiveLock()
+                private var names = ["a", "b"]
+                func contains(_ n: String) -> Bool {
+                    lock.lock()
+                    defer { lock.unlock() }
+                    return names.contains(n)
+                }
+                func reload() -> Int {
+                    lock.lock()
+                    defer { lock.unlock() }
+                    return contains("a") ? names.count : 0
+                }
+                func tryTwice() -> Bool {
+                    guard lock.try() else { return false }
+                    defer { lock.unlock() }
+                    return lock.try() && { lock.unlock(); return true }()
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("deadlock") && !r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["2 true"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

@@ -155,7 +155,10 @@ extension APIs {
         case "DispatchSemaphore": return LuaExpr("dispatch.semaphore(\(c.typed(c.arg("value") ?? c.args.first, .semaphoreValue)))", TypeName("DispatchSemaphore"))
         case "DispatchWorkItem":
             return LuaExpr("swift.workItem(\(c.code(c.arg("block") ?? c.trailing ?? c.args.last)))", TypeName("DispatchWorkItem"))
-        case "NSLock", "NSRecursiveLock", "NSCondition": return LuaExpr("dispatch.lock()", TypeName("NSLock"))
+        case "NSLock", "NSCondition": return LuaExpr("dispatch.lock()", TypeName("NSLock"))
+        // A thread may take it again (fsnotes's `projectsLock` taken by a method that holds it
+        // was a deadlock on a plain lock).
+        case "NSRecursiveLock": return LuaExpr("swift.recursiveLock()", TypeName("NSRecursiveLock"))
         case "Mutex", "OSAllocatedUnfairLock":
             // Synchronization's Mutex, os's OSAllocatedUnfairLock: the state they protect, in the
             // box `withLock`'s closure receives as its inout parameter (one thread runs at a time).

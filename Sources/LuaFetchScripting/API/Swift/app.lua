@@ -331,6 +331,32 @@ function S.semaphoreWait(s, seconds)
   if s:wait(seconds) then return S.case("success") end
   return S.case("timedOut")
 end
+--- `NSRecursiveLock()`: a `dispatch.lock()` the thread holding it may take again (each `lock`
+--- matched by an `unlock`). A thread is the coroutine running the code that asks.
+function S.recursiveLock()
+  local m, owner, depth = G.dispatch.lock(), nil, 0
+  local l = {}
+  function l.lock()
+    local me = coroutine.running()
+    if owner ~= me then m:lock(); owner = me end
+    depth = depth + 1
+  end
+  function l.tryLock()
+    local me = coroutine.running()
+    if owner ~= me then
+      if not m:tryLock() then return false end
+      owner = me
+    end
+    depth = depth + 1
+    return true
+  end
+  function l.unlock()
+    if depth == 0 then return end
+    depth = depth - 1
+    if depth == 0 then owner = nil; m:unlock() end
+  end
+  return l
+end
 function S.withLock(l, body)
   l:lock()
   local r = pack(pcall(body))
