@@ -503,6 +503,66 @@ import LuaFetchCore
         #expect(r.printed == ["2 true"], "\(r.printed) \(r.messages)")
     }
 
+    /// A member of an iOS base class that the type writes reads back what it wrote: pocket-casts's
+    /// tab bar controller set `selectedIndex` and indexed its tabs with it; the write was dropped,
+    /// the read was an opaque value that matched no case of its `switch`, and a nil event reached
+    /// its analytics at launch.
+    @Test func anInheritedMemberTheTypeWritesReadsBack() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let tabs = Tabs()
+            tabs.setUp()
+            """, others: """
+            final class Tabs: UITabBarController {
+                enum Pane { case home, prefs }
+                let panes: [Pane] = [.home, .prefs]
+                func setUp() {
+                    selectedIndex = 1
+                    let word: String
+                    switch panes[selectedIndex] {
+                    case .home: word = "home"
+                    case .prefs: word = "prefs"
+                    }
+                    print(word, self.selectedIndex)
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["prefs 1"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A closure literal goes to the overload whose parameter takes a function, and overloads
+    /// numbered apart never take a name another one has: NetNewsWire's `fetchArticlesAsync({ ...
+    /// }, completion)` beside `(_ feedID: String, _:)` and `(_ feedIDs: Set<String>, _:)` called
+    /// those two, each the other, to a stack overflow at launch; and a continuation resumed inside
+    /// its body goes on without a later wake-up (that resumed a finished task).
+    @Test func aClosureLiteralPicksTheOverloadThatTakesAFunction() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            Task {
+                let names = await Shelf().names("a")
+                print(names)
+            }
+            """, others: """
+            final class Shelf {
+                typealias Loader = (Int) -> [String]
+                func load(_ name: String, _ done: @escaping ([String]) -> Void) { load({ _ in [name] }, done) }
+                func load(_ tags: Set<String>, _ done: @escaping ([String]) -> Void) { load({ _ in Array(tags) }, done) }
+                private func load(_ fetch: @escaping Loader, _ done: @escaping ([String]) -> Void) { done(fetch(0)) }
+                func count(_ a: Int) -> Int { a }
+                func count(_ a: String) -> Int { 2 }
+                func count(_ a: Int, _ b: Int) -> Int { a + b }
+                func names(_ name: String) async -> [String] {
+                    await withCheckedContinuation { continuation in
+                        load(name) { continuation.resume(returning: $0 + ["\\(count(1, 2))"]) }
+                    }
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["[\"a\", \"3\"]"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

@@ -38,13 +38,33 @@ extension Translator {
     private func pickOverload(_ candidates: [FuncInfo], _ args: [CallArg]) -> FuncInfo? {
         if candidates.count <= 1 { return candidates.first }
         let labels = args.map { $0.label ?? "_" }
-        let fitting = candidates.filter { fits($0, labels) }
+        var fitting = candidates.filter { fits($0, labels) }
+        // A closure literal converts only to a function-typed parameter (NetNewsWire's
+        // `fetchArticlesAsync({ ... }, completion)` beside `(_ feedID: String, _:)` and
+        // `(_ feedIDs: Set<String>, _:)` called those two, each the other, forever).
+        if fitting.count > 1 {
+            let typed = fitting.filter { closuresLand($0, args) }
+            if !typed.isEmpty { fitting = typed }
+        }
         // A function calling its own name where another overload fits too calls the other (Swift
         // chooses it by type: brave-ios's `class func all() -> [Self] { all() ?? [] }` calls the
         // protocol extension's `all(where: ... = nil) -> [Self]?`; choosing itself recursed forever).
         if fitting.count > 1, let current = currentFunction, fitting[0].node.id == current.node.id { return fitting[1] }
         if let exact = fitting.first { return exact }
         return candidates.first { $0.params.count == args.count } ?? candidates.first
+    }
+
+    /// Every closure-literal argument lands on a closure parameter (placed as `ordered` places it).
+    private func closuresLand(_ f: FuncInfo, _ args: [CallArg]) -> Bool {
+        var i = 0
+        for p in f.params where i < args.count {
+            let a = args[i]
+            guard (a.label ?? "_") == p.label || (a.label == nil && a.closure != nil && p.isClosure) else { continue }
+            if a.closure != nil && !p.isClosure { return false }
+            i += 1
+            if p.variadic { while i < args.count && args[i].label == nil { i += 1 } }
+        }
+        return true
     }
 
     private func fits(_ f: FuncInfo, _ labels: [String]) -> Bool {

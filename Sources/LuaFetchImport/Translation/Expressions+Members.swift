@@ -240,3 +240,33 @@ extension Translator {
     }
 
 }
+
+extension Translator {
+    /// The names a type's own code assigns, bare or through `self.` (its declaration and
+    /// extensions, the app superclasses' too), once per type.
+    func writtenMembers(_ t: TypeDecl) -> Set<String> {
+        if let known = writtenMemberCache[ObjectIdentifier(t)] { return known }
+        let v = AssignedNames(viewMode: .sourceAccurate)
+        var c: TypeDecl? = t
+        while let x = c { for (_, block) in x.parts { v.walk(block) }; c = x.superclass }
+        writtenMemberCache[ObjectIdentifier(t)] = v.names
+        return v.names
+    }
+}
+
+/// Names assigned with `=` (or a compound assignment): `name = ...`, `self.name = ...`.
+private final class AssignedNames: SyntaxVisitor {
+    var names: Set<String> = []
+    override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
+        let op = node.operator.as(BinaryOperatorExprSyntax.self)?.operator.text ?? ""
+        let compound = op.hasSuffix("=") && !["==", "!=", "<=", ">=", "===", "!=="].contains(op)
+        guard node.operator.is(AssignmentExprSyntax.self) || compound else { return .visitChildren }
+        var left = node.leftOperand
+        if let m = left.as(MemberAccessExprSyntax.self), m.base?.is(DeclReferenceExprSyntax.self) == true,
+           m.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) {
+            left = ExprSyntax(m.declName)
+        }
+        if let d = left.as(DeclReferenceExprSyntax.self) { names.insert(Program.plain(d.baseName.text)) }
+        return .visitChildren
+    }
+}

@@ -339,6 +339,14 @@ extension Translator {
            Self.operationMembers.contains(name) || (program.global(name) == nil && program.freeFunctions(name) == nil && !["max", "min"].contains(name)) {
             return LuaExpr("self.\(Naming.field(name))", Self.operationMembers.contains(name) ? TypeName("Bool") : nil)
         }
+        // A member of an iOS base class that the type itself writes (`selectedIndex = 1` in a
+        // `UITabBarController` subclass): the instance's, so it reads back what was written
+        // (pocket-casts's tab bar indexed its tabs by an opaque value, matched no case, and
+        // passed a nil event on at launch). Members never written stay stubs' values.
+        if let t = currentType, !inStatic, t.inheritedOpaqueBase != nil, name.first?.isLowercase == true,
+           program.global(name) == nil, program.freeFunctions(name) == nil, writtenMembers(t).contains(name) {
+            return LuaExpr("self.\(Naming.field(name))")
+        }
         if name == "max" || name == "min" { return LuaExpr("math.\(name)", TypeName("Function")) }
         if let g = program.global(name) {
             let key = program.globalKey(g)

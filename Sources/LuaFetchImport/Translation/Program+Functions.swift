@@ -145,12 +145,19 @@ extension Program {
             }
             out[i].lua = Naming.field(name)
         }
-        // Still the same (same labels, other types): number them in order.
+        // Still the same (same labels, other types): number them in order, past any name another
+        // overload already has (NetNewsWire's second `fetchArticles(_:)` was numbered
+        // `fetchArticles_2`, the name of `fetchArticles(_:_:)`, and replaced it).
+        var taken = Set(out.map(\.lua))
         var seen: [String: Int] = [:]
         for i in out.indices {
             let n = seen[out[i].lua, default: 0]
             seen[out[i].lua] = n + 1
-            if n > 0 { out[i].lua += "_\(n + 1)" }
+            guard n > 0 else { continue }
+            var k = n + 1
+            while taken.contains("\(out[i].lua)_\(k)") { k += 1 }
+            out[i].lua += "_\(k)"
+            taken.insert(out[i].lua)
         }
         return out
     }

@@ -2,12 +2,10 @@
 // type (class, struct, enum, protocol, actor) with its extensions, properties, methods and
 // initializers, every free function and global, each with its Lua name (overloads get their
 // first argument label; Lua keywords and luafetch globals a `_` suffix), the app's entry points,
-// and the `#if` branches an iOS release build compiles. Built by one pass over the parsed files.
+// and the `#if` branches an iOS release build compiles. Built by one pass over the parsed files
+// (after Program+Aliases.swift's); what it records of each declaration is TypeDecl.swift's.
 import SwiftSyntax
 import SwiftIfConfig
-
-// What Program records of each declaration (TypeDecl, PropertyInfo, FuncInfo, TypeName, Naming)
-// is TypeDecl.swift's.
 
 /// Every declaration of the imported files.
 final class Program {
@@ -19,8 +17,7 @@ final class Program {
     var globals: [String: PropertyInfo] = [:]
     var globalOrder: [(ParsedFile, VariableDeclSyntax)] = []
     var extensionsOfUnknown: [(ParsedFile, ExtensionDeclSyntax)] = []
-    /// The methods and computed properties of those extensions, one external type per extended
-    /// type (kept apart from `types`: the name still means the iOS or Swift type).
+    /// Those extensions' members, one external type per extended type (apart from `types`).
     var externals: [String: TypeDecl] = [:]
     var externalOrder: [TypeDecl] = []
     var build = ReleaseBuild()
@@ -186,31 +183,10 @@ final class Program {
         }
     }
     private var pendingExtensions: [(ParsedFile, ExtensionDeclSyntax)] = []
-    /// Types by their own name (`Category` for `Log.Category`), in declaration order; built on
-    /// first use, after every file is collected.
+    /// Types by their own name (`Category` for `Log.Category`), built after collection.
     private(set) lazy var typesBySimpleName: [String: [TypeDecl]] = Dictionary(grouping: typeOrder, by: \.name)
-    /// Type aliases of function types, by name, at any level (duckduckgo's `onDidComplete:
-    /// @escaping AppConfigurationFetchCompletion` took the trailing closure).
-    private(set) var closureAliases: [String: FunctionTypeSyntax] = [:]
-    /// The function type a type is, through attributes, optionals and parentheses.
-    static func functionType(_ type: TypeSyntax) -> FunctionTypeSyntax? {
-        var t = type
-        while true {
-            if let a = t.as(AttributedTypeSyntax.self) { t = a.baseType; continue }
-            if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType; continue }
-            if let o = t.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { t = o.wrappedType; continue }
-            if let tu = t.as(TupleTypeSyntax.self), tu.elements.count == 1, let only = tu.elements.first { t = only.type; continue }
-            return t.as(FunctionTypeSyntax.self)
-        }
-    }
-    /// Before any declaration is collected: the function-type aliases of a file (`typealias
-    /// Completion = (Result) -> Void`, at any level), so a parameter of such a type takes a
-    /// trailing closure.
-    func collectAliases(_ file: ParsedFile) {
-        let v = ClosureAliasVisitor(viewMode: .sourceAccurate)
-        v.walk(file.tree)
-        for (name, f) in v.found where closureAliases[name] == nil { closureAliases[name] = f }
-    }
+    /// Function-type aliases by name, at any level (Program+Aliases.swift).
+    var closureAliases: [String: FunctionTypeSyntax] = [:]
     /// Top-level type aliases of named types and their compositions, by name (for adoption).
     private var typeAliases: [String: [String]] = [:]
 
@@ -471,16 +447,4 @@ extension Substring {
         }
         return nil
     }
-}
-
-/// The function-type aliases of a file, at any level; function bodies and initial values are skipped.
-private final class ClosureAliasVisitor: SyntaxVisitor {
-    var found: [(String, FunctionTypeSyntax)] = []
-    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
-        if let f = Program.functionType(node.initializer.value) { found.append((node.name.text, f)) }
-        return .skipChildren
-    }
-    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
-    override func visit(_ node: InitializerClauseSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 }

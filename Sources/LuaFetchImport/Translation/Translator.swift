@@ -148,6 +148,8 @@ final class Translator {
     let slice: Slice?
     /// What the translation called and made, so the importer can check that the slice kept it.
     var calledFunctions: [FuncInfo] = []
+    /// `writtenMembers` by type.
+    var writtenMemberCache: [ObjectIdentifier: Set<String>] = [:]
     var madeTypes: [TypeDecl] = []
 
     init(program: Program, profile: String, slice: Slice? = nil) {

@@ -176,11 +176,14 @@ function S.continuation(body)
     return result
   end
   local me = current
-  local resumed, value, err = false, nil, nil
+  local resumed, waiting, value, err = false, false, nil, nil
+  -- Resumed inside its body (a completion called synchronously), the task has not suspended:
+  -- it goes on when the body returns, and nothing wakes it later (NetNewsWire's database
+  -- fetch called its completion at once, and the wake-up resumed a finished task).
   local function resume(v, e)
     if resumed then error("Fatal error: SWIFT TASK CONTINUATION MISUSE: tried to resume its continuation more than once", 3) end
     resumed, value, err = true, v, e
-    me:later(0, function() step(me) end)
+    if waiting then me:later(0, function() step(me) end) end
   end
   local c = {}
   c.resume = function(_, v) resume(v) end
@@ -190,7 +193,10 @@ function S.continuation(body)
     if caseOf(r) == "failure" then resume(nil, r[1]) else resume(type(r) == "table" and r[1] or r) end
   end
   body(c)
-  if not resumed then co_yield({ wait = true }) end
+  if not resumed then
+    waiting = true
+    co_yield({ wait = true })
+  end
   if err ~= nil then S.throw(err) end
   return value
 end
