@@ -563,6 +563,43 @@ import LuaFetchCore
         #expect(r.printed == ["[\"a\", \"3\"]"], "\(r.printed) \(r.messages)")
     }
 
+    /// A property and a method of one name are two members: session-ios's files each add a
+    /// private `static let cat: Log.Category` and one adds `static func cat(_:)`; reading the
+    /// property gave the function, and indexing it crashed at launch.
+    @Test func aPropertyAndAMethodOfOneNameAreTwo() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(Category.cat.name, Category.cat("view").name, Box().size, Box().size(2))
+            """, others: """
+            struct Category {
+                let name: String
+                static let cat = Category(name: "app")
+                static func cat(_ suffix: String) -> Category { Category(name: "app-" + suffix) }
+            }
+            struct Box {
+                var size = 1
+                func size(_ k: Int) -> Int { size * k + 1 }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["app app-view 1 3"], "\(r.printed) \(r.messages)")
+    }
+
+    /// A timer's interval the import cannot see (a stub's opaque value) is the typed default of a
+    /// timer interval, 60 s, never a crash: home-assistant read its update interval through a
+    /// `@Dependency` environment the import does not model, and `timer.after` got a table.
+    @Test func aTimerOfAnUnknownIntervalTakesTheDefault() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            guard let interval = Settings().updateInterval else { return true }
+            Timer.scheduledTimer(withTimeInterval: interval, repeats: false) { _ in print("fired") }
+            """, others: """
+            struct Settings { var updateInterval: TimeInterval? { Current.store.interval } }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed.contains("fired"), "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

@@ -18,7 +18,9 @@ extension Translator {
             if let c = t.cases.first(where: { $0.name == name }) { _ = c; return LuaExpr("\(t.lua).\(Naming.field(name))", TypeName(t.qualified)) }
             let p = t.property(name)
             if name == "init" { return LuaExpr("function(...) return swift.new(\(t.lua), \"init\", ...) end") }
-            if let m = t.methods(name).first { return LuaExpr("\(t.lua).\(m.lua)", TypeName("Function")) }
+            // A method as a value, unless a static property has the name (`Category.cat` beside
+            // `static func cat(_:)`: the property; a call takes the method in Calls.swift).
+            if p?.isStatic != true, let m = t.methods(name).first { return LuaExpr("\(t.lua).\(m.lua)", TypeName("Function")) }
             // A nested type an extension outside the imported files adds (brave-ios's
             // `Preferences.General`, declared in a module the app's target does not compile): an
             // unknown type, whose members are stubs, never a nil field of the known one.

@@ -78,12 +78,15 @@ extension Program {
         // An enum case and a method of one base name are two members: the method takes its labels
         // into its Lua name (session-ios's `case theme(Theme, color:, alpha:)` beside `static func
         // theme(_:color:)`, whose `.theme(t, color: c, alpha: nil)` called itself forever).
-        for c in t.cases where t.methods[c.name] != nil {
-            for i in t.methods[c.name]!.indices where t.methods[c.name]![i].lua == Naming.field(c.name) {
-                let f = t.methods[c.name]![i]
-                var name = Naming.field(([c.name] + f.labels.filter { $0 != "_" }).joined(separator: "_"))
+        // So are a property and a method of one name (session-ios's files each add a private
+        // `static let cat: Log.Category`, and one a `static func cat(_:)`: the property read
+        // found the function).
+        for base in t.cases.map(\.name) + t.propertyOrder where t.methods[base] != nil {
+            for i in t.methods[base]!.indices where t.methods[base]![i].lua == Naming.field(base) {
+                let f = t.methods[base]![i]
+                var name = Naming.field(([base] + f.labels.filter { $0 != "_" }).joined(separator: "_"))
                 if name == f.lua { name += "_\(f.labels.count)" }
-                t.methods[c.name]![i].lua = name
+                t.methods[base]![i].lua = name
             }
         }
     }

@@ -41,6 +41,14 @@ final class TypeDecl {
     }
 
     /// Whether an external type has members the translation writes (methods, computed properties).
+    /// Its stored instance properties, in order (kept until a property is added).
+    var storedInstanceProperties: [PropertyInfo] {
+        if let c = storedCache, c.count == propertyOrder.count { return c.list }
+        let list = propertyOrder.compactMap { properties[$0] }.filter { $0.kind == .stored && !$0.isStatic }
+        storedCache = (propertyOrder.count, list)
+        return list
+    }
+    private var storedCache: (count: Int, list: [PropertyInfo])?
     var hasTranslatedMembers: Bool {
         !methods.isEmpty || properties.values.contains { $0.kind == .computed || $0.isStaticVariable }
     }

@@ -146,6 +146,9 @@ end
 --- `Timer.scheduledTimer(withTimeInterval:repeats:block:)`: the block gets the timer.
 function S.timer(interval, repeats, block)
   local t
+  -- An interval the import could not see (an opaque value: home-assistant's settings read through
+  -- a `@Dependency` it does not model) takes the typed default of a timer's interval, 60 s.
+  if type(interval) ~= "number" then interval = 60 end
   if repeats then t = G.timer.every(interval, function() block(t) end)
   else t = G.timer.after(interval, function() block(t) end) end
   return t
