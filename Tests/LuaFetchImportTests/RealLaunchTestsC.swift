@@ -600,6 +600,21 @@ import LuaFetchCore
         #expect(r.printed.contains("fired"), "\(r.printed) \(r.messages)")
     }
 
+    /// A String's or a URL's `hashValue` is a number, the same for equal values: mlem keyed its
+    /// guest-account cache by `url.hashValue`, which was nil, a nil table key at launch.
+    @Test func aStringsHashValueIsANumber() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let url = URL(string: "https://example.org/")!
+            var cache: [Int: String] = [:]
+            cache[url.hashValue] = "guest"
+            let same = URL(string: "https://example.org/")!
+            print(cache[same.hashValue] ?? "none", "a".hashValue == "a".hashValue, "a".hashValue == "b".hashValue)
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["guest true false"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

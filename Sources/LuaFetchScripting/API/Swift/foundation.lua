@@ -19,6 +19,13 @@ shared.process(function(p) P = p end)
 
 local stringMembers, stringMethods = shared.stringMembers, shared.stringMethods
 -- URLs are their strings: the members Foundation's URL has.
+-- `hashValue` of a String or a URL: the same for equal values (FNV-1a of its bytes), never nil
+-- (mlem keyed its guest-account cache by `url.hashValue`, a nil key at launch).
+stringMembers.hashValue = function(s)
+  local h = 2166136261
+  for i = 1, #s do h = ((h ~ s:byte(i)) * 16777619) & 0xffffffff end
+  return h
+end
 stringMembers.absoluteString = function(s) return s end
 stringMembers.relativePath = function(s) return (s:gsub("^%a[%w+.-]*://[^/]*", "")) end
 stringMembers.path = stringMembers.relativePath
