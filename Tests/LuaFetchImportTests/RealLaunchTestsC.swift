@@ -615,6 +615,32 @@ import LuaFetchCore
         #expect(r.printed == ["guest true false"], "\(r.printed) \(r.messages)")
     }
 
+    /// `@Dependency(\.name)` reads the app's `extension DependencyValues { var name }`, whose
+    /// `self[Key.self]` is the key's `liveValue`, made once per process: home-assistant's whole
+    /// `Current` environment came through it and was an opaque value, so its `isRunningTests`
+    /// stub was true and the launch returned before registering its BGTask.
+    @Test func aDependencyIsTheKeysLiveValue() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            print(World.isRunningTests, World.interval, World === World, Client().world.interval)
+            """, others: """
+            import Dependencies
+            final class Environment { var isRunningTests = false; var interval = 300.0 }
+            private let shared = Environment()
+            private enum EnvironmentKey: DependencyKey { static var liveValue: Environment { shared } }
+            extension DependencyValues {
+                var environment: Environment {
+                    get { self[EnvironmentKey.self] }
+                    set { self[EnvironmentKey.self] = newValue }
+                }
+            }
+            var World: Environment { @Dependency(\\.environment) var environment; return environment }
+            struct Client { @Dependency(\\.environment) var world }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["false 300.0 true 300.0"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

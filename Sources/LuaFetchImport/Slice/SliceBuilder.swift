@@ -126,6 +126,8 @@ final class SliceBuilder {
         if let s = t.superclass { reachType(s) }
         for p in t.protocols { reachType(p) }
         for name in t.inherited { if let x = program.type(named: name, from: t), x !== t { reachType(x) } }
+        // A swift-dependencies key: `swift.dependencyValues()` reads its `liveValue`.
+        if t.inherited.contains("DependencyKey"), let live = t.properties["liveValue"] { reach(live, t) }
     }
 
     /// A type that is made: its stored state, subscripts and implicit members; its superclass's.

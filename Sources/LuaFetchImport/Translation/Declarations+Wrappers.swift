@@ -27,6 +27,19 @@ extension Translator {
         p.decl.attributes.compactMap { $0.as(AttributeSyntax.self) }.first { $0.attributeName.trimmedDescription == p.wrapper }
     }
 
+    /// `@Dependency(\.name)` (swift-dependencies) where the files declare `extension
+    /// DependencyValues { var name }`: that accessor, read on the process's dependency values
+    /// (`swift.dependencyValues()`, whose `self[Key.self]` is the key's `liveValue`). Nil otherwise.
+    func dependencyValue(_ a: AttributeSyntax?) -> String? {
+        guard let a, a.attributeName.trimmedDescription == "Dependency", case .argumentList(let list)? = a.arguments,
+              let kp = list.first?.expression.as(KeyPathExprSyntax.self), kp.components.count == 1,
+              let c = kp.components.first?.component.as(KeyPathPropertyComponentSyntax.self),
+              let ext = program.externals["DependencyValues"] else { return nil }
+        let name = Program.plain(c.declName.baseName.text)
+        guard ext.property(name) != nil else { return nil }
+        return "swift.extGet(\(ext.lua), \(Literals.quote(Naming.field(name))), swift.dependencyValues())"
+    }
+
     /// The starting value a library wrapper's attribute names: its `defaultValue:` (or
     /// `default:`, `wrappedValue:`, `initialValue:`) argument.
     func libraryWrapperDefault(_ p: PropertyInfo) -> ExprSyntax? {

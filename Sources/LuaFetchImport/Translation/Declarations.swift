@@ -205,7 +205,9 @@ extension Translator {
             // One whose attribute names its starting value (`@UserDefault(key: "k", defaultValue: 0)`)
             // starts at it (issue 38.7): the wrapper's storage is out of sight, its default is not.
             if let w = p.wrapper, Self.libraryWrapper(w) {
-                if let start = libraryWrapperDefault(p) {
+                if let d = dependencyValue(Self.wrapperAttribute(p)) {
+                    emit("self.\(field) = \(d)", at: p.binding)
+                } else if let start = libraryWrapperDefault(p) {
                     emit("self.\(field) = \(expr(start, expect: p.type).code)", at: p.binding)
                 } else {
                     emit("self.\(field) = swift.opaque(\(Literals.quote(p.type?.name ?? p.name)))", at: p.binding)

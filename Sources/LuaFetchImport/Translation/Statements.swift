@@ -129,6 +129,7 @@ extension Translator {
         for a in v.attributes.compactMap({ $0.as(AttributeSyntax.self) }) {
             let w = a.attributeName.trimmedDescription
             guard Self.libraryWrapper(w), program.type(named: w, from: currentType) == nil else { continue }
+            if let d = dependencyValue(a) { return d }
             if case .argumentList(let list)? = a.arguments,
                let start = list.first(where: { Self.wrapperStartLabels.contains($0.label?.text ?? "") })?.expression {
                 return expr(start, expect: declared).code

@@ -331,6 +331,20 @@ function S.semaphoreWait(s, seconds)
   if s:wait(seconds) then return S.case("success") end
   return S.case("timedOut")
 end
+--- swift-dependencies' `DependencyValues`, one per process: `@Dependency(\.name)` reads the app's
+--- `extension DependencyValues { var name }`, whose `self[Key.self]` is the key's `liveValue`,
+--- made once (home-assistant's whole `Current` environment came through it), or what the app
+--- set (`self[Key.self] = value`).
+function S.dependencyValues()
+  if P.dependencyValues == nil then
+    local values = {}
+    P.dependencyValues = {
+      subscript = function(_, K) local v = values[K]; if v == nil then v = K.liveValue; values[K] = v end return v end,
+      setSubscript = function(_, K, v) values[K] = v end,
+    }
+  end
+  return P.dependencyValues
+end
 --- `NSRecursiveLock()`: a `dispatch.lock()` the thread holding it may take again (each `lock`
 --- matched by an `unlock`). A thread is the coroutine running the code that asks.
 function S.recursiveLock()
