@@ -641,6 +641,32 @@ import LuaFetchCore
         #expect(r.printed == ["false 300.0 true 300.0"], "\(r.printed) \(r.messages)")
     }
 
+    /// An enum case whose name Lua cannot spell (`case rosé`) is kept under the field the code
+    /// uses: pocket-casts's `ThemeType.rosé` was registered as `rosé` and read as `ros_`, nil, and
+    /// its theme's `old.rawValue` crashed at launch.
+    @Test func anEnumCaseOfANonASCIINameIsThere() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let store = ThemeStore()
+            store.active = .rosé
+            print(store.active.old.rawValue, store.active == ThemeType.rosé, ThemeType(rawValue: 3) == .rosé)
+            """, others: """
+            enum ThemeType: Int32 {
+                case light = 0, rosé = 3
+                enum Old: Int { case light = 10, rosé = 13 }
+                var old: Old {
+                    switch self {
+                    case .light: return .light
+                    case .rosé: return .rosé
+                    }
+                }
+            }
+            final class ThemeStore { var active: ThemeType = .light }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["13 true true"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

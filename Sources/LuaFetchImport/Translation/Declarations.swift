@@ -135,7 +135,10 @@ extension Translator {
             setFile(t.file)
             let cases = t.cases.map { c -> String in
                 var parts = [Literals.quote(c.name), c.raw ?? "nil"]
-                if c.arity > 0 { parts.append(String(c.arity)) }
+                // A name Lua cannot spell (`case rosé`) is kept under the field the code uses.
+                let field = Naming.field(c.name)
+                if c.arity > 0 || field != c.name { parts.append(String(c.arity)) }
+                if field != c.name { parts.append(Literals.quote(field)) }
                 return "{ \(parts.joined(separator: ", ")) }"
             }
             emit("swift.enum(\(t.lua), { \(cases.joined(separator: ", ")) })", t.line)

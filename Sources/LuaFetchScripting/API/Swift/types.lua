@@ -425,13 +425,13 @@ function S.enum(C, cases)
   info.cases = {}
   local all = {}
   for i, c in ipairs(cases) do
-    local name, raw, arity = c[1], c[2], c[3]
+    local name, raw, arity, key = c[1], c[2], c[3], c[4] or c[1]   -- key: the Lua field (`ros_`)
     info.cases[i] = name
     if arity and arity > 0 then
-      rawset(C, name, function(...) return setmetatable({ __case = name, rawValue = raw, ... }, mt) end)
+      rawset(C, key, function(...) return setmetatable({ __case = name, rawValue = raw, ... }, mt) end)
     else
       local v = setmetatable({ __case = name, rawValue = raw == nil and name or raw }, mt)
-      rawset(C, name, v)
+      rawset(C, key, v)
       all[#all + 1] = v
     end
   end
