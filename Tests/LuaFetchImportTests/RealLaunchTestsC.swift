@@ -600,8 +600,10 @@ import LuaFetchCore
         #expect(r.printed.contains("fired"), "\(r.printed) \(r.messages)")
     }
 
-    /// A String's or a URL's `hashValue` is a number, the same for equal values: mlem keyed its
-    /// guest-account cache by `url.hashValue`, which was nil, a nil table key at launch.
+    /// `hashValue` is a number, the same for equal values, for a String, a URL and a value of the
+    /// app's Hashable types (its own `hash(into:)`, else its stored properties): mlem keyed its
+    /// guest-account cache by the `hashValue` of a struct that synthesizes Hashable, which was nil,
+    /// a nil table key at launch.
     @Test func aStringsHashValueIsANumber() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
             let url = URL(string: "https://example.org/")!
@@ -609,10 +611,18 @@ import LuaFetchCore
             cache[url.hashValue] = "guest"
             let same = URL(string: "https://example.org/")!
             print(cache[same.hashValue] ?? "none", "a".hashValue == "a".hashValue, "a".hashValue == "b".hashValue)
+            let id = ActorID(host: "a.org"), twin = ActorID(host: "a.org"), other = ActorID(host: "b.org")
+            print(id.hashValue == twin.hashValue, id.hashValue == other.hashValue, Tagged(tag: 4).hashValue == Tagged(tag: 9).hashValue)
+            """, others: """
+            struct ActorID: Hashable { let host: String }
+            struct Tagged: Hashable {
+                let tag: Int
+                func hash(into hasher: inout Hasher) { hasher.combine(tag % 5) }
+            }
             """))
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
-        #expect(r.printed == ["guest true false"], "\(r.printed) \(r.messages)")
+        #expect(r.printed == ["guest true false", "true false true"], "\(r.printed) \(r.messages)")
     }
 
     /// `@Dependency(\.name)` reads the app's `extension DependencyValues { var name }`, whose

@@ -73,6 +73,10 @@ extension Translator {
                 return LuaExpr("swift.publishedSubject(\(base.code), \(Literals.quote(Naming.field(String(name.dropFirst())))))", TypeName("Publisher"))
             }
             let p = t.property(name)
+            // Hashable's synthesized `hashValue` (or its own `hash(into:)`): swift.hashValue.
+            if name == "hashValue", p == nil {
+                return LuaExpr(base.chained ? "swift.optApply(\(base.code), swift.hashValue)" : "swift.hashValue(\(base.code))", TypeName("Int"))
+            }
             var r: LuaExpr
             if base.chained || tn.optional && base.chained {
                 r = LuaExpr("swift.opt(\(base.code), \(Literals.quote(Naming.field(name))))", p?.type)

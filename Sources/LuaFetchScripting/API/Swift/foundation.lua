@@ -19,12 +19,34 @@ shared.process(function(p) P = p end)
 
 local stringMembers, stringMethods = shared.stringMembers, shared.stringMethods
 -- URLs are their strings: the members Foundation's URL has.
--- `hashValue` of a String or a URL: the same for equal values (FNV-1a of its bytes), never nil
--- (mlem keyed its guest-account cache by `url.hashValue`, a nil key at launch).
-stringMembers.hashValue = function(s)
-  local h = 2166136261
+-- `hashValue` (Hashable): the same for equal values, never nil (mlem keyed its guest-account
+-- cache by the `hashValue` of a struct that synthesizes Hashable, a nil key at launch). A string
+-- is FNV-1a of its bytes; a value of the app's types runs its `hash(into:)`, else combines its
+-- stored properties by name, in order; a case its name and values; anything else its text.
+local function fnv(s, h)
+  h = h or 2166136261
   for i = 1, #s do h = ((h ~ s:byte(i)) * 16777619) & 0xffffffff end
   return h
+end
+stringMembers.hashValue = function(s) return fnv(s) end
+function S.hashValue(v)
+  local t = type(v)
+  if t == "string" then return fnv(v) end
+  if t == "number" then return math.type(v) == "integer" and v or fnv(tostring(v)) end
+  if t ~= "table" or shared.isOpaque(v) then return fnv(tostring(v)) end
+  local hasher = { h = 2166136261 }
+  function hasher.combine(_, x) hasher.h = fnv(tostring(S.hashValue(x)), hasher.h) end
+  hasher.v = hasher   -- `hash(into hasher: inout Hasher)` takes it as its inout box
+  local C = S.typeOf(v)
+  local own = C and (rawget(C, "hash_into") or rawget(C, "hash"))
+  if type(own) == "function" then own(v, hasher); return hasher.h end
+  local keys = {}
+  for k in pairs(v) do if type(k) == "string" and k:sub(1, 2) ~= "__" then keys[#keys + 1] = k end end
+  table.sort(keys)
+  if rawget(v, "__case") then hasher:combine(rawget(v, "__case")) end
+  for i = 1, #v do hasher:combine(rawget(v, i)) end
+  for _, k in ipairs(keys) do hasher:combine(k); hasher:combine(rawget(v, k)) end
+  return hasher.h
 end
 stringMembers.absoluteString = function(s) return s end
 stringMembers.relativePath = function(s) return (s:gsub("^%a[%w+.-]*://[^/]*", "")) end
