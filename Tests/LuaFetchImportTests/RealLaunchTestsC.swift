@@ -677,6 +677,19 @@ import LuaFetchCore
         #expect(r.printed == ["13 true true"], "\(r.printed) \(r.messages)")
     }
 
+    /// A collection's `lazy` is the collection (its operations are eager, with the same result):
+    /// home-assistant's `providers.lazy.compactMap { $0(request) }.first` called `compactMap` on
+    /// nil at launch.
+    @Test func aLazyCollectionIsTheCollection() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let providers: [(Int) -> String?] = [{ _ in nil }, { "p\\($0)" }, { _ in "late" }]
+            print(providers.lazy.compactMap { $0(7) }.first ?? "none", [1, 2, 3].lazy.map { $0 * 2 }.count)
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["p7 3"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

@@ -177,8 +177,8 @@ arrayMembers.isEmpty = function(a) return #a == 0 end
 arrayMembers.first = function(a) return a[1] end
 arrayMembers.last = function(a) return a[#a] end
 arrayMembers.indices = function(a) return S.range(0, #a, false) end
-arrayMembers.startIndex = function() return 0 end
-arrayMembers.endIndex = function(a) return #a end
+arrayMembers.startIndex, arrayMembers.endIndex = function() return 0 end, function(a) return #a end
+arrayMembers.lazy = function(a) return a end   -- `xs.lazy.compactMap { ... }.first`: eager, same result
 local arrayMethods = {}
 function arrayMethods.append(a, v) a[#a + 1] = v end
 arrayMethods["append_contentsOf"] = function(a, b) for _, v in S.iter(b) do a[#a + 1] = v end end
