@@ -690,6 +690,24 @@ import LuaFetchCore
         #expect(r.printed == ["p7 3"], "\(r.printed) \(r.messages)")
     }
 
+    /// `NSFileCoordinator.coordinate(...)` runs its accessor before it returns: cryptomator's
+    /// `coordinate(writingItemAt:options:error:byAccessor:) { dbPool = ... }` then `dbPool!` found
+    /// nil at launch (once `@Dependency` gave it its real database URL).
+    @Test func aFileCoordinatorRunsItsAccessorAtOnce() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let coordinator = NSFileCoordinator(filePresenter: nil)
+            var coordinatorError: NSError?
+            var opened: String?
+            coordinator.coordinate(writingItemAt: URL(fileURLWithPath: "/tmp/db"), options: .forMerging, error: &coordinatorError, byAccessor: { url in
+                opened = "pool"
+            })
+            print(opened!)
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed.first == "pool", "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

@@ -114,6 +114,9 @@ final class StubBook {
         "mutate", "withLock", "withValue", "withMutableValue", "withCriticalRegion", "locked", "synchronized",
         "sync", "performAndWait", "performBlockAndWait", "read", "write", "unsafeRead", "unsafeWrite",
         "inDatabase", "inTransaction", "inSavePoint", "modify", "access", "transaction", "barrierSync",
+        // NSFileCoordinator's accessor runs before `coordinate(...)` returns (cryptomator's
+        // `dbPool!` after `coordinate(writingItemAt:...) { dbPool = ... }`).
+        "coordinate",
     ]
 
     /// Whether a stub of `name` calls the closures it is handed. An initializer keeps its closures
