@@ -708,6 +708,25 @@ import LuaFetchCore
         #expect(r.printed.first == "pool", "\(r.printed) \(r.messages)")
     }
 
+    /// A value of the app's types called as a function runs its `callAsFunction`, also where the
+    /// import cannot tell its type: home-assistant's environment holds a task runner typed by a
+    /// protocol, and `Current.backgroundTask(withName:) { ... }` called the instance itself.
+    @Test func aValueCalledAsAFunctionRunsCallAsFunction() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let env = Env()
+            print(env.runner(withName: "cleanup") { $0 + "!" })
+            """, others: """
+            protocol TaskRunning { func callAsFunction(withName name: String, wrapping: (String) -> String) -> String }
+            final class Runner: TaskRunning {
+                func callAsFunction(withName name: String, wrapping: (String) -> String) -> String { wrapping(name) }
+            }
+            final class Env { var runner: TaskRunning = Runner() }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["cleanup!"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

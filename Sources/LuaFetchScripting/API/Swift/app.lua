@@ -136,9 +136,24 @@ function S.optApply(v, f)
   return f(v)
 end
 
---- `f?(args)`: calls `f` when it is not nil.
+--- `f?(args)`: calls `f` when it is not nil; a value of the app's types runs its
+--- `callAsFunction` (home-assistant's `Current.backgroundTask(withName:...)` called an instance).
 function S.callOpt(f, ...)
   if f == nil then return nil end
+  if type(f) == "table" and S.typeOf(f) then
+    local m = f.callAsFunction
+    if type(m) ~= "function" then
+      local C, names = S.typeOf(f), {}
+      while C do
+        for k, v in pairs(C) do if type(k) == "string" and k:find("^callAsFunction") and type(v) == "function" then names[#names + 1] = k end end
+        local info = shared.typeInfo[C]
+        C = info and info.super
+      end
+      table.sort(names)
+      m = names[1] and f[names[1]]
+    end
+    if type(m) == "function" then return m(f, ...) end
+  end
   return f(...)
 end
 
