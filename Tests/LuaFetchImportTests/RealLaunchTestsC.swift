@@ -727,6 +727,28 @@ import LuaFetchCore
         #expect(r.printed == ["cleanup!"], "\(r.printed) \(r.messages)")
     }
 
+    /// A stub's value where the code expects one of the app's enums is its first case (a typed
+    /// default): pocket-casts's `activeTheme = SettingsStore.appSettings.theme` (a member its macro
+    /// declares, out of the import's sight) matched no case of `old`'s `switch`, and
+    /// `activeTheme.old.rawValue` crashed at launch.
+    @Test func aStubWhereAnEnumIsExpectedIsItsFirstCase() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let theme = Theme()
+            print(theme.active.old.rawValue, theme.active == .light)
+            """, others: """
+            enum Kind: Int { case light = 0, dark = 1; var old: Int { switch self { case .light: return 10; case .dark: return 11 } } }
+            struct OldBox { let rawValue: Int }
+            final class Theme {
+                var active: Kind
+                init() { active = AppSettings.shared.theme }
+            }
+            extension Kind { var oldBox: OldBox { OldBox(rawValue: old) } }
+            """).mapValues { $0.replacingOccurrences(of: "theme.active.old.rawValue", with: "theme.active.oldBox.rawValue") })
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["10 true"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

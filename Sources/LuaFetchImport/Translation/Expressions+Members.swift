@@ -276,3 +276,17 @@ private final class AssignedNames: SyntaxVisitor {
         return .visitChildren
     }
 }
+
+extension Translator {
+    /// A stub's value where the code expects one of the app's enums (`activeTheme =
+    /// settings.theme`, a member the import cannot see) is, when it is opaque at run time, the
+    /// enum's first case: a typed default (issue 38.7), never a value no `switch` matches
+    /// (pocket-casts's theme matched no case, and its `old.rawValue` crashed at launch).
+    func enumDefault(_ x: LuaExpr, _ expect: TypeName?) -> LuaExpr {
+        guard x.stubName != nil, let e = expect, !e.optional, let t = program.type(named: e.name, from: currentType),
+              t.kind == .enum, t.cases.contains(where: { $0.arity == 0 }) else { return x }
+        var r = LuaExpr("swift.enumDefault(\(x.code), \(t.lua))", TypeName(t.qualified))
+        r.stubName = x.stubName
+        return r
+    }
+}

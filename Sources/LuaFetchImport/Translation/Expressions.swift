@@ -20,8 +20,8 @@ extension Translator {
         if e.is(NilLiteralExprSyntax.self) { return LuaExpr("nil") }
         if let s = e.as(StringLiteralExprSyntax.self) { return stringLiteral(s) }
         if let d = e.as(DeclReferenceExprSyntax.self) { return resolveIdentifier(d.baseName.text, node: Syntax(d)) }
-        if let m = e.as(MemberAccessExprSyntax.self) { return memberAccess(m, expect: expect, optionalUse: optionalUse) }
-        if let c = e.as(FunctionCallExprSyntax.self) { return call(c, expect: expect, optionalUse: optionalUse, awaited: awaited) }
+        if let m = e.as(MemberAccessExprSyntax.self) { return enumDefault(memberAccess(m, expect: expect, optionalUse: optionalUse), expect) }
+        if let c = e.as(FunctionCallExprSyntax.self) { return enumDefault(call(c, expect: expect, optionalUse: optionalUse, awaited: awaited), expect) }
         if let c = e.as(ClosureExprSyntax.self) { return closure(c) }
         if let infix = e.as(InfixOperatorExprSyntax.self) {
             if let a = assignment(infix) {

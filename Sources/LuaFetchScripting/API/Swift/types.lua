@@ -441,8 +441,9 @@ function S.enum(C, cases)
     return nil
   end)
 end
---- `Status(rawValue: x)`.
+--- `Status(rawValue: x)`; a stub's opaque value where an enum is expected: its first case.
 function S.fromRaw(C, raw) return rawget(C, "init_rawValue")(raw) end
+function S.enumDefault(v, C) if isOpaque(v) then return rawget(C, "allCases")[1] end return v end
 
 shared.typeInfo, shared.instanceMeta, shared.ArrayMeta, shared.DictMeta = typeInfo, instanceMeta, ArrayMeta, DictMeta
 shared.metaType = metaType
