@@ -403,13 +403,16 @@ import LuaFetchCore
     }
 
     /// An initializer the import cannot see keeps its closures for later (a handler, an event
-    /// mapping): its stub does not call them, but for types that run their body at once
+    /// mapping), and so does a registration (`registerMigration("v1") { db in ... }`, which
+    /// cryptomator's migrator runs inside `migrate`): their stubs do not call them, but for types that run their body at once
     /// (`StubBook.initializerRunsClosures`: Combine's `Future`, ...). duckduckgo's
     /// `EventMapping<Events> { event, _, parameters, _ in ... }` ran on an opaque event, matched no
     /// case, left its `Pixel.Event` nil and crashed at launch.
     @Test func anInitializersClosuresAreKeptForLater() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
             let mapping = EventMapping<AdEvents> { event, _, _, _ in print("mapped") }
+            var migrator = DatabaseMigrator()
+            migrator.registerMigration("v1") { db in print("migrated") }
             let future = Future<Int, Never> { promise in print("future"); promise(.success(1)) }
             print(mapping == nil, future == nil)
             """, others: """
@@ -417,7 +420,8 @@ import LuaFetchCore
             """))
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(!r.codes.contains("app-crash"), "\(r.messages)")
-        #expect(r.printed.first == "false false" && r.printed.contains("future") && !r.printed.contains("mapped"), "\(r.printed) \(r.messages)")
+        #expect(r.printed.first == "false false" && r.printed.contains("future") && !r.printed.contains("mapped") && !r.printed.contains("migrated"),
+                "\(r.printed) \(r.messages)")
     }
 
     /// `type(of: self)` is the type, so its statics are the app's: duckduckgo's `type(of:

@@ -129,6 +129,10 @@ final class StubBook {
     /// its switch on an opaque event, left its `Pixel.Event` nil and crashed.)
     static func callsClosures(_ name: String) -> Bool {
         if name.hasSuffix(".init") { return initializerRunsClosures.contains(String(name.dropLast(5))) }
+        // A registration keeps its closure for whatever later calls it (GRDB's
+        // `migrator.registerMigration("v1") { db in ... }` runs inside `migrate`, not at once:
+        // cryptomator's migrations ran at a drawn time and held its database lock at suspension).
+        if name.split(separator: ".").last?.hasPrefix("register") == true { return false }
         return !userEventClosureCalls.contains(name)
     }
     static let initializerRunsClosures: Set<String> = [
