@@ -753,6 +753,30 @@ import LuaFetchCore
         #expect(r.printed == ["10 true"], "\(r.printed) \(r.messages)")
     }
 
+    /// An enum's initializer that assigns `self = .case` makes that case: pocket-casts's
+    /// `ThemeType(old:)` switched over the old value and assigned `self`, and the value it made
+    /// was of no case (its `old.rawValue` crashed at launch).
+    @Test func anEnumInitializerAssigningSelfMakesThatCase() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let kind = Kind(old: .legacyDark)
+            print(kind == .dark, kind.rawValue, Kind(old: .legacyLight) == .light)
+            """, others: """
+            enum Kind: Int {
+                case light = 0, dark = 1
+                enum Old { case legacyLight, legacyDark }
+                init(old: Old) {
+                    switch old {
+                    case .legacyLight: self = .light
+                    case .legacyDark: self = .dark
+                    }
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["true 1 true"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

@@ -46,6 +46,11 @@ extension Translator {
             } else {
                 statements(body.statements)
             }
+            // An enum's initializer that assigns `self = .case` gives that value back (swift.new
+            // takes it: pocket-casts's `ThemeType(old:)` made a value of no case).
+            if info.base == "init", owner?.kind == .enum, body.description.contains("self =") {
+                emit("do return self end", at: node)
+            }
         }
         indent -= 1
         out.append(pad + "end" + marker(file.endLine(body.map(Syntax.init) ?? node)))

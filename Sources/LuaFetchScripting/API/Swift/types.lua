@@ -269,7 +269,7 @@ function S.new(C, initName, ...)
   local init = initName and initName ~= "memberwise" and findInType(C, initName)
   if init then
     local r = init(o, ...)
-    if r == false then return nil end
+    if r == false then return nil elseif type(r) == "table" and r ~= o then return r end   -- an enum's `self = .case`
   elseif typeInfo[C].kind == "struct" and (initName == "init" or initName == "memberwise") then
     -- memberwise initializer: arguments in the order the stored properties are declared
     local order = rawget(C, "__memberwise")
