@@ -66,8 +66,9 @@ public enum Importer {
         for _ in 0..<8 {
             let missed = pass.t.calledFunctions.filter { !slice.contains($0) }
             let unmade = pass.t.madeTypes.filter { !slice.isMade($0) }
-            if missed.isEmpty && unmade.isEmpty { break }
-            builder.widen(functions: missed, made: unmade)
+            let unread = pass.t.usedProperties.filter { !slice.contains($0.0) }
+            if missed.isEmpty && unmade.isEmpty && unread.isEmpty { break }
+            builder.widen(functions: missed, made: unmade, properties: unread)
             pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck, resources: resources)
         }
         let t = pass.t, typeLines = pass.typeLines, memberLines = pass.memberLines

@@ -777,6 +777,39 @@ import LuaFetchCore
         #expect(r.printed == ["true 1 true"], "\(r.printed) \(r.messages)")
     }
 
+    /// A global written with a capital is kept when code reads it (it reads like a type name), and
+    /// a property the translation reads that the slice left out widens the slice: home-assistant's
+    /// `Current.apis.filter { ... }` (its `var Current: AppEnvironment`, read through
+    /// `@Dependency`) found a nil `Current` or a nil `apis` at launch.
+    @Test func aCapitalizedGlobalAndAPropertyReadAreKept() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            Manager().subscribe(["a", "b"])
+            """, others: """
+            import Dependencies
+            final class Env {
+                var servers = ["s1", "s2"]
+                var apis: [String] { servers.compactMap { $0 == "s2" ? nil : "api-" + $0 } }
+            }
+            private let shared = Env()
+            private enum EnvKey: DependencyKey { static var liveValue: Env { shared } }
+            extension DependencyValues { var env: Env { get { self[EnvKey.self] } set { self[EnvKey.self] = newValue } } }
+            public var Current: Env { @Dependency(\\.env) var env; return env }
+            public var Defaults: Env { shared }
+            final class Manager {
+                var tokens: [String] = []
+                func subscribe(_ definitions: [String]) {
+                    tokens = definitions.flatMap { definition -> [String] in
+                        Current.apis.filter { !$0.isEmpty }.map { definition + $0 }
+                    }
+                    print(tokens, Defaults.servers.count)
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["[\"aapi-s1\", \"bapi-s1\"] 2"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

@@ -90,8 +90,9 @@ final class SliceBuilder {
     }
 
     /// Adds what the translation reached that the slice left out, and what it reaches in turn.
-    func widen(functions fs: [FuncInfo], made ms: [TypeDecl]) {
+    func widen(functions fs: [FuncInfo], made ms: [TypeDecl], properties ps: [(PropertyInfo, TypeDecl)] = []) {
         for f in fs { reach(f, owners[f.node.id] ?? nil) }
+        for (p, t) in ps { reach(p, t) }
         for t in ms { make(t) }
         drain()
         count()
@@ -160,6 +161,9 @@ final class SliceBuilder {
         switch r {
         case .type(let name):
             if let t = program.type(named: name, from: owner) { reachType(t) }
+            // A global written with a capital (home-assistant's `var Current: AppEnvironment`) reads
+            // like a type name: it is the global.
+            else { for (t, p) in properties[name] ?? [] where t == nil { reach(p, t) } }
         case .name(let name, let asValue):
             if let t = program.type(named: name, from: owner) { reachType(t) }
             if let owner {

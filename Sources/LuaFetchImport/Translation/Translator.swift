@@ -148,6 +148,10 @@ final class Translator {
     let slice: Slice?
     /// What the translation called and made, so the importer can check that the slice kept it.
     var calledFunctions: [FuncInfo] = []
+    /// Properties of the app's types the translation read or wrote on an instance (the slice is
+    /// widened to those it left out: home-assistant's `Current.apis` read a computed property the
+    /// slice had not kept, nil at launch).
+    var usedProperties: [(PropertyInfo, TypeDecl)] = []
     /// `writtenMembers` by type.
     var writtenMemberCache: [ObjectIdentifier: Set<String>] = [:]
     var madeTypes: [TypeDecl] = []
