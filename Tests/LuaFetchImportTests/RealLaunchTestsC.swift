@@ -810,6 +810,28 @@ import LuaFetchCore
         #expect(r.printed == ["[\"aapi-s1\", \"bapi-s1\"] 2"], "\(r.printed) \(r.messages)")
     }
 
+    /// A delegate callback's name as a bare value in a subclass of an iOS class is the inherited
+    /// view it is named after: pocket-casts's tab bar controller passed `tabBar` (its
+    /// `tabBar(_:didSelect:)` callback, translated as a function) to `insertSubview(_:belowSubview:)`,
+    /// the stub called it with nil, and the callback read `item.tag` of nil.
+    @Test func aDelegateCallbacksNameIsTheInheritedView() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            Tabs().setUp()
+            """, others: """
+            final class Tabs: UITabBarController {
+                func setUp() {
+                    let mini = UIView()
+                    view.insertSubview(mini, belowSubview: tabBar)
+                    print("placed")
+                }
+                override func tabBar(_ tabBar: UITabBar, didSelect item: UITabBarItem) { print("selected", item.tag) }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["placed"], "\(r.printed) \(r.messages)")
+    }
+
     /// `UUID(uuidString:)` is the UUID its string spells, so one stored as its string and read
     /// back is the same one (yattee kept its active preset's id in UserDefaults: each read made a
     /// new UUID, the preset was never found, and a notification loop ran to the instruction limit).

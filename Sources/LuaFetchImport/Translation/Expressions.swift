@@ -312,6 +312,13 @@ extension Translator {
                 return LuaExpr("swift.get(0, self, \(Literals.quote(name)))", APIs.builtinMemberType(TypeName(t.qualified), name))
             }
             let ms = t.methods(name)
+            // A delegate callback's name (`tabBar(_ tabBar:didSelect:)`, `tableView(_ tableView:...)`)
+            // as a bare value in a subclass of an iOS class is the inherited view it is named after
+            // (pocket-casts's `view.insertSubview(mini, belowSubview: tabBar)` passed the callback,
+            // which a stub then called with nil).
+            if !inStatic, t.inheritedOpaqueBase != nil, !ms.isEmpty, ms.allSatisfy({ $0.params.first?.name == name }) {
+                return LuaExpr("self.\(Naming.field(name))")
+            }
             if let m = ms.first {
                 if m.isStatic || inStatic { return LuaExpr("function(...) return \(t.lua).\(m.lua)(...) end", TypeName("Function")) }
                 if t.external { return LuaExpr("function(...) return \(t.lua).\(m.lua)(self, ...) end", TypeName("Function")) }
