@@ -66,7 +66,7 @@ public enum Importer {
         for _ in 0..<8 {
             let missed = pass.t.calledFunctions.filter { !slice.contains($0) }
             let unmade = pass.t.madeTypes.filter { !slice.isMade($0) }
-            let unread = pass.t.usedProperties.filter { !slice.contains($0.0) }
+            let unread = pass.t.unkeptProperties
             if missed.isEmpty && unmade.isEmpty && unread.isEmpty { break }
             builder.widen(functions: missed, made: unmade, properties: unread)
             pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck, resources: resources)

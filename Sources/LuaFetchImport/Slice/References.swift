@@ -153,7 +153,6 @@ final class ReferenceCollector: SyntaxVisitor {
 
     // MARK: - Members and names
 
-    /// `x[safeIndex: i]`: a labelled subscript, a member of its own (`subscript` with the label).
     /// `window.rootViewController = x`: a window made key and visible loads x's view
     /// (`swift.makeKeyAndVisible`), so x's type's view callbacks are reached when its type is
     /// declared (other view controllers' `viewDidLoad` stay out: they run when the person opens
@@ -167,6 +166,7 @@ final class ReferenceCollector: SyntaxVisitor {
         }
         return .visitChildren
     }
+    /// `x[safeIndex: i]`: a labelled subscript, a member of its own (`subscript` with the label).
     override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind {
         if let label = node.arguments.first?.label?.text, label != "_" {
             references.append(.call(base: "subscript", labels: node.arguments.map { $0.label?.text }, receiver: .other))

@@ -17,7 +17,7 @@ extension Translator {
             if let nested = t.nested[name] { var r = LuaExpr(nested.lua, TypeName(nested.qualified)); r.typeRef = nested; return r }
             if let c = t.cases.first(where: { $0.name == name }) { _ = c; return LuaExpr("\(t.lua).\(Naming.field(name))", TypeName(t.qualified)) }
             let p = t.property(name)
-            if let p { usedProperties.append((p, t)) }
+            use(p, of: t)
             if name == "init" { return LuaExpr("function(...) return swift.new(\(t.lua), \"init\", ...) end") }
             // A method as a value, unless a static property has the name (`Category.cat` beside
             // `static func cat(_:)`: the property; a call takes the method in Calls.swift).
@@ -74,7 +74,7 @@ extension Translator {
                 return LuaExpr("swift.publishedSubject(\(base.code), \(Literals.quote(Naming.field(String(name.dropFirst())))))", TypeName("Publisher"))
             }
             let p = t.property(name)
-            if let p { usedProperties.append((p, t)) }
+            use(p, of: t)
             // Hashable's synthesized `hashValue` (or its own `hash(into:)`): swift.hashValue.
             if name == "hashValue", p == nil {
                 return LuaExpr(base.chained ? "swift.optApply(\(base.code), swift.hashValue)" : "swift.hashValue(\(base.code))", TypeName("Int"))

@@ -5,17 +5,18 @@
 import SwiftSyntax
 
 extension Program {
-    /// The function type a type is, through attributes, optionals and parentheses.
-    static func functionType(_ type: TypeSyntax) -> FunctionTypeSyntax? {
+    /// A type without its attributes (`@escaping`), optionality and parentheses.
+    static func unwrapped(_ type: TypeSyntax) -> TypeSyntax {
         var t = type
         while true {
             if let a = t.as(AttributedTypeSyntax.self) { t = a.baseType; continue }
             if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType; continue }
-            if let o = t.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { t = o.wrappedType; continue }
             if let tu = t.as(TupleTypeSyntax.self), tu.elements.count == 1, let only = tu.elements.first { t = only.type; continue }
-            return t.as(FunctionTypeSyntax.self)
+            return t
         }
     }
+    /// The function type a type is, through attributes, optionals and parentheses.
+    static func functionType(_ type: TypeSyntax) -> FunctionTypeSyntax? { unwrapped(type).as(FunctionTypeSyntax.self) }
     /// Before any declaration is collected: the function-type aliases of a file (`typealias
     /// Completion = (Result) -> Void`, at any level), so a parameter of such a type takes a
     /// trailing closure.

@@ -36,13 +36,7 @@ extension Program {
         if let a = p.type.as(AttributedTypeSyntax.self), a.baseType.is(FunctionTypeSyntax.self) { isClosure = true }
         if p.type.trimmedDescription.contains("->") { isClosure = true }
         var closureParams: [TypeName?] = []
-        var t: TypeSyntax = p.type
-        while true {
-            if let a = t.as(AttributedTypeSyntax.self) { t = a.baseType; continue }
-            if let o = t.as(OptionalTypeSyntax.self) { t = o.wrappedType; continue }
-            if let tu = t.as(TupleTypeSyntax.self), tu.elements.count == 1, let only = tu.elements.first { t = only.type; continue }
-            break
-        }
+        let t = Program.unwrapped(p.type)
         if let f = t.as(FunctionTypeSyntax.self) ?? t.as(IdentifierTypeSyntax.self).flatMap({ closureAliases[$0.name.text] }) {
             isClosure = true
             closureParams = f.parameters.map { TypeName($0.type) }

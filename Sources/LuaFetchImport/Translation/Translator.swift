@@ -148,10 +148,10 @@ final class Translator {
     let slice: Slice?
     /// What the translation called and made, so the importer can check that the slice kept it.
     var calledFunctions: [FuncInfo] = []
-    /// Properties of the app's types the translation read or wrote on an instance (the slice is
-    /// widened to those it left out: home-assistant's `Current.apis` read a computed property the
-    /// slice had not kept, nil at launch).
-    var usedProperties: [(PropertyInfo, TypeDecl)] = []
+    /// Properties of the app's types the translation read or wrote that the slice left out (it is
+    /// widened to them: home-assistant's `Current.apis` read a computed property the slice had not
+    /// kept, nil at launch).
+    var unkeptProperties: [(PropertyInfo, TypeDecl)] = []
     /// `writtenMembers` by type.
     var writtenMemberCache: [ObjectIdentifier: Set<String>] = [:]
     var madeTypes: [TypeDecl] = []
@@ -165,6 +165,8 @@ final class Translator {
     /// Whether the scenario keeps this function, property or declaration (18.8.4).
     func keeps(_ f: FuncInfo) -> Bool { slice?.contains(f) ?? true }
     func keeps(_ p: PropertyInfo) -> Bool { slice?.contains(p) ?? true }
+    /// A property of `t` the translation uses: noted for widening when the slice left it out.
+    func use(_ p: PropertyInfo?, of t: TypeDecl) { if let p, !keeps(p) { unkeptProperties.append((p, t)) } }
     func keeps(node: some SyntaxProtocol) -> Bool { slice?.contains(node: node) ?? true }
     func isMade(_ t: TypeDecl) -> Bool { slice?.isMade(t) ?? true }
 
