@@ -21,6 +21,9 @@ struct InfoPlist: Sendable {
     /// The scene manifest names a storyboard (`UISceneStoryboardFile`): UIKit makes the scene's
     /// window and sets the scene delegate's `window` before `scene(_:willConnectTo:options:)`.
     var sceneStoryboard = false
+    /// A main storyboard (`UIMainStoryboardFile`) in an app without a scene manifest: UIKit makes
+    /// the window and sets the app delegate's `window` before `willFinishLaunching`.
+    var mainStoryboard = false
     var isExtension = false
     var name: String?
 
@@ -40,6 +43,7 @@ struct InfoPlist: Sendable {
         sceneStoryboard = configurations.values.contains { role in
             (role.array ?? []).contains { $0.dict?["UISceneStoryboardFile"]?.string?.isEmpty == false }
         }
+        mainStoryboard = !hasSceneManifest && values["UIMainStoryboardFile"]?.string?.isEmpty == false
         isExtension = values["NSExtension"] != nil || values["EXAppExtensionAttributes"] != nil
         name = [values["CFBundleDisplayName"]?.string, values["CFBundleName"]?.string].compactMap { $0 }
             .first { !$0.contains("$(") && !$0.contains("${") && !$0.isEmpty }

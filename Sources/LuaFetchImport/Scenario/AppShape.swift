@@ -110,7 +110,9 @@ extension Translator {
         if let d { setFile(d.file) } else if let a = entry.swiftUIApp { setFile(a.file) }
         emitPlainLine("delegate = function(app)", d?.line ?? entry.swiftUIApp?.line)
         indent = 2
-        emitPlainLine("local appDelegate = swift.launch(app, \(d?.lua ?? "nil"))", d?.line)
+        // A main storyboard: UIKit made the delegate's window (and its root view controller).
+        let storyboard = plist?.mainStoryboard == true && d?.property("window") != nil ? ", true" : ""
+        emitPlainLine("local appDelegate = swift.launch(app, \(d?.lua ?? "nil")\(storyboard))", d?.line)
         if let a = entry.swiftUIApp {
             setFile(a.file)
             emitPlainLine("local appStruct = swift.new(\(a.lua), \"init\")  -- the SwiftUI App: its init is the launch", a.line)

@@ -108,8 +108,8 @@ final class StubBook {
     /// queue's critical section (`locked.mutate { $0.x = 1 }`, GRDB's `read`/`write`, FMDB's
     /// `inDatabase`, Core Data's `performAndWait`). A stub of one calls its closures at once
     /// (`sync = true`), so what the closure assigns is there after the call (Loop's
-    /// `mutateSettings` read the old value its `mutate` closure set). Others run them later, and
-    /// so does one holding the app-group container's lock (its `seconds` are the lock's).
+    /// `mutateSettings` read the old value its `mutate` closure set), holding its lock if it has
+    /// one only while they run. Others run them later.
     static let synchronousClosureCalls: Set<String> = [
         "mutate", "withLock", "withValue", "withMutableValue", "withCriticalRegion", "locked", "synchronized",
         "sync", "performAndWait", "performBlockAndWait", "read", "write", "unsafeRead", "unsafeWrite",
@@ -238,11 +238,13 @@ final class StubBook {
             "-- (\"opaque\": a value whose every field and call is again a stub; \"nil\"; or a Lua value), calls",
             "-- each closure `calls` times (default 1). `blocking = true`: the call itself takes `seconds` on",
             "-- the calling thread. `lock = \"sharedContainer\"`: it holds the app-group container's lock",
-            "-- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.",
+            "-- meanwhile (`\"ifSharedContainer\"`, the import's guess for a database write: only when the",
+            "-- database was opened on a path in the app-group container). Edit to match your SDKs; a later",
+            "-- stubs{} adds to this one and wins.",
             "stubs {",
         ]
         for n in names {
-            let lock = lockNames.contains(n.name) ? "lock = \"sharedContainer\" " : ""
+            let lock = lockNames.contains(n.name) ? "lock = \"ifSharedContainer\" " : ""
             let result = typedResult(n.name).map { "result = \($0) " } ?? ""
             let why = typed[n.name].map { "; \($0.what) the import cannot see: set its real value" } ?? ""
             out.append("  [\(Literals.quote(n.name))] = { \(lock)\(result)},  -- \(n.first)\(n.calls > 1 ? " (+\(n.calls - 1) more)" : "")\(why)")

@@ -102,7 +102,7 @@ end  --@ JournalDatabase.swift:68
 app {
   backgroundModes = {  },
   delegate = function(app)  --@ AppDelegate.swift:4
-    local appDelegate = swift.launch(app, T.AppDelegate)  --@ AppDelegate.swift:4
+    local appDelegate = swift.launch(app, T.AppDelegate, true)  --@ AppDelegate.swift:4
     return {
       didFinishLaunching = function(app, launch)  --@ AppDelegate.swift:11
         appDelegate:application(app, swift.launchOptions(launch))  --@ AppDelegate.swift:11
@@ -125,13 +125,15 @@ app {
 -- ("opaque": a value whose every field and call is again a stub; "nil"; or a Lua value), calls
 -- each closure `calls` times (default 1). `blocking = true`: the call itself takes `seconds` on
 -- the calling thread. `lock = "sharedContainer"`: it holds the app-group container's lock
--- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.
+-- meanwhile (`"ifSharedContainer"`, the import's guess for a database write: only when the
+-- database was opened on a path in the app-group container). Edit to match your SDKs; a later
+-- stubs{} adds to this one and wins.
 stubs {
   ["WidgetCenter.reloadAllTimelines"] = { },  -- AppDelegate.swift:28
   ["DatabaseQueue.init"] = { },  -- JournalDatabase.swift:41
-  ["JournalEntry.insert"] = { lock = "sharedContainer" },  -- JournalDatabase.swift:54
+  ["JournalEntry.insert"] = { lock = "ifSharedContainer" },  -- JournalDatabase.swift:54
   ["db.execute"] = { },  -- JournalDatabase.swift:56
-  ["DatabaseQueue.write"] = { lock = "sharedContainer" },  -- JournalDatabase.swift:52
+  ["DatabaseQueue.write"] = { lock = "ifSharedContainer" },  -- JournalDatabase.swift:52
   ["DatabaseQueue.interrupt"] = { },  -- JournalDatabase.swift:67
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).

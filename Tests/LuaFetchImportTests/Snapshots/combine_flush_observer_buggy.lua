@@ -97,7 +97,7 @@ end  --@ AppDelegate.swift:21
 app {
   backgroundModes = {  },
   delegate = function(app)  --@ AppDelegate.swift:3
-    local appDelegate = swift.launch(app, T.AppDelegate)  --@ AppDelegate.swift:3
+    local appDelegate = swift.launch(app, T.AppDelegate, true)  --@ AppDelegate.swift:3
     return {
       didFinishLaunching = function(app, launch)  --@ AppDelegate.swift:8
         appDelegate:application(app, swift.launchOptions(launch))  --@ AppDelegate.swift:8
@@ -117,7 +117,9 @@ app {
 -- ("opaque": a value whose every field and call is again a stub; "nil"; or a Lua value), calls
 -- each closure `calls` times (default 1). `blocking = true`: the call itself takes `seconds` on
 -- the calling thread. `lock = "sharedContainer"`: it holds the app-group container's lock
--- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.
+-- meanwhile (`"ifSharedContainer"`, the import's guess for a database write: only when the
+-- database was opened on a path in the app-group container). Edit to match your SDKs; a later
+-- stubs{} adds to this one and wins.
 stubs {
   ["TelemetryClient.init"] = { },  -- AnalyticsController.swift:15
   ["TelemetryClient.send"] = { },  -- AnalyticsController.swift:61 (+1 more)

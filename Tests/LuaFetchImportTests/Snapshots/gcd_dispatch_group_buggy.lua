@@ -120,7 +120,7 @@ end  --@ BackupCoordinator.swift:80
 app {
   backgroundModes = {  },
   delegate = function(app)  --@ AppDelegate.swift:3
-    local appDelegate = swift.launch(app, T.AppDelegate)  --@ AppDelegate.swift:3
+    local appDelegate = swift.launch(app, T.AppDelegate, true)  --@ AppDelegate.swift:3
     return {
       didFinishLaunching = function(app, launch)  --@ AppDelegate.swift:8
         appDelegate:application(app, swift.launchOptions(launch))  --@ AppDelegate.swift:8
@@ -140,7 +140,9 @@ app {
 -- ("opaque": a value whose every field and call is again a stub; "nil"; or a Lua value), calls
 -- each closure `calls` times (default 1). `blocking = true`: the call itself takes `seconds` on
 -- the calling thread. `lock = "sharedContainer"`: it holds the app-group container's lock
--- meanwhile. Edit to match your SDKs; a later stubs{} adds to this one and wins.
+-- meanwhile (`"ifSharedContainer"`, the import's guess for a database write: only when the
+-- database was opened on a path in the app-group container). Edit to match your SDKs; a later
+-- stubs{} adds to this one and wins.
 stubs {
   ["ContactsSyncClient.init"] = { },  -- BackupCoordinator.swift:7
   ["PhotoBackupClient.init"] = { },  -- BackupCoordinator.swift:8

@@ -108,12 +108,21 @@ function S.appGet(name, start)
   return start
 end
 
+--- The window UIKit makes from a storyboard: its `rootViewController` is the storyboard's initial
+--- view controller, never nil (NetNewsWire's `window!.rootViewController as! RootSplitViewController`
+--- was drawn nil: a false crash).
+function S.storyboardWindow()
+  local w = opaque("UIWindow")
+  S.setMember(w, "rootViewController", opaque("UIViewController"))
+  return w
+end
+
 --- The scene delegate: made when the scene connects, kept for the process. `storyboard`: the
 --- scene manifest names one, so UIKit made the window and set the delegate's `window` (18.9.7).
 function S.connectScene(C, storyboard)
   if P.sceneDelegate == nil then
     P.sceneDelegate = S.new(C, "init")
-    if storyboard and P.sceneDelegate.window == nil then P.sceneDelegate.window = opaque("UIWindow") end
+    if storyboard and P.sceneDelegate.window == nil then P.sceneDelegate.window = S.storyboardWindow() end
   end
   return P.sceneDelegate
 end

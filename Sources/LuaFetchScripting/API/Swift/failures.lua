@@ -1,13 +1,15 @@
 -- swift/failures.lua, module 7 of 13 of the runtime of imported scenarios (README.md):
 -- Which stub calls fail in a run (18.9.3: one failure per run, `--stub-failures`) and loops over
 -- stubs (18.9.5: an opaque condition holds for a drawn number of iterations), and the answers of
--- the SDK's `-> Bool` calls (the files of a fresh install). Holds the call sites' table, the
--- stubs' specs and the per-run call counts that stubs.lua fills and reads.
+-- the SDK's `-> Bool` calls (the files of a fresh install). Holds the call sites' table
+-- (`swift.sites`), the stubs' specs (`stubs{}`, checked here) and the per-run call counts that
+-- stubs.lua reads.
 -- Uses: the host's primitives (prim.draw, prim.stubFailures), process (isOpaque, opaqueName).
 -- Shares: stubSites, stubSpecs, stubCounts, failureKind, failsNow, touchStub, boolAnswer, wrote.
 local S, prim, shared = ...
 local G = _G
-local type, ipairs = type, ipairs
+local type, ipairs, pairs, error, tostring = type, ipairs, pairs, error, tostring
+local sort, mtype = table.sort, math.type
 local floor, exp, log = math.floor, math.exp, math.log
 local isOpaque, opaqueName = shared.isOpaque, shared.opaqueName
 
@@ -15,6 +17,75 @@ local sites = {}    -- the call sites (swift.sites), by number
 local specs = {}    -- stubs{} by name
 local counts = {}   -- per site: how many times it ran in this run
 shared.stubSites, shared.stubSpecs, shared.stubCounts = sites, specs, counts
+
+-- ===========================================================================================
+-- The sites the importer lists (`swift.sites`) and `stubs{}` (18.4): what each stub does.
+-- ===========================================================================================
+local declaredNames = {}   -- names given to stubs{}, in order, with where
+local usedNames = {}
+--- The call sites of the scenario's stubs: { name, where, opt = used as an optional,
+--- closures = { [argument index] = { label, errs = { positions of error parameters }, ... } },
+--- await = true, throws = true }.
+function S.sites(list)
+  for i, s in ipairs(list) do
+    sites[i] = s
+    usedNames[s[1]] = true
+  end
+end
+
+local stubSpecFields = { seconds = true, result = true, calls = true, blocking = true, lock = true, iterations = true }
+--- `stubs{ ["Type.member"] = spec, ... }`: what each stub does; a later call adds to the earlier
+--- ones and overrides the names it repeats.
+function S.declareStubs(t)
+  if type(t) ~= "table" then error("bad argument #1 to 'stubs' (a table of stub specs expected, like stubs{ [\"Api.fetch\"] = { seconds = 2 } })", 2) end
+  local names = {}
+  for k in pairs(t) do names[#names + 1] = k end
+  for _, name in ipairs(names) do
+    local spec = t[name]
+    if type(name) ~= "string" then error("stubs: a stub is named by a string, like [\"Api.fetch\"]", 2) end
+    if type(spec) ~= "table" then error("stubs: [\"" .. name .. "\"] must be a table, like { seconds = 2 }", 2) end
+    for f in pairs(spec) do
+      if not stubSpecFields[f] then
+        local hint = prim.didYouMean(tostring(f), { "seconds", "result", "calls", "blocking", "lock", "iterations" })
+        error("stubs: unknown field '" .. tostring(f) .. "' of [\"" .. name .. "\"]" .. hint .. " (fields: seconds, result, calls, blocking, lock, iterations)", 2)
+      end
+    end
+    local s = spec.seconds
+    if s ~= nil and s ~= "never" and type(s) ~= "number" and not (type(s) == "table" and type(s[1]) == "number" and type(s[2]) == "number" and s[1] <= s[2]) then
+      error("stubs: [\"" .. name .. "\"].seconds must be a number, { min, max } or \"never\"", 2)
+    end
+    if type(s) == "number" and (s < 0 or s ~= s) then error("stubs: [\"" .. name .. "\"].seconds must not be negative", 2) end
+    if type(s) == "table" and s[1] < 0 then error("stubs: [\"" .. name .. "\"].seconds must not be negative", 2) end
+    if spec.calls ~= nil and (mtype(spec.calls) ~= "integer" or spec.calls < 0) then
+      error("stubs: [\"" .. name .. "\"].calls must be a whole number ≥ 0", 2)
+    end
+    if spec.blocking ~= nil and type(spec.blocking) ~= "boolean" then error("stubs: [\"" .. name .. "\"].blocking must be true or false", 2) end
+    local it = spec.iterations
+    if it ~= nil and not (mtype(it) == "integer" and it >= 0) and not (type(it) == "table" and mtype(it[1]) == "integer" and mtype(it[2]) == "integer" and 0 <= it[1] and it[1] <= it[2]) then
+      error("stubs: [\"" .. name .. "\"].iterations must be a whole number ≥ 0 or { min, max }", 2)
+    end
+    if spec.lock ~= nil and spec.lock ~= "sharedContainer" and spec.lock ~= "ifSharedContainer" then
+      error("stubs: [\"" .. name .. "\"].lock must be \"sharedContainer\" (or \"ifSharedContainer\": only on a database opened in the app-group container)", 2)
+    end
+    if not specs[name] then declaredNames[#declaredNames + 1] = { name = name, where = prim.where(2) } end
+    specs[name] = spec
+  end
+end
+
+--- Names given to stubs{} that no call uses (a warning at load, with "did you mean").
+function S.unusedStubs()
+  local out = {}
+  local used = {}
+  for n in pairs(usedNames) do used[#used + 1] = n end
+  sort(used)
+  for _, d in ipairs(declaredNames) do
+    if not usedNames[d.name] then
+      out[#out + 1] = (d.where or "stubs") .. ": stubs{}: no call uses [\"" .. d.name .. "\"]" .. prim.didYouMean(d.name, used)
+    end
+  end
+  return out
+end
+
 
 -- ===========================================================================================
 -- Failures as a search dimension (18.9.3). A site can fail when it throws or has a failure path

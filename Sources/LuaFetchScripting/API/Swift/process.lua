@@ -2,10 +2,10 @@
 -- What a Swift program keeps in memory (statics, globals, singletons): one table per process,
 -- made by `swift.launch`, handed to the other modules through `shared.process`; and opaque
 -- values, what a stub returns (18.7.1).
--- Uses: Lua's own functions only. Shares: process, Opaque, opaque, isOpaque.
+-- Uses: Lua's own functions only. Shares: process, Opaque, opaque, isOpaque, inAppGroup, fromAppGroup.
 local S, prim, shared = ...
-local rawequal, setmetatable, getmetatable = rawequal, setmetatable, getmetatable
-local tostring = tostring
+local rawequal, setmetatable, getmetatable, rawget = rawequal, setmetatable, getmetatable, rawget
+local tostring, type = tostring, type
 
 -- ===========================================================================================
 -- The process: what a Swift program keeps in memory (statics, globals, singletons) lives in one
@@ -17,13 +17,16 @@ local P = { statics = setmetatable({}, { __mode = "k" }), globals = {} }
 local processReaders = {}
 function shared.process(set) processReaders[#processReaders + 1] = set; set(P) end
 
---- Starts this process's memory; returns the app delegate instance (or nil).
-function S.launch(app, delegateClass)
+--- Starts this process's memory; returns the app delegate instance (or nil). `storyboard`: the
+--- Info.plist names a main storyboard, so UIKit made the window and set the delegate's `window`
+--- before `willFinishLaunching`.
+function S.launch(app, delegateClass, storyboard)
   P = { statics = {}, globals = {}, app = app, tasks = {} }
   for i = 1, #processReaders do processReaders[i](P) end
   S.app = app
   if delegateClass then
     P.appDelegate = S.new(delegateClass, "init")
+    if storyboard and P.appDelegate.window == nil then P.appDelegate.window = S.storyboardWindow() end
     return P.appDelegate
   end
 end
@@ -79,4 +82,21 @@ for _, op in ipairs({ "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__u
   Opaque[op] = function() return opaque("opaque") end
 end
 
+-- Where an opaque value's file lives: one made from a path in the app-group container (a string
+-- `swift.appGroupURL` began, or a value already there), or assigned one, is there too, and so is
+-- what is read from it (`container.viewContext`). A database stub the importer marked `lock =
+-- "ifSharedContainer"` holds the container's lock only then (pocket-casts's FMDB queue lives in
+-- Application Support while its widget uses the app group: no 0xdead10cc there).
+local inAppGroup = setmetatable({}, { __mode = "k" })
+local function fromAppGroup(v)
+  local t = type(v)
+  if t == "string" then return v:sub(1, 10) == "/AppGroup/" end
+  if t ~= "table" then return false end
+  if inAppGroup[v] then return true end
+  -- `persistentStoreDescriptions = [description]`: an array's first element.
+  local first = getmetatable(v) ~= Opaque and rawget(v, 1)
+  return first ~= nil and first ~= false and (type(first) == "string" and first:sub(1, 10) == "/AppGroup/" or inAppGroup[first] == true)
+end
+
 shared.Opaque, shared.opaque, shared.isOpaque, shared.opaqueName = Opaque, opaque, isOpaque, opaqueName
+shared.inAppGroup, shared.fromAppGroup = inAppGroup, fromAppGroup

@@ -2,8 +2,8 @@
 -- Member access and calls where the importer did not know the receiver's type (`swift.get`,
 -- `swift.call`), and the stubs of 18.4 and 18.7: calls into code the imported files do not
 -- define, whose time, result and failure are drawn from their own seeded stream (`prim.draw`),
--- `stubs{}` and `unsupported`.
--- Uses: the host's primitives (prim), process (opaque values), types (metatables, copy,
+-- and `unsupported`.
+-- Uses: the host's primitives (prim), process (opaque values and where their files live), types (metatables, copy,
 -- caseOf), collections (builtinTables, emptyOpaques), failures (the sites, specs and counts;
 -- which calls fail; the answers of `-> Bool` calls).
 local S, prim, shared = ...
@@ -18,6 +18,7 @@ local copy, CaseMeta, caseOf, typeInfo = shared.copy, shared.CaseMeta, shared.ca
 local builtinTables, emptyOpaques, shadowedBuiltin = shared.builtinTables, shared.emptyOpaques, shared.shadowedBuiltin
 local failureKind, failsNow, touchStub = shared.failureKind, shared.failsNow, shared.touchStub
 local boolAnswer, wrote = shared.boolAnswer, shared.wrote
+local inAppGroup, fromAppGroup = shared.inAppGroup, shared.fromAppGroup
 -- The call sites (swift.sites), stubs{} by name, and per site how many times it ran in this run.
 local sites, specs, counts = shared.stubSites, shared.stubSpecs, shared.stubCounts
 
@@ -89,7 +90,9 @@ local function opaqueMember(site, recv, name)
     touchStub(info[1])
     return b
   end
-  return S.stubValue(site, recv)
+  v = S.stubValue(site, recv)
+  if inAppGroup[recv] and isOpaque(v) then inAppGroup[v] = true end
+  return v
 end
 
 --- `recv.name`.
@@ -130,6 +133,7 @@ function S.setMember(recv, name, v)
   if type(recv) ~= "table" then return end
   if isOpaque(recv) then
     if v == nil then v = NIL end
+    if fromAppGroup(v) then inAppGroup[recv] = true end
     rawset(recv, name, v)
     return
   end
@@ -214,71 +218,8 @@ end
 -- ===========================================================================================
 -- Stubs (18.4, 18.7): calls into code the imported files do not define.
 -- ===========================================================================================
-local declaredNames = {}   -- names given to stubs{}, in order, with where
-local usedNames = {}
 local defaultRange = { 0.01, 10 }
 local exploreRange = { 0.001, 120 }
-
---- The call sites of the scenario's stubs: { name, where, opt = used as an optional,
---- closures = { [argument index] = { label, errs = { positions of error parameters }, ... } },
---- await = true, throws = true }.
-function S.sites(list)
-  for i, s in ipairs(list) do
-    sites[i] = s
-    usedNames[s[1]] = true
-  end
-end
-
-local stubSpecFields = { seconds = true, result = true, calls = true, blocking = true, lock = true, iterations = true }
---- `stubs{ ["Type.member"] = spec, ... }`: what each stub does; a later call adds to the earlier
---- ones and overrides the names it repeats.
-function S.declareStubs(t)
-  if type(t) ~= "table" then error("bad argument #1 to 'stubs' (a table of stub specs expected, like stubs{ [\"Api.fetch\"] = { seconds = 2 } })", 2) end
-  local names = {}
-  for k in pairs(t) do names[#names + 1] = k end
-  for _, name in ipairs(names) do
-    local spec = t[name]
-    if type(name) ~= "string" then error("stubs: a stub is named by a string, like [\"Api.fetch\"]", 2) end
-    if type(spec) ~= "table" then error("stubs: [\"" .. name .. "\"] must be a table, like { seconds = 2 }", 2) end
-    for f in pairs(spec) do
-      if not stubSpecFields[f] then
-        local hint = prim.didYouMean(tostring(f), { "seconds", "result", "calls", "blocking", "lock", "iterations" })
-        error("stubs: unknown field '" .. tostring(f) .. "' of [\"" .. name .. "\"]" .. hint .. " (fields: seconds, result, calls, blocking, lock, iterations)", 2)
-      end
-    end
-    local s = spec.seconds
-    if s ~= nil and s ~= "never" and type(s) ~= "number" and not (type(s) == "table" and type(s[1]) == "number" and type(s[2]) == "number" and s[1] <= s[2]) then
-      error("stubs: [\"" .. name .. "\"].seconds must be a number, { min, max } or \"never\"", 2)
-    end
-    if type(s) == "number" and (s < 0 or s ~= s) then error("stubs: [\"" .. name .. "\"].seconds must not be negative", 2) end
-    if type(s) == "table" and s[1] < 0 then error("stubs: [\"" .. name .. "\"].seconds must not be negative", 2) end
-    if spec.calls ~= nil and (mtype(spec.calls) ~= "integer" or spec.calls < 0) then
-      error("stubs: [\"" .. name .. "\"].calls must be a whole number ≥ 0", 2)
-    end
-    if spec.blocking ~= nil and type(spec.blocking) ~= "boolean" then error("stubs: [\"" .. name .. "\"].blocking must be true or false", 2) end
-    local it = spec.iterations
-    if it ~= nil and not (mtype(it) == "integer" and it >= 0) and not (type(it) == "table" and mtype(it[1]) == "integer" and mtype(it[2]) == "integer" and 0 <= it[1] and it[1] <= it[2]) then
-      error("stubs: [\"" .. name .. "\"].iterations must be a whole number ≥ 0 or { min, max }", 2)
-    end
-    if spec.lock ~= nil and spec.lock ~= "sharedContainer" then error("stubs: [\"" .. name .. "\"].lock must be \"sharedContainer\"", 2) end
-    if not specs[name] then declaredNames[#declaredNames + 1] = { name = name, where = prim.where(2) } end
-    specs[name] = spec
-  end
-end
-
---- Names given to stubs{} that no call uses (a warning at load, with "did you mean").
-function S.unusedStubs()
-  local out = {}
-  local used = {}
-  for n in pairs(usedNames) do used[#used + 1] = n end
-  sort(used)
-  for _, d in ipairs(declaredNames) do
-    if not usedNames[d.name] then
-      out[#out + 1] = (d.where or "stubs") .. ": stubs{}: no call uses [\"" .. d.name .. "\"]" .. prim.didYouMean(d.name, used)
-    end
-  end
-  return out
-end
 
 local function drawSeconds(spec, site, n, explore)
   local s = spec.seconds
@@ -377,8 +318,11 @@ local function runClosures(o, argv, argn)
   return fire, #toCall
 end
 
-local function holdLock(o)
-  if o.spec.lock == "sharedContainer" then return G.sharedContainer.lock(o.name) end
+-- `lock = "ifSharedContainer"` (the importer's guess for a database write): only when the
+-- receiver was opened on a path in the app-group container (process.lua's fromAppGroup).
+local function holdLock(o, recv)
+  local l = o.spec.lock
+  if l == "sharedContainer" or (l == "ifSharedContainer" and inAppGroup[recv]) then return G.sharedContainer.lock(o.name) end
 end
 
 --- A stub's value (a property read: `AccountStore.shared.currentAccount`).
@@ -396,8 +340,13 @@ function S.stubCall(site, recv, ...)
   if o.info.bool and isOpaque(o.result) then o.result = boolAnswer(site, o.info, argv[1]) end
   -- `T()`: an object the app makes empty (its subscript holds only what the app writes).
   if argv.n == 0 and recv == nil and isOpaque(o.result) and o.name:sub(-5) == ".init" then emptyOpaques[o.result] = true end
+  if isOpaque(o.result) and not inAppGroup[o.result] then
+    local there = fromAppGroup(recv)
+    for i = 1, argv.n do there = there or fromAppGroup(argv[i]) end
+    if there then inAppGroup[o.result] = true end
+  end
   local fire, closures = runClosures(o, argv, argv.n)
-  local lock = holdLock(o)
+  local lock = holdLock(o, recv)
   if o.info.await and S.inTask() then
     if o.info.throws then
       -- A throwing async call ends when its task is cancelled (its lock released first).
@@ -415,17 +364,29 @@ function S.stubCall(site, recv, ...)
     if o.failing and o.info.throws then S.throw(opaque("Error")) end
     return o.result
   end
-  if o.info.sync and not (o.spec.blocking or lock) then
-    -- A critical section's closure (`sync = true`: `mutate`, `withLock`, `read`, `write`, ...)
-    -- runs before the call returns. One that holds the app-group container's lock (`lock =
-    -- "sharedContainer"`, a database write) keeps the timing below: its lock is the finding.
-    if closures > 0 then fire() end
+  if o.info.sync then
+    -- A critical section's closure (`sync = true`: `mutate`, `withLock`, `inDatabase`, `write`,
+    -- ...) runs before the call returns, on the calling thread, holding the call's lock
+    -- meanwhile (so a closure that waits while holding it is the finding; the same thread calling
+    -- a completion after it is none); `blocking`: its `seconds` are spent first.
+    if o.spec.blocking then
+      if o.seconds == nil then G.work(1e9) end
+      if o.seconds and o.seconds > 0 then G.work(o.seconds) end
+    end
+    -- What the closure throws leaves the call after its lock is released (a rolled-back write).
+    local ok, e = true, nil
+    if closures > 0 then ok, e = pcall(fire) end
+    if lock then lock:unlock() end
+    if not ok then error(e, 0) end
   elseif o.spec.blocking or o.info.await then
     if o.seconds == nil then G.work(1e9) end
     if o.seconds and o.seconds > 0 then G.work(o.seconds) end
     if lock then lock:unlock() end
     if closures > 0 then fire() end
   else
+    -- A call that returns at once with nothing to run later (`context.save()`) holds a guessed
+    -- lock no longer than the call.
+    if lock and closures == 0 and o.spec.lock == "ifSharedContainer" then lock:unlock(); lock = nil end
     if o.seconds ~= nil and (closures > 0 or lock) then
       G.after(o.seconds, function()
         if lock then lock:unlock() end

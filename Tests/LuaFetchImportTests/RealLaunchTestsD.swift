@@ -1,0 +1,180 @@
+// Findings on real apps' scenarios that were the importer's fault, not the app's (SPEC 18.9),
+// continued from RealLaunchTestsC: each test is the Swift shape in our own words, and what the
+// run of its day reports.
+import Testing
+import LuaFetchCore
+@testable import LuaFetchImport
+
+@Suite struct RealLaunchTestsD {
+    /// An app delegate that writes a journal entry as it leaves, with the journal's database made
+    /// by `open` (Swift), and a widget's file in the app-group container written at launch.
+    static func journalApp(open: String, save: String) -> [String: String] {
+        ["AppDelegate.swift": """
+        import UIKit
+
+        @main
+        class AppDelegate: UIResponder, UIApplicationDelegate {
+            let journal = Journal()
+            func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+                WidgetShare.publish("launched")
+                return true
+            }
+            func applicationDidEnterBackground(_ application: UIApplication) {
+                journal.save("left", application: application)
+            }
+        }
+
+        enum WidgetShare {
+            static func publish(_ text: String) {
+                guard let dir = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.example.journal") else { return }
+                print("widget file at", dir.appendingPathComponent("latest.txt").path)
+            }
+        }
+
+        final class Journal {
+            let worker = DispatchQueue(label: "journal")
+            \(open)
+            func save(_ note: String, application: UIApplication) {
+                \(save)
+            }
+        }
+        """]
+    }
+
+    /// Only a database opened in the app-group container holds its lock: pocket-casts keeps its
+    /// FMDB queue in Application Support and its widget's files in the app group, and each of its
+    /// database calls after a push's completion was a false `lock-held-at-suspension` (0xdead10cc).
+    @Test func aDatabaseOutsideTheAppGroupHoldsNoContainerLock() throws {
+        let r = try ImportHarness.run(Self.journalApp(open: """
+            let pool: DatabasePool
+            init() {
+                let folder = NSSearchPathForDirectoriesInDomains(.applicationSupportDirectory, .userDomainMask, true)[0]
+                pool = try! DatabasePool(path: folder + "/journal.sqlite")
+            }
+            """, save: """
+            pool.asyncWrite({ db in
+                try db.execute(sql: "INSERT INTO notes VALUES (?)", arguments: [note])
+            }, completion: { _, result in print("saved") })
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.scenario.contains("[\"DatabasePool.asyncWrite\"] = { lock = \"ifSharedContainer\" "), "\(r.scenario.suffix(3000))")
+        #expect(!r.codes.contains("lock-held-at-suspension"), "\(r.messages)")
+        #expect(r.printed.contains { $0.hasPrefix("widget file at /AppGroup/") }, "\(r.printed)")
+        #expect(r.printed.contains("saved"), "\(r.printed)")
+    }
+
+    /// A synchronous write holds the lock only while its closure runs: GRDB's `write { }` on the
+    /// main thread, then the background task ended, leaves nothing held (its stub used to keep the
+    /// lock for a drawn time after the call returned, so every such app was reported).
+    @Test func aSynchronousWriteHoldsTheLockOnlyWhileItRuns() throws {
+        let r = try ImportHarness.run(Self.journalApp(open: """
+            let pool: DatabasePool
+            init() {
+                let dir = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.example.journal")!
+                pool = try! DatabasePool(path: dir.appendingPathComponent("journal.sqlite").path)
+            }
+            """, save: """
+            let task = application.beginBackgroundTask(withName: "journal", expirationHandler: nil)
+            try? pool.write { db in
+                try db.execute(sql: "INSERT INTO notes VALUES (?)", arguments: [note])
+            }
+            application.endBackgroundTask(task)
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.scenario.contains("[\"DatabasePool.write\"] = { lock = \"ifSharedContainer\" "), "\(r.scenario.suffix(3000))")
+        #expect(!r.codes.contains("lock-held-at-suspension"), "\(r.messages)")
+    }
+
+    /// A synchronous write whose closure throws releases the lock as it leaves (a rolled-back
+    /// write): the app that catches the error and ends its task is not reported.
+    @Test func aThrowingSynchronousWriteReleasesTheLock() throws {
+        let r = try ImportHarness.run(Self.journalApp(open: """
+            let pool: DatabasePool
+            init() {
+                let dir = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.example.journal")!
+                pool = try! DatabasePool(path: dir.appendingPathComponent("journal.sqlite").path)
+            }
+            """, save: """
+            let task = application.beginBackgroundTask(withName: "journal", expirationHandler: nil)
+            do {
+                try pool.write { db in
+                    if note == "left" { throw JournalError.full }
+                }
+            } catch {
+                print("not saved")
+            }
+            application.endBackgroundTask(task)
+            """) .merging(["Errors.swift": "enum JournalError: Error { case full }"]) { a, _ in a })
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed.contains("not saved"), "\(r.printed)")
+        #expect(!r.codes.contains("lock-held-at-suspension"), "\(r.messages)")
+    }
+
+    /// The true 0xdead10cc stays found: a database in the app-group container written
+    /// asynchronously as the app leaves, with nothing keeping it running, is suspended with the
+    /// write in flight.
+    @Test func anAsynchronousWriteInTheAppGroupIsStillFound() throws {
+        let r = try ImportHarness.run(Self.journalApp(open: """
+            let pool: DatabasePool
+            init() {
+                let dir = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.example.journal")!
+                pool = try! DatabasePool(path: dir.appendingPathComponent("journal.sqlite").path)
+            }
+            """, save: """
+            pool.asyncWrite({ db in
+                try db.execute(sql: "INSERT INTO notes VALUES (?)", arguments: [note])
+            }, completion: { _, result in print("saved") })
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.codes.contains("lock-held-at-suspension"), "\(r.messages)")
+    }
+
+    /// A window UIKit made from a storyboard has the storyboard's root view controller, never nil:
+    /// NetNewsWire's `window!.rootViewController as! RootSplitViewController` was drawn nil under
+    /// explore ("needs UIWindow.rootViewController to fail", a false crash). For a scene's storyboard
+    /// and for an app delegate's main storyboard alike.
+    @Test func aStoryboardWindowHasItsRootViewController() throws {
+        var scene = ImportHarness.launching("print(\"launched\")")
+        scene["SceneDelegate.swift"] = """
+            import UIKit
+            class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+                var window: UIWindow?
+                func scene(_ scene: UIScene, willConnectTo session: UISceneSession, options connectionOptions: UIScene.ConnectionOptions) {
+                    let root = window!.rootViewController as! RootController
+                    root.title = "feeds"
+                    print("root made")
+                }
+            }
+            class RootController: UISplitViewController {}
+            """
+        let delegate = ["AppDelegate.swift": """
+            import UIKit
+            @main
+            class AppDelegate: UIResponder, UIApplicationDelegate {
+                var window: UIWindow?
+                func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+                    let root = window!.rootViewController as! RootController
+                    root.title = "feeds"
+                    print("root made")
+                    return true
+                }
+            }
+            class RootController: UINavigationController {}
+            """]
+        let mainPlist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>UIMainStoryboardFile</key><string>Main</string>
+            <key>UIBackgroundModes</key><array><string>fetch</string></array>
+            </dict></plist>
+            """
+        for (files, plist) in [(scene, ImportHarness.scenePlist(storyboard: "Main")), (delegate, mainPlist)] {
+            for seed in Int64(1)...16 {
+                let r = try ImportHarness.run(files, plist: plist, options: RunOptions(seed: seed, stubDraws: .explore, stubFailures: .every))
+                #expect(r.error == nil, "\(r.error?.message ?? "")")
+                #expect(!r.codes.contains("app-crash"), "seed \(seed): \(r.messages)")
+                #expect(r.printed.contains("root made"), "seed \(seed): \(r.printed)")
+            }
+        }
+    }
+}
