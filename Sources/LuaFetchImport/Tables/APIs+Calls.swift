@@ -217,6 +217,12 @@ extension APIs {
             return LuaExpr("\(recv):resume()")
         case ("URLSessionTask", "cancel"), ("URLSessionDataTask", "cancel"), ("URLSessionDownloadTask", "cancel"), ("URLSessionUploadTask", "cancel"):
             return LuaExpr("\(recv):cancel()")
+        case ("URLRequest", "setValue"), ("URLRequest", "addValue"):
+            guard let field = c.arg("forHTTPHeaderField") else { return nil }
+            return LuaExpr("swift.setHeader(\(recv), \(c.code(c.args.first)), \(c.code(field))\(name == "addValue" ? ", true" : ""))")
+        case ("URLRequest", "value"), ("HTTPURLResponse", "value"):
+            guard let field = c.arg("forHTTPHeaderField") else { return nil }
+            return LuaExpr("swift.header(\(recv), \(c.code(field)))", TypeName("String", optional: true))
         case ("URLSessionConfiguration", "background"):
             return LuaExpr("swift.backgroundConfiguration(\(c.code(c.arg("withIdentifier") ?? c.args.first)))", TypeName("URLSessionConfiguration"))
         // FileManager: the app-group container (SPEC 12.1).

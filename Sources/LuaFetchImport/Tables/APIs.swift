@@ -18,7 +18,7 @@ enum APIs {
         "NotificationCenter", "Notification", "NSNotification", "UserDefaults", "Date", "URLSession", "URLSessionConfiguration",
         "URLSessionTask", "URLSessionDataTask", "URLSessionDownloadTask", "URLSessionUploadTask", "URL", "URLRequest",
         "FileManager", "ProcessInfo", "Continuation", "Publisher", "Logger", "UIScene", "UIWindowScene", "ScenePhase",
-        "UIApplication.State", "RunLoop", "Bundle", "UIDevice", "Calendar",
+        "UIApplication.State", "RunLoop", "Bundle", "UIDevice", "Calendar", "HTTPURLResponse",
         "NSPersistentContainer", "NSPersistentCloudKitContainer",
         "TaskGroup", "ThrowingTaskGroup", "DiscardingTaskGroup", "ThrowingDiscardingTaskGroup",
         "DispatchSource", "DispatchSourceTimer", "Progress", "Mutex", "OSAllocatedUnfairLock", "CommandLine",
@@ -255,6 +255,13 @@ enum APIs {
             return LuaExpr("\(recv).\(name)", type)
         case ("URLRequest", "url"): return LuaExpr("\(recv).url", TypeName("URL", optional: true))
         case ("URLRequest", "httpMethod"): return LuaExpr("\(recv).httpMethod", TypeName("String", optional: true))
+        // A request's headers and body, a response's status and headers: the real values (a stub's
+        // request or response is opaque, and its members are again a stub's).
+        case ("URLRequest", "allHTTPHeaderFields"), ("URLRequest", "httpBody"), ("URLRequest", "timeoutInterval"),
+             ("HTTPURLResponse", "statusCode"), ("HTTPURLResponse", "allHeaderFields"):
+            let types = ["allHTTPHeaderFields": TypeName("Dictionary", optional: true), "httpBody": TypeName("Data", optional: true),
+                         "timeoutInterval": TypeName("Double"), "statusCode": TypeName("Int"), "allHeaderFields": TypeName("Dictionary")]
+            return LuaExpr("swift.get(0, \(recv), \(Literals.quote(name)))", types[name] ?? nil)
         case ("URLSessionConfiguration", "identifier"): return LuaExpr("\(recv).identifier", TypeName("String", optional: true))
         case ("URLSession", "configuration"): return LuaExpr("\(recv).configuration", TypeName("URLSessionConfiguration"))
         case ("Notification", "name"), ("NSNotification", "name"): return LuaExpr("\(recv).name", TypeName("Notification.Name"))

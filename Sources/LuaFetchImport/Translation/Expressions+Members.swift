@@ -55,6 +55,15 @@ extension Translator {
             r.chained = base.chained
             return r
         }
+        // Any error's `localizedDescription` (a `catch`'s `error`, an SDK's, one of the app's types
+        // that does not declare it): a String (errors.lua), never a stub's value or nil.
+        if name == "localizedDescription", base.typeRef == nil,
+           base.type.flatMap({ program.type(named: $0.name, from: currentType) })?.property(name) == nil {
+            counts.map("Error.localizedDescription")
+            var r = LuaExpr(base.chained ? "swift.optApply(\(base.code), swift.errorDescription)" : "swift.errorDescription(\(base.code))", TypeName("String"))
+            r.chained = base.chained
+            return r
+        }
         // An unknown type's `shared`/`default`/`standard`/`current` is a value of that type (18.7.5).
         if let api = base.apiType, api.hasPrefix("?") {
             let typeName = String(api.dropFirst())

@@ -44,7 +44,7 @@ function T.AppDelegate:applicationDidEnterBackground(application)  --@ AppDelega
       end, function(__e)  --@ AppDelegate.swift:35
         do  --@ AppDelegate.swift:35
           local error_ = __e  --@ AppDelegate.swift:35
-          swift.print(swift.interp("Step upload failed: ", swift.get(3, error_, "localizedDescription")))  --@ AppDelegate.swift:36
+          swift.print(swift.interp("Step upload failed: ", swift.errorDescription(error_)))  --@ AppDelegate.swift:36
           do return nil end  --@ AppDelegate.swift:37
         end  --@ AppDelegate.swift:37
       end)  --@ AppDelegate.swift:37
@@ -76,7 +76,7 @@ swift.memberwise(T.StepSample, { "from", "to", "steps" })  --@ StepJournal.swift
 swift.fields(T.StepJournal, function(self)  --@ StepJournal.swift:10
   self.defaults = swift.userDefaults  --@ StepJournal.swift:11
   self.uploadedUntilKey = "steps.uploadedUntil"  --@ StepJournal.swift:12
-  self.pedometer = swift.stubCall(4, nil)  --@ StepJournal.swift:13
+  self.pedometer = swift.stubCall(3, nil)  --@ StepJournal.swift:13
   self.uploadedUntil = 0  --@ StepJournal.swift:14
 end)  --@ StepJournal.swift:10
 function T.StepJournal:restore()  --@ StepJournal.swift:16
@@ -85,7 +85,7 @@ end  --@ StepJournal.swift:18
 function T.StepJournal:collectPendingSamples()  --@ StepJournal.swift:20
   local now_ = (swift.now() + 1379462400)  --@ StepJournal.swift:21
   local __c5, __r6 = swift.doCatch(function()  --@ StepJournal.swift:22
-    local steps = swift.call(5, self.pedometer, "stepCount", "stepCount_from", self.uploadedUntil, now_)  --@ StepJournal.swift:23
+    local steps = swift.call(4, self.pedometer, "stepCount", "stepCount_from", self.uploadedUntil, now_)  --@ StepJournal.swift:23
     do return swift.RETURN, swift.array({ swift.new(T.StepSample, "init", self.uploadedUntil, now_, steps) }) end  --@ StepJournal.swift:24
   end, function(__e)  --@ StepJournal.swift:25
     do  --@ StepJournal.swift:25
@@ -139,7 +139,6 @@ app {
 stubs {
   ["StepsAPI.init"] = { },  -- AppDelegate.swift:9
   ["StepsAPI.upload"] = { },  -- AppDelegate.swift:32
-  ["error.localizedDescription"] = { },  -- AppDelegate.swift:36
   ["PedometerReader.init"] = { },  -- StepJournal.swift:13
   ["PedometerReader.stepCount"] = { },  -- StepJournal.swift:23
 }
@@ -147,7 +146,6 @@ stubs {
 swift.sites {
   { "StepsAPI.init", "AppDelegate.swift:9" },
   { "StepsAPI.upload", "AppDelegate.swift:32", await = true, throws = true, fails = true },
-  { "error.localizedDescription", "AppDelegate.swift:36" },
   { "PedometerReader.init", "StepJournal.swift:13" },
   { "PedometerReader.stepCount", "StepJournal.swift:23", await = true, throws = true, fails = true },
 }

@@ -65,7 +65,7 @@ function T.EpisodeDownloader:urlSession_task(session, task, error_)  --@ Episode
   do  --@ EpisodeDownloader.swift:39
     local error__2 = error_  --@ EpisodeDownloader.swift:39
     if error__2 ~= nil then  --@ EpisodeDownloader.swift:39
-      swift.print(swift.interp("Episode download failed: ", swift.get(2, error__2, "localizedDescription")))  --@ EpisodeDownloader.swift:40
+      swift.print(swift.interp("Episode download failed: ", swift.errorDescription(error__2)))  --@ EpisodeDownloader.swift:40
     else  --@ EpisodeDownloader.swift:41
       swift.print("Episode download complete")  --@ EpisodeDownloader.swift:42
     end  --@ EpisodeDownloader.swift:43
@@ -107,12 +107,10 @@ app {
 -- stubs{} adds to this one and wins.
 stubs {
   ["EpisodeLibrary.importDownloadedFile"] = { },  -- EpisodeDownloader.swift:34
-  ["Error.localizedDescription"] = { },  -- EpisodeDownloader.swift:40
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
   { "EpisodeLibrary.importDownloadedFile", "EpisodeDownloader.swift:34" },
-  { "Error.localizedDescription", "EpisodeDownloader.swift:40" },
 }
 
 -- The world: the fake servers, what the person and the system do (edit freely).

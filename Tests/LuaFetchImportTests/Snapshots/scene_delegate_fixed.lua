@@ -100,7 +100,7 @@ function T.SceneDelegate:sceneDidEnterBackground(scene)  --@ SceneDelegate.swift
     do  --@ SceneDelegate.swift:32
       local error__2 = error_  --@ SceneDelegate.swift:32
       if error__2 ~= nil then  --@ SceneDelegate.swift:32
-        swift.print(swift.interp("Could not save drafts: ", swift.get(5, error__2, "localizedDescription")))  --@ SceneDelegate.swift:33
+        swift.print(swift.interp("Could not save drafts: ", swift.errorDescription(error__2)))  --@ SceneDelegate.swift:33
       else  --@ SceneDelegate.swift:34
         swift.print("Drafts saved before suspension")  --@ SceneDelegate.swift:35
       end  --@ SceneDelegate.swift:36
@@ -158,7 +158,6 @@ stubs {
   ["DocumentContainer.init"] = { },  -- DraftStore.swift:8
   ["DocumentContainer.saveChanges"] = { },  -- DraftStore.swift:34
   ["ThumbnailCache.removeAll"] = { },  -- SceneDelegate.swift:13
-  ["Error.localizedDescription"] = { },  -- SceneDelegate.swift:33
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
@@ -166,7 +165,6 @@ swift.sites {
   { "DocumentContainer.init", "DraftStore.swift:8" },
   { "DocumentContainer.saveChanges", "DraftStore.swift:34", fails = true, closures = { [1] = { index = 1, params = 1, kinds = { "error" } } } },
   { "ThumbnailCache.removeAll", "SceneDelegate.swift:13" },
-  { "Error.localizedDescription", "SceneDelegate.swift:33" },
 }
 
 -- The world: the fake servers, what the person and the system do (edit freely).

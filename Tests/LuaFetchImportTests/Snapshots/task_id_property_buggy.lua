@@ -68,11 +68,11 @@ function T.PhotoOutbox:persist()  --@ PhotoOutbox.swift:22
 end  --@ PhotoOutbox.swift:24
 function T.PhotoOutbox:uploadPending(completion)  --@ PhotoOutbox.swift:33
   local batch = swift.copy(self.pending)  --@ PhotoOutbox.swift:34
-  swift.call(3, self.client, "uploadPhotos", "uploadPhotos_withIdentifiers", batch, function(error_)  --@ PhotoOutbox.swift:35
+  swift.call(2, self.client, "uploadPhotos", "uploadPhotos_withIdentifiers", batch, function(error_)  --@ PhotoOutbox.swift:35
     do  --@ PhotoOutbox.swift:36
       local error__2 = error_  --@ PhotoOutbox.swift:36
       if error__2 ~= nil then  --@ PhotoOutbox.swift:36
-        swift.print(swift.interp("Outbox: upload failed (", swift.get(2, error__2, "localizedDescription"), "), will retry later"))  --@ PhotoOutbox.swift:37
+        swift.print(swift.interp("Outbox: upload failed (", swift.errorDescription(error__2), "), will retry later"))  --@ PhotoOutbox.swift:37
         completion(0)  --@ PhotoOutbox.swift:38
         do return end  --@ PhotoOutbox.swift:39
       end  --@ PhotoOutbox.swift:40
@@ -122,13 +122,11 @@ app {
 -- stubs{} adds to this one and wins.
 stubs {
   ["PhotoSyncClient.init"] = { },  -- PhotoOutbox.swift:9
-  ["error.localizedDescription"] = { },  -- PhotoOutbox.swift:37
   ["PhotoSyncClient.uploadPhotos"] = { },  -- PhotoOutbox.swift:35
 }
 -- Call sites of the stubs above, in order (the runtime's record; regenerate rather than edit).
 swift.sites {
   { "PhotoSyncClient.init", "PhotoOutbox.swift:9" },
-  { "error.localizedDescription", "PhotoOutbox.swift:37" },
   { "PhotoSyncClient.uploadPhotos", "PhotoOutbox.swift:35", fails = true, closures = { [2] = { index = 2, params = 1, kinds = { "error" } } } },
 }
 

@@ -1,12 +1,13 @@
 -- swift/errors.lua, module 3 of 13 of the runtime of imported scenarios (README.md):
 -- Optionals (unwrap, `??`, optional chaining), inout boxes, Swift errors (throw, try, try?,
 -- try!, do/catch) and scopes with `defer`, and the loop-control tokens the translation returns.
--- Uses: types (the array metatable). Shares: isSwiftError.
+-- Uses: process (isOpaque), types (the array metatable, typeInfo, typeOf). Shares: isSwiftError.
 local S, prim, shared = ...
 local type, setmetatable, getmetatable, select = type, setmetatable, getmetatable, select
 local error, pcall = error, pcall
 local pack, unpack = table.pack, table.unpack
-local ArrayMeta = shared.ArrayMeta
+local ArrayMeta, typeInfo, isOpaque = shared.ArrayMeta, shared.typeInfo, shared.isOpaque
+local rawget, tostring, ipairs = rawget, tostring, ipairs
 
 -- ===========================================================================================
 -- Optionals and errors
@@ -58,6 +59,36 @@ function S.throw(e)
 end
 local function isSwiftError(e) return getmetatable(e) == SwiftError end
 S.isSwiftError = isSwiftError
+
+--- `error.localizedDescription` of any error, a String: what the app's type says (its own
+--- `localizedDescription`, or LocalizedError's `errorDescription`), an SDK error's own, else
+--- Swift's default, "The operation couldn’t be completed. (RefreshError error 0.)" (the case's
+--- index), never nil (a thrown `RefreshError.offline` printed "nil").
+local defaultText = "The operation couldn’t be completed."
+function S.errorDescription(e)
+  if e == nil then error("attempt to read 'localizedDescription' of nil (an Optional used without '?' or '!')", 2) end
+  if isSwiftError(e) then e = e.value end
+  if type(e) ~= "table" then return type(e) == "string" and e or defaultText end
+  if isOpaque(e) then
+    local written = rawget(e, "localizedDescription")
+    return type(written) == "string" and written or defaultText
+  end
+  local C = S.typeOf(e)
+  if C == nil then
+    local own = rawget(e, "localizedDescription")
+    if type(own) == "string" then return own end
+    local case = rawget(e, "__case")
+    return case and (defaultText .. " (" .. tostring(case) .. ")") or defaultText
+  end
+  for _, k in ipairs({ "localizedDescription", "errorDescription" }) do
+    local ok, v = pcall(function() return e[k] end)
+    if ok and v ~= nil then return S.s(v) end
+  end
+  local info, index = typeInfo[C], 1
+  local case = rawget(e, "__case")
+  for i, name in ipairs(info.cases or {}) do if name == case then index = i - 1 end end
+  return defaultText .. " (" .. info.name .. " error " .. index .. ".)"
+end
 
 --- `Result { try f() }`: `.success(value)` or `.failure(error)`.
 function S.resultOf(f)

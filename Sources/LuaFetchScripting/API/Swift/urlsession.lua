@@ -6,10 +6,10 @@
 -- currentTask), the scenario API.
 local S, prim, shared = ...
 local G = _G
-local type, rawget, setmetatable, tostring = type, rawget, setmetatable, tostring
+local type, rawget, setmetatable, tostring, pairs, ipairs, next = type, rawget, setmetatable, tostring, pairs, ipairs, next
 local sort = table.sort
 local co_yield = coroutine.yield
-local opaque, caseOf, describe, step = shared.opaque, shared.caseOf, shared.describe, shared.step
+local opaque, isOpaque, caseOf, describe, step = shared.opaque, shared.isOpaque, shared.caseOf, shared.describe, shared.step
 local currentTask = shared.currentTask
 local P
 shared.process(function(p) P = p end)
@@ -26,17 +26,62 @@ function S.urlRequest(url)
   return { __request = true, url = url, httpMethod = "GET", allHTTPHeaderFields = S.dict(), timeoutInterval = 60,
            setValue = function(r, v, k) r.allHTTPHeaderFields[k] = v end, addValue = function(r, v, k) r.allHTTPHeaderFields[k] = v end }
 end
+--- `request.setValue(v, forHTTPHeaderField: k)` (`add`: `addValue`, which joins with a comma):
+--- the request's headers, which the server sees (a stub's request keeps nothing).
+function S.setHeader(req, v, k, add)
+  if type(req) ~= "table" or not rawget(req, "__request") or k == nil then return end
+  local h = req.allHTTPHeaderFields
+  if add and h[k] ~= nil and v ~= nil then h[k] = h[k] .. "," .. tostring(v) else h[k] = v end
+end
+--- `value(forHTTPHeaderField:)` of a request or a response (field names match in any case).
+function S.header(r, k)
+  if type(r) ~= "table" or isOpaque(r) or k == nil then return nil end
+  local h = rawget(r, "__request") and r.allHTTPHeaderFields or rawget(r, "allHeaderFields")
+  if type(h) ~= "table" then return nil end
+  local lower = tostring(k):lower()
+  for name, v in pairs(h) do if tostring(name):lower() == lower then return v end end
+  return nil
+end
 local function httpRequest(req, callback)
   local url = urlOf(req)
   local opts = { url = url, method = "GET" }
   if type(req) == "table" and rawget(req, "__request") then
     opts.method = req.httpMethod or "GET"
     opts.timeout = req.timeoutInterval
+    local headers = {}
+    for k, v in pairs(req.allHTTPHeaderFields or {}) do
+      if type(k) == "string" and type(v) == "string" then headers[k] = v end
+    end
+    if next(headers) ~= nil then opts.headers = headers end
+    if type(req.httpBody) == "string" then opts.body = req.httpBody end
   end
   if type(url) ~= "string" or not url:match("^https?://") then
     return G.after(0, function() callback(nil, "cannotFindHost") end)
   end
   G.http.request(opts, callback)
+end
+-- A response body as the app's `Data`: a string as it is; a table (a route's `body = { ... }`)
+-- as its JSON text, keys sorted; none, empty Data (a success's data is never nil).
+local function json(v, depth)
+  local tv = type(v)
+  if tv == "string" then return '"' .. v:gsub('[%c"\\]', function(c) return string.format("\\u%04x", c:byte()) end) .. '"' end
+  if tv == "number" or tv == "boolean" then return tostring(v) end
+  if tv ~= "table" or depth > 16 then return "null" end
+  if #v > 0 then
+    local parts = {}
+    for i = 1, #v do parts[i] = json(v[i], depth + 1) end
+    return "[" .. table.concat(parts, ",") .. "]"
+  end
+  local keys = {}
+  for k in pairs(v) do if type(k) == "string" then keys[#keys + 1] = k end end
+  sort(keys)
+  for i, k in ipairs(keys) do keys[i] = json(k, depth) .. ":" .. json(v[k], depth + 1) end
+  return "{" .. table.concat(keys, ",") .. "}"
+end
+local function bodyData(body)
+  if body == nil then return "" end
+  if type(body) == "table" then return json(body, 0) end
+  return body
 end
 local function response(r) return { statusCode = r and r.status or 0, allHeaderFields = r and r.headers or {} } end
 local function nsError(err) return setmetatable({ code = err, localizedDescription = "The operation couldn't be completed (" .. tostring(err) .. ")", domain = "NSURLErrorDomain" }, { __tostring = function() return "NSURLError(" .. tostring(err) .. ")" end }) end
@@ -62,7 +107,8 @@ function S.dataTask(session, req, completion)
       task.state = S.case("completed")
       if r then task.response = response(r) end
       if completion then
-        if err then completion(nil, nil, nsError(err)) else completion(r.body, response(r), nil) end
+        -- A success's data is never nil (an empty body is empty Data).
+        if err then completion(nil, nil, nsError(err)) else completion(bodyData(r.body), response(r), nil) end
       end
     end)
   end
@@ -82,7 +128,7 @@ function S.urlData(session, req)
   local done, result, failure = false, nil, nil
   httpRequest(req, function(r, err)
     done = true
-    if err then failure = nsError(err) else result = S.array({ r.body, response(r) }) end
+    if err then failure = nsError(err) else result = S.array({ bodyData(r.body), response(r) }) end
     me:later(0, function() step(me) end)
   end)
   if not done then co_yield({ wait = true }) end
