@@ -27,6 +27,13 @@ final class SliceBuilder {
     private var files: [SyntaxIdentifier: ParsedFile] = [:]
     /// The type of each function (nil: a free function).
     private var owners: [SyntaxIdentifier: TypeDecl?] = [:]
+    /// What code reached names on values of unknown type (`x.refresh()`, `x.items`): a member of
+    /// the app's types is kept for these only once its type is reached (named by code reached, or
+    /// made by the system), as in rapid type analysis: an object of a type no code reached names
+    /// does not exist in the run. Calls by base name with the argument labels seen; member reads,
+    /// and functions used as values, by name.
+    private var unknownCalls: [String: [[String?]]] = [:]
+    private var unknownMembers = Set<String>(), unknownValues = Set<String>()
 
     init(program: Program, all: Bool) {
         self.program = program
@@ -120,9 +127,19 @@ final class SliceBuilder {
         queue.append((Syntax(p.decl.attributes), owner))
     }
 
-    /// The type's table: its outer type, superclass and protocols too.
+    /// The type's table: its outer type, superclass and protocols too; and its members that code
+    /// reached already names on values of unknown type.
     private func reachType(_ t: TypeDecl) {
         guard slice.insert(type: t) else { return }
+        if !t.external {
+            for (base, list) in t.methods {
+                let asValue = unknownValues.contains(base)
+                let calls = unknownCalls[base] ?? []
+                guard asValue || !calls.isEmpty else { continue }
+                for f in list where asValue || calls.contains(where: { f.accepts($0) || !anyAccepts(base, $0) }) { reach(f, t) }
+            }
+            for (name, p) in t.properties where unknownMembers.contains(name) || unknownCalls[name] != nil { reach(p, t) }
+        }
         if let o = t.outer { reachType(o) }
         if let s = t.superclass { reachType(s) }
         for p in t.protocols { reachType(p) }
@@ -176,6 +193,7 @@ final class SliceBuilder {
             for (t, p) in properties[name] ?? [] where t == nil || t!.external { reach(p, t) }
             if asValue { for (t, f) in functions[name] ?? [] where t == nil { reach(f, t) } }
         case .member(let name, let receiver, let asValue):
+            if receiver == .other { unknownMembers.insert(name); if asValue { unknownValues.insert(name) } }
             for (t, p) in candidates(properties[name] ?? [], receiver, owner) where receiver != .leadingDot || p.isStatic { reach(p, t) }
             if asValue {
                 for (t, f) in candidates(functions[name] ?? [], receiver, owner) where receiver != .leadingDot || f.isStatic { reach(f, t) }
@@ -193,6 +211,7 @@ final class SliceBuilder {
                 resolveInit(labels, receiver, owner)
                 return
             }
+            if receiver == .other, !(unknownCalls[base] ?? []).contains(labels) { unknownCalls[base, default: []].append(labels) }
             let all = (functions[base] ?? []).filter { $0.1.base == base && (receiver != .leadingDot || $0.1.isStatic) }
             var list = candidates(all, receiver, owner)
             let fitting = list.filter { $0.1.accepts(labels) }
@@ -262,8 +281,16 @@ final class SliceBuilder {
         case .leadingDot:
             return list.filter { $0.0 != nil }
         case .other:
-            return list.filter { $0.0 != nil }
+            // A type's member, once its type is reached (reachType catches up); an extension of
+            // an iOS or Swift type's at once (any value may be one).
+            return list.filter { d in d.0.map { $0.external || slice.contains(type: $0) } ?? false }
         }
+    }
+
+    /// Whether any function of this base name takes these labels (when none does, a call reaches
+    /// them all, as `resolve` does).
+    private func anyAccepts(_ base: String, _ labels: [String?]) -> Bool {
+        (functions[base] ?? []).contains { $0.1.base == base && $0.1.accepts(labels) }
     }
 
     private var inheritorCache: [String: Set<ObjectIdentifier>] = [:]
