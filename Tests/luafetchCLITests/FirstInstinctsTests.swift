@@ -26,6 +26,11 @@ import Testing
         try "import UIKit\n".write(to: dir.appendingPathComponent("MyApp/AppDelegate.swift"), atomically: true, encoding: .utf8)
         let r = try CLI.run(["test", dir.path])
         #expect(r.status == 2 && r.stderr.contains("this is Swift: luafetch import"), "\(r.stderr)")
+        // The project itself names its folder (the walkthrough's `luafetch xc/Walk.xcodeproj` said
+        // "is a directory, not a .lua scenario file").
+        let project = dir.appendingPathComponent("MyApp.xcodeproj").path
+        let p = try CLI.run(["run", project])
+        #expect(p.status == 2 && p.stderr.contains("\(project): this is Swift: luafetch import \(dir.path) writes a scenario from it"), "\(p.stderr)")
         // A folder of scenarios beside Swift sources is still a folder of scenarios.
         try "app {}\nat(0, user.launch)\n".write(to: dir.appendingPathComponent("ok.lua"), atomically: true, encoding: .utf8)
         #expect(try CLI.run(["test", dir.path]).status == 0)

@@ -104,12 +104,23 @@ public enum ScenarioFile {
     /// folder: one holding a `*.xcodeproj` or `project.yml`, or Swift files and no `.lua`, looked
     /// for a few levels down), what to say: `PATH: this is Swift: luafetch import PATH writes a
     /// scenario from it`. Nil for anything else.
+    /// A project itself (`MyApp.xcodeproj`, `project.yml`, `Package.swift`) names its folder, which
+    /// import reads as the project.
     public static func swiftInput(_ path: String) -> String? {
         let k = kind(path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let project = k == .directory && (name.hasSuffix(".xcodeproj") || name.hasSuffix(".xcworkspace"))
+            || (k == .file && (name == "project.yml" || name == "Package.swift"))
         let swift = (k == .file || k == .tooLarge) && path.hasSuffix(".swift") || k == .directory && isXcodeFolder(path)
-        guard swift else { return nil }
-        let safe = path.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f && !"'\"$`\\!&;|<>()*?[]{}#~".utf8.contains($0) }
-        let shown = safe ? path : "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        guard swift || project else { return nil }
+        var target = path
+        if project {
+            let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+            target = trimmed.contains("/") ? String(trimmed[..<trimmed.lastIndex(of: "/")!]) : "."
+            if target.isEmpty { target = "/" }
+        }
+        let safe = target.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f && !"'\"$`\\!&;|<>()*?[]{}#~".utf8.contains($0) }
+        let shown = safe ? target : "'" + target.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
         return "\(path): this is Swift: luafetch import \(shown) writes a scenario from it"
     }
 
