@@ -177,4 +177,44 @@ import LuaFetchCore
             }
         }
     }
+
+    /// `self.init(...)` with a struct's stored properties as labels, from an initializer an
+    /// extension adds, is the memberwise initializer: pocket-casts's `init?(from resultSet:)`
+    /// called itself until the watchdog killed the app at launch.
+    @Test func anExtensionsInitializerCallsTheMemberwiseOne() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let mark = Mark(row: ["id": "m1", "title": "intro"])
+            print(mark?.id ?? "-", mark?.title ?? "-", mark?.seconds ?? -1)
+            """, others: """
+            struct Mark: Hashable {
+                let id: String
+                let title: String
+                var seconds: Double = 0
+            }
+            extension Mark {
+                init?(row: [String: String]) {
+                    guard let id = row["id"], let title = row["title"] else { return nil }
+                    self.init(id: id, title: title)
+                }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-hang") && !r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["m1 intro 0"], "\(r.printed)")
+    }
+
+    /// A remote command's or a control's target runs when its event comes, never at once: a stub of
+    /// `addTarget` does not call its handler (pocket-casts skipped and stopped playback at launch).
+    @Test func aTargetsHandlerIsNotCalledByItsStub() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let center = MPRemoteCommandCenter.shared()
+            center.pauseCommand.addTarget { _ in
+                print("paused")
+                return .success
+            }
+            print("registered")
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["registered"], "\(r.printed)")
+    }
 }

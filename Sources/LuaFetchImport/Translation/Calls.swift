@@ -258,6 +258,16 @@ extension Translator {
             let labels = args.map { $0.label }
             if let i = t.inits.first(where: { $0.accepts(labels) }) { return LuaExpr("self:\(i.lua)(\(ordered(i, args)))") }
             if args.isEmpty { return LuaExpr("nil") }
+            // A struct's memberwise initializer, from an initializer its extension adds
+            // (pocket-casts's `init?(from resultSet:)` calling `self.init(uuid:title:...)` called
+            // itself until the watchdog: an app-hang at launch).
+            if t.kind == .struct, case let stored = t.storedInstanceProperties,
+               args.allSatisfy({ a in a.label.map { l in stored.contains { $0.name == l } } ?? false }) {
+                var values = [String](repeating: "nil", count: stored.count)
+                for a in args { if let i = stored.firstIndex(where: { $0.name == a.label }) { values[i] = expr(a.syntax, expect: stored[i].type).code } }
+                while values.last == "nil" { values.removeLast() }
+                return LuaExpr("swift.memberwiseInit(self, \(t.lua)\(values.isEmpty ? "" : ", " + values.joined(separator: ", ")))")
+            }
         }
         let base = expr(baseSyntax, optionalUse: false)
         // A translated type: static methods, enum cases with values, initializers.

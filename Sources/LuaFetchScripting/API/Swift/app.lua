@@ -108,6 +108,18 @@ function S.appGet(name, start)
   return start
 end
 
+--- `self.init(a:b:)` of a struct, its memberwise initializer, from an initializer an extension
+--- adds: the stored properties in their declared order (nil: left as they are).
+function S.memberwiseInit(o, C, ...)
+  local order = rawget(C, "__memberwise")
+  if order then
+    for i = 1, #order do
+      local v = select(i, ...)
+      if v ~= nil then o[order[i]] = v end
+    end
+  end
+end
+
 --- The window UIKit makes from a storyboard: its `rootViewController` is the storyboard's initial
 --- view controller, never nil (NetNewsWire's `window!.rootViewController as! RootSplitViewController`
 --- was drawn nil: a false crash).
