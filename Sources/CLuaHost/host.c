@@ -333,6 +333,7 @@ void clua_arm(lua_State *co, clua_Host *h) {
         h->watch.endSource = NULL;
         h->watch.endLine = 0;
         h->watch.endDepth = 0;
+        h->watch.floor = 0;
     }
     if (h->lazy) {
         if (h->tripped || h->memoryHit) lua_sethook(co, hook, LUA_MASKCOUNT | linemask(h), 1);
@@ -513,12 +514,23 @@ static int coresume(lua_State *L) {
  * `return` statement is the path that ended without calling the handler (the last one counts: an
  * early return in a callee, then its caller's end, names the callee's); without one, the
  * outermost function's end (the handler returned with the work started). Reaching is bounded (a
- * few levels, tables of at most 32 entries) and never depends on a table's order. */
+ * few levels, tables of at most 32 entries) and never depends on a table's order.
+ *
+ * Holding directly or through a closure. A frame holds a box directly when the box is one of its
+ * locals or upvalues, or in a table they reach; it holds it through a closure when only a Lua
+ * function it has (a `completion` parameter whose upvalues hold the task) reaches it. The frame
+ * that holds it directly is the code responsible for it: once such a frame has returned, a frame
+ * it ran inside that holds the box only through a closure (the helper that called
+ * `completion(...)` and then returned) is not where the code stopped, and does not count.
+ * `watch.floor` finds those frames: the depth of the last direct holder that returned, lowered to
+ * each return below it since (a frame returning below it was on the stack when it returned). */
 
 #define WATCH_TABLE_MAX 32
 
-/* The watched boxes `idx` reaches within `depth` levels, as a bit mask. */
-static int reach(lua_State *L, int idx, clua_Host *h, int depth) {
+/* The watched boxes `idx` reaches within `depth` levels, as a bit mask: the boxes it holds itself
+ * (the value, or in the tables it reaches) are returned; those it reaches only through a Lua
+ * function's upvalues (a closure that holds them) are or'ed into *closures. */
+static int reach(lua_State *L, int idx, clua_Host *h, int depth, int *closures) {
     idx = lua_absindex(L, idx);
     int mask = 0;
     switch (lua_type(L, idx)) {
@@ -535,10 +547,10 @@ static int reach(lua_State *L, int idx, clua_Host *h, int depth) {
         for (int i = 1; i <= 255; i++) {
             const char *name = lua_getupvalue(L, idx, i);
             if (name == NULL) break;
-            if (strcmp(name, "_ENV") != 0) mask |= reach(L, -1, h, depth - 1);
+            if (strcmp(name, "_ENV") != 0) *closures |= reach(L, -1, h, depth - 1, closures);
             lua_pop(L, 1);
         }
-        return mask;
+        return 0;
     case LUA_TTABLE: {
         /* A watched table (a BGTask's object) is held by identity; tables are also looked into. */
         const void *p = lua_topointer(L, idx);
@@ -548,7 +560,7 @@ static int reach(lua_State *L, int idx, clua_Host *h, int depth) {
         lua_pushnil(L);
         while (lua_next(L, idx) != 0) {
             if (++n > WATCH_TABLE_MAX) { lua_pop(L, 2); return mask; }  /* too big: never looked into */
-            mask |= reach(L, -1, h, depth - 1);
+            mask |= reach(L, -1, h, depth - 1, closures);
             lua_pop(L, 1);
         }
         return mask;
@@ -558,11 +570,12 @@ static int reach(lua_State *L, int idx, clua_Host *h, int depth) {
     }
 }
 
-/* The watched boxes the frame `ar` of L holds in its locals (parameters included) or upvalues.
+/* The watched boxes the frame `ar` of L holds directly in its locals (parameters included) or its
+ * own upvalues; those it holds only through a closure are or'ed into *closures.
  * Its temporaries are not locals: in a hook they are every register of the function, most of them
  * stale values of earlier expressions, so Lua lists them after the named locals and the scan stops
  * there (scanning them cost most of a watched return, and a stale register is not holding). */
-static int frame_holds(lua_State *L, lua_Debug *ar, clua_Host *h) {
+static int frame_holds(lua_State *L, lua_Debug *ar, clua_Host *h, int *closures) {
     int mask = 0;
     for (int i = 1; ; i++) {
         const char *name = lua_getlocal(L, ar, i);
@@ -571,11 +584,16 @@ static int frame_holds(lua_State *L, lua_Debug *ar, clua_Host *h) {
             lua_pop(L, 1);
             break;
         }
-        mask |= reach(L, -1, h, 2);
+        mask |= reach(L, -1, h, 2, closures);
         lua_pop(L, 1);
     }
-    if (lua_getinfo(L, "f", ar)) {
-        mask |= reach(L, -1, h, 3);
+    if (lua_getinfo(L, "f", ar)) {  /* its own upvalues are as near as its locals */
+        for (int i = 1; i <= 255; i++) {
+            const char *name = lua_getupvalue(L, -1, i);
+            if (name == NULL) break;
+            if (strcmp(name, "_ENV") != 0) mask |= reach(L, -1, h, 2, closures);
+            lua_pop(L, 1);
+        }
         lua_pop(L, 1);
     }
     return mask;
@@ -584,34 +602,52 @@ static int frame_holds(lua_State *L, lua_Debug *ar, clua_Host *h) {
 int clua_watch_reach(lua_State *co, clua_Host *h) {
     if (h->watch.count <= 0) return 0;
     if (!lua_checkstack(co, 8)) return 0;
-    int mask = 0;
+    int mask = 0, closures = 0;
     lua_Debug ar;
     if (lua_status(co) == LUA_YIELD) {
-        for (int level = 0; level < 64 && lua_getstack(co, level, &ar); level++) mask |= frame_holds(co, &ar, h);
+        for (int level = 0; level < 64 && lua_getstack(co, level, &ar); level++) mask |= frame_holds(co, &ar, h, &closures);
     } else {
         int top = lua_gettop(co);
-        for (int i = 1; i <= top; i++) mask |= reach(co, i, h, 3);
+        for (int i = 1; i <= top; i++) mask |= reach(co, i, h, 3, &closures);
     }
-    return mask;
+    return mask | closures;
+}
+
+/* The frames below the running one on L (at most 200). */
+static int stack_depth(lua_State *L) {
+    int depth = 0;
+    lua_Debug up;
+    while (depth < 200 && lua_getstack(L, depth + 1, &up)) depth++;
+    return depth;
 }
 
 static void note_return(lua_State *L, clua_Host *h, lua_Debug *ar) {
     if (h->watch.count <= 0 || L != h->top) return;
+    /* Below every frame that returned since the last direct holder did: a frame it ran inside. */
+    lua_Debug up;
+    int around = h->watch.floor > 0 && !lua_getstack(L, h->watch.floor, &up);
+    int depth = -1;
+    if (around) h->watch.floor = depth = stack_depth(L);
     if (!lua_getinfo(L, "Sl", ar) || ar->source == NULL || ar->source[0] != '@' || ar->currentline <= 0) return;
-    if (frame_holds(L, ar, h) == 0) {
-        /* Watching the handler itself (an expiration handler, its box a sentinel nothing holds):
-         * its own outermost frame. */
-        lua_Debug up;
-        if (!h->watch.own || lua_getstack(L, 1, &up)) return;
+    int closures = 0;
+    int direct = frame_holds(L, ar, h, &closures) != 0;
+    if (!direct) {
+        if (closures != 0) {
+            if (around) return;  /* the closure that held it directly ran inside this frame: its line */
+        } else {
+            /* Watching the handler itself (an expiration handler, its box a sentinel nothing
+             * holds): its own outermost frame. */
+            if (!h->watch.own || lua_getstack(L, 1, &up)) return;
+            direct = 1;
+        }
     }
+    if (depth < 0 && (direct || ar->currentline == ar->lastlinedefined)) depth = stack_depth(L);
+    if (direct) h->watch.floor = depth;
     if (ar->currentline != ar->lastlinedefined) {  /* a return statement */
         h->watch.source = ar->source;
         h->watch.line = ar->currentline;
         return;
     }
-    int depth = 0;
-    lua_Debug up;
-    while (depth < 200 && lua_getstack(L, depth + 1, &up)) depth++;
     if (h->watch.endSource != NULL && depth > h->watch.endDepth) return;
     h->watch.endSource = ar->source;
     h->watch.endLine = ar->currentline;

@@ -8,9 +8,9 @@ import Testing
 @testable import LuaFetchScripting
 
 @Suite struct PathLocationTests {
-    static func bgTask(_ handler: String) -> Sim {
+    static func bgTask(_ handler: String, _ before: String = "") -> Sim {
         simulate("""
-            scenario { duration = minutes(10) }
+            \(before)scenario { duration = minutes(10) }
             app {
               backgroundModes = { "fetch" },
               permittedIdentifiers = { "refresh" },
@@ -56,6 +56,46 @@ import Testing
             """)
         let v = try #require(violation(s, "bgtask-no-completion"), "\(s.codes)")
         #expect(v.location?.line == 10, "\(String(describing: v.location)): \(v.message)")
+    }
+
+    /// The walkthrough's app (issue 39.2): the launch handler passes a closure holding the task to
+    /// a client whose callback calls it with the failure and then returns. The closure's `return`
+    /// on the error path is where the code holding the task stopped, not the client's later
+    /// `return`, which reaches the task only through that closure. A client that returns without
+    /// calling it is still the line named.
+    @Test func aBGTaskLeftByTheClosureAHelperCalls() throws {
+        let client = """
+            local function fetchLatest(completion, answers)
+              after(1, function()
+                if not answers then
+                  return
+                end
+                completion(false)
+                return
+              end)
+            end
+
+            """
+        func refresh(answers: Bool) -> Sim {
+            Self.bgTask("""
+                function(task)
+                      task.expirationHandler = function() end
+                      fetchLatest(function(ok)
+                        if not ok then
+                          return
+                        end
+                        task:setTaskCompleted(true)
+                      end, \(answers))
+                    end
+                """, client)
+        }
+        let s = refresh(answers: true)
+        let v = try #require(violation(s, "bgtask-no-completion"), "\(s.codes)")
+        #expect(v.location?.line == 19, "\(String(describing: v.location)): \(v.message)")
+        #expect(v.message.contains("the code holding the task returned at this line without completing it (its launch handler: test.lua:15)"), "\(v.message)")
+        let silent = refresh(answers: false)
+        let w = try #require(violation(silent, "bgtask-no-completion"), "\(silent.codes)")
+        #expect(w.location?.line == 4, "\(String(describing: w.location)): \(w.message)")
     }
 
     /// Completed on every path: nothing to report, and nothing moves.

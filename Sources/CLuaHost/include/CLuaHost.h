@@ -47,6 +47,8 @@ typedef struct clua_Watch {
     const char *endSource;   /* the outermost return at a function's `end`, NULL when none */
     int endLine;
     int endDepth;            /* its frames below it on the handler thread */
+    int floor;               /* the depth of the last frame holding a box directly that returned,
+                                lowered to each return below it since; 0: none (host.c) */
 } clua_Watch;
 
 /* One per lua_State, reachable from any coroutine through the allocator's userdata. */
@@ -130,7 +132,8 @@ int clua_start_watchdog(clua_Host *h, long periodMs, long tripMs);
  * through its frames' functions and locals. Reaching goes through upvalues (not _ENV), small
  * tables (at most 32 entries, whatever their order) and Swift closures (a box), a few levels
  * deep. A thread armed while h->watch.count > 0 records, at every return of a scenario function
- * that holds a watched box (a local or an upvalue), where it returned. */
+ * that holds a watched box (a local or an upvalue), where it returned; a function that reaches it
+ * only through a closure does not count once a function holding it directly returned inside it. */
 int clua_watch_reach(lua_State *co, clua_Host *h);
 
 /* Swift closures: a C closure with the boxed pointer as upvalue, called through the trampoline. */
