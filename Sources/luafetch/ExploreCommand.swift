@@ -217,7 +217,7 @@ struct Explore: ParsableCommand {
                 throw ExitCode(2)
             }
             pages.append(.init(title: "\(head.first.code) \(line)", file: file, status: head.first.severity == .warning ? .warning : .error,
-                               note: (head.replayed ?? head.first).message + (report.findings.lines[line]?.needs.map { "; \($0)" } ?? ""),
+                               note: (head.replayed ?? head.first).messageAndNeeds,
                                virtualTime: page.virtualTime,
                                details: "seen in \(head.runs) run\(head.runs == 1 ? "" : "s"), seed \(head.seed)"))
         }

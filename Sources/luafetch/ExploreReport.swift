@@ -63,12 +63,12 @@ struct ExploreReport {
         }
         for line in roots {
             guard let group = findings.lines[line], let head = ranked.headline(line) else { continue }
-            // What the replay shows (its message's times and numbers), else what the run showed.
+            // What the replay shows (its message's times and numbers, and the stub failure its run
+            // took, as `luafetch run` prints them), else what the run showed.
             let o = head.replayed ?? head.first
             out.append("")
             out.append("\(mark(o.severity)) \(o.code) [\([o.severity.rawValue, o.exception].compactMap { $0 }.joined(separator: ", "))] \(o.location ?? "-")")
-            out.append("  \(o.message)")
-            if let needs = group.needs { out.append("  \(needs)") }
+            out.append("  \(o.messageAndNeeds)")
             out.append("  in \(group.runs) of \(runs) runs (\(share(group.runs))), first at seed \(group.seed)")
             let others = (ranked.members[line] ?? []).dropFirst()
             if !others.isEmpty {
@@ -154,12 +154,13 @@ struct ExploreReport {
             let head = ranked.headline(group.id)
             let members: [JSON] = (ranked.members[group.id] ?? []).map { m in
                 // What a single run reports is shrunk; a shard keeps every observation's shrinking.
+                // Its `needs` is its first's (the shown run's: FindingRecord).
                 let shown = shard != nil || (root && m.id == head?.id)
                 return .object(Self.observation(m.first) + [
                     ("runs", .int(m.runs)), ("seed", .int(m.seed)), ("schedule", Self.json(m.schedule)),
                     ("preceded", .array(m.preceded.sorted().map(JSON.string))),
                     ("shrunk", .bool(shown && m.shrunk)), ("minimal", shown ? m.minimal.map(Self.json) ?? .null : .null),
-                ] + (m.needs.map { [("needs", JSON.string($0))] } ?? []) + (shown ? m.replayed.map { [("replayed", JSON.object(Self.observation($0) + [("t", .int($0.time))]))] } ?? [] : []))
+                ] + (shown ? m.replayed.map { [("replayed", JSON.object(Self.observation($0) + [("t", .int($0.time))]))] } ?? [] : []))
             }
             out.append(JSON.object([
                 ("type", .string("finding")), ("line", .string(group.id)), ("severity", .string(ranked.severity(group.id).rawValue)),
@@ -187,16 +188,20 @@ struct ExploreReport {
         return out
     }
 
+    /// An observation as run's JSON Lines give a violation: the message, and `needs` when its run
+    /// took a stub failure before it.
     static func observation(_ o: Observation) -> [(String, JSON)] {
         [("key", .string(o.key)), ("code", .string(o.code)), ("severity", .string(o.severity.rawValue)),
          ("location", .opt(o.location)), ("exception", .opt(o.exception)), ("message", .string(o.message))]
+            + (o.needs.map { [("needs", JSON.string($0))] } ?? [])
     }
 
     static func observation(_ j: JSON?) -> Observation? {
         guard let j, let key = j["key"]?.stringValue, let code = j["code"]?.stringValue,
               let severity = j["severity"]?.stringValue.flatMap(Severity.init(rawValue:)), let message = j["message"]?.stringValue else { return nil }
         return Observation(key: key, code: code, severity: severity, location: j["location"]?.stringValue,
-                           message: message, exception: j["exception"]?.stringValue, time: j["t"]?.intValue ?? 0)
+                           message: message, exception: j["exception"]?.stringValue, time: j["t"]?.intValue ?? 0,
+                           needs: j["needs"]?.stringValue)
     }
 
     /// A record of either level from its JSON (`id`: the key or the line).
@@ -209,6 +214,7 @@ struct ExploreReport {
                               minimal: schedule(j["minimal"]), shrunk: shrunk)
         r.replayed = observation(j["replayed"])
         r.needs = j["needs"]?.stringValue
+        r.first.needs = r.needs  // the shown run's (FindingRecord)
         return r
     }
 

@@ -71,6 +71,23 @@ import LuaFetchCore
         Issue.record("no run of 40 failed a stub")
     }
 
+    /// A message that ends a sentence (task-expired's, with its fix) takes `; needs ...` without
+    /// its period: `...then end the task); needs Store.open to fail (...)`, never `task).; needs`.
+    @Test func aNeedsClauseFollowsASentenceWithoutItsPeriod() throws {
+        let files = ImportHarness.launching("""
+            _ = application.beginBackgroundTask(withName: "sync", expirationHandler: nil)
+            _ = try? Store.open()
+            """)
+        for seed in Int64(1)...40 {
+            let r = try run(files, seed: seed)
+            guard let v = r.world?.violations.first(where: { $0.code == .taskExpired }), let needs = v.needs else { continue }
+            #expect(v.message.hasSuffix("then end the task)."), "\(v.message)")
+            #expect(v.messageAndNeeds.hasSuffix("then end the task); " + needs), "\(v.messageAndNeeds)")
+            return
+        }
+        Issue.record("no run of 40 expired its task after a stub failure")
+    }
+
     @Test func aLoopPollingAStubEnds() throws {
         let files = ImportHarness.launching("""
             var polls = 0

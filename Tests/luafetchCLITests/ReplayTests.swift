@@ -1,7 +1,8 @@
 // A finding's replay shows what explore said (issue 39.1): for every finding of explore's report
 // (JSON Lines), its replay command, run as printed, ends FAIL (exit 1) as explore's FOUND does, and
-// shows the finding's observation at its line with the same message (its times and numbers) at
-// the same virtual time. `replayMismatches` is shared by this suite (every example) and by the
+// shows the finding's observation at its line with the same message (its times and numbers) and
+// the same stub failure before it (`needs`) at the same virtual time; in text, the finding's
+// message line is what the replay prints after the violation's heading (`textReplayMismatches`). `replayMismatches` is shared by this suite (every example) and by the
 // importer's suites (ImportCLITests, RealShapesTests: every fixture's buggy variant, whose explore
 // they already run; their fixed and clean variants have no findings). Runs per example: 100, about
 // 30 s for the examples on the debug build; a replay is one run.
@@ -32,6 +33,7 @@ func replayMismatches(_ exploreJSONL: String, in dir: URL = CLI.root) throws -> 
             continue
         }
         let code = shown["code"] as? String, location = shown["location"] as? String, message = shown["message"] as? String
+        let needs = shown["needs"] as? String
         // An imported scenario's location reads `File.swift:LINE (scenario.lua:LINE)` in explore's
         // report and as the scenario line in run's JSON Lines: the same line.
         func same(_ runs: Any?) -> Bool {
@@ -49,12 +51,32 @@ func replayMismatches(_ exploreJSONL: String, in dir: URL = CLI.root) throws -> 
             let violations = (summary["violations"] as? [[String: Any]]) ?? []
             let same = violations.contains { v in
                 v["code"] as? String == code && same(v["location"]) && v["message"] as? String == message
-                    && (v["t"] as? NSNumber)?.int64Value == t
+                    && v["needs"] as? String == needs && (v["t"] as? NSNumber)?.int64Value == t
             }
             if !same {
-                let near = violations.filter { $0["code"] as? String == code }.map { "\($0["location"] ?? "-") +\($0["t"] ?? "-"): \($0["message"] ?? "")" }
-                problems.append("\(line): explore said \(code ?? "") at \(location ?? "-") +\(t ?? -1): \(message ?? "")\n  the replay `\(replay)` shows \(near)")
+                let near = violations.filter { $0["code"] as? String == code }
+                    .map { "\($0["location"] ?? "-") +\($0["t"] ?? "-"): \($0["message"] ?? "") [\($0["needs"] ?? "needs nothing")]" }
+                problems.append("\(line): explore said \(code ?? "") at \(location ?? "-") +\(t ?? -1): \(message ?? "") [\(needs ?? "needs nothing")]\n  the replay `\(replay)` shows \(near)")
             }
+        }
+    }
+    return problems
+}
+
+/// Where explore's text report (`--no-color`) says what its replays do not print: each finding's
+/// heading and message line, joined as `luafetch run` prints a violation (`HEADING: MESSAGE`, its
+/// `; needs ...` included), must be a line of its replay's output (text, `--no-color`).
+func textReplayMismatches(_ exploreText: String) throws -> [String] {
+    var problems: [String] = []
+    let lines = exploreText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    for (i, heading) in lines.enumerated() where (heading.hasPrefix("✗ ") || heading.hasPrefix("⚠ ")) && i + 1 < lines.count {
+        let message = String(lines[i + 1].dropFirst(2))
+        guard let replay = lines[(i + 1)...].prefix(while: { !$0.isEmpty }).first(where: { $0.hasPrefix("  replay   ") }) else { continue }
+        let r = try CLI.run(replayArguments(replay) + ["--no-color"])
+        let want = "\(heading): \(message)"
+        if !r.stdout.split(separator: "\n").contains(where: { $0.hasSuffix(want) }) {
+            let near = r.stdout.split(separator: "\n").filter { $0.contains(heading) }.map { "    \($0)" }.joined(separator: "\n")
+            problems.append("explore printed\n    \(want)\n  its replay `\(replay.dropFirst(11))` prints\n\(near)")
         }
     }
     return problems

@@ -158,7 +158,13 @@ public struct Violation: Sendable {
     public var needs: String?
     public var severity: Severity { code.severity }
     /// The message, then what it needed: `MESSAGE; needs A.b to fail (F.swift:12)`.
-    public var messageAndNeeds: String { needs.map { "\(message); \($0)" } ?? message }
+    public var messageAndNeeds: String { Self.joined(message, needs) }
+    /// `message; needs`, as every report joins them (run's text, explore's, JUnit, the page): a
+    /// message that ends a sentence (task-expired's fix) loses its period before the clause.
+    public static func joined(_ message: String, _ needs: String?) -> String {
+        guard let needs else { return message }
+        return "\(message.hasSuffix(".") ? message.dropLast() : Substring(message)); \(needs)"
+    }
     public var exceptionCode: String? { code.exceptionCode }
     /// The message without the code's fix where it ends with it (task-expired's): the page shows
     /// the fix under the rule already.

@@ -163,7 +163,7 @@ public enum HTMLReport {
         let violations: [JSON] = world.violations.enumerated().map { i, v in
             if ruled.insert(v.code).inserted { rules.append((v.code.rawValue, .array([.string(v.code.info.summary), .string(v.code.fix)]))) }
             let frames = v.traceback.flatMap(TextReport.scenarioFrames).map { JSON.array($0.dropFirst().map { .string(String($0.drop { $0 == " " })) }) }
-            return .array([.int(v.time), .string(v.code.rawValue), .string(v.severity.rawValue), .int(loc(v.location)), .string(v.needs.map { "\(v.messageWithoutFix); \($0)" } ?? v.messageWithoutFix),
+            return .array([.int(v.time), .string(v.code.rawValue), .string(v.severity.rawValue), .int(loc(v.location)), .string(Violation.joined(v.messageWithoutFix, v.needs)),
                            .opt(v.exceptionCode), .int(expected.contains(v.code) ? 1 : 0), .int(entryOf[i]), frames ?? .null])
         }
         // Every kept timeline entry: [time, kind, actor, text, lane, item, location, violation].

@@ -26,6 +26,8 @@ public struct Observation: Sendable, Equatable {
     public var time: Millis
     /// The stub failures its run took before it (SPEC 18.9.4), or nil.
     public var needs: String?
+    /// The message as `luafetch run` prints it: with `; needs ...` when its run took a failure.
+    public var messageAndNeeds: String { Violation.joined(message, needs) }
 
     public init(key: String, code: String, severity: Severity, location: String?, message: String, exception: String?, time: Millis = 0,
                 needs: String? = nil) {
@@ -47,13 +49,16 @@ public struct RunOutcome: Sendable {
 }
 
 /// Everything explore knows about one distinct observation (`id`: its key), or about one line's
-/// observations together (`id`: the line); records fold and merge.
+/// observations together (`id`: the line); records fold and merge. The run a record shows (its
+/// seed, schedule, shrinking and replay) is the first that showed it with no stub failure before
+/// it when any did, else the first (SPEC 18.9.4: a finding that needs no failure is shown by a run
+/// that took none, and its message, its replay's, names a failure only when it needs one).
 public struct FindingRecord: Sendable {
     public var id: String
-    /// The observation the first seed showed first.
+    /// The observation the shown run showed first.
     public var first: Observation
     public var runs: Int
-    /// The first seed that showed it, and that run's schedule.
+    /// The shown run's seed (the first seed that showed it, no stub failure first), and its schedule.
     public var seed: Int64
     public var schedule: Schedule
     /// The ids (of the same level) that came before it in every run that showed it.
@@ -65,8 +70,8 @@ public struct FindingRecord: Sendable {
     /// The observation as the minimal schedule's replay shows it (`luafetch run` with the replay
     /// command's options): what the report prints, so that the replay says the same.
     public var replayed: Observation?
-    /// What it needed in every run that showed it (the first such run's stub failures), or nil
-    /// when a run showed it with no stub failure before it (SPEC 18.9.4).
+    /// What it needed in every run that showed it (the shown run's stub failures, `first.needs`),
+    /// or nil when a run showed it with no stub failure before it (SPEC 18.9.4).
     public var needs: String?
 
     public init(id: String, first: Observation, runs: Int, seed: Int64, schedule: Schedule, preceded: Set<String>,
@@ -79,8 +84,8 @@ public struct FindingRecord: Sendable {
     mutating func merge(_ other: FindingRecord) {
         runs += other.runs
         preceded.formIntersection(other.preceded)
-        needs = needs == nil || other.needs == nil ? nil : other.seed < seed ? other.needs : needs
-        if other.seed < seed {
+        if (other.needs == nil) != (needs == nil) ? other.needs == nil : other.seed < seed {
+            needs = other.needs
             first = other.first; seed = other.seed; schedule = other.schedule
             minimal = other.minimal; shrunk = other.shrunk; replayed = other.replayed
         }
@@ -405,14 +410,14 @@ public enum Explorer {
 
     /// Shrinks the record's schedule; `parallel` runs a batch of candidate schedules (in any
     /// order, on any threads, each thread with its own warm runtime or none) and returns whether
-    /// each still shows the record's key.
+    /// each still shows the record's key, first after the same stub failures as the record's run.
     public static func shrink(_ record: FindingRecord, path: String, os: OSProfile?, failures: StubFailures = .one,
                               parallel: ([Schedule], @escaping @Sendable (Schedule, Warm?) -> Bool) -> [Bool]) -> FindingRecord {
         var r = record
-        let key = record.id
-        let seed = record.seed
+        let key = record.id, seed = record.seed, needs = record.first.needs
         let stillFailsOn: @Sendable (Schedule, Warm?) -> Bool = { s, warm in
-            ((try? replay(path: path, seed: seed, os: os, schedule: s, warm: warm, usefulOnly: true, failures: failures)) ?? []).contains { $0.key == key }
+            let found = (try? replay(path: path, seed: seed, os: os, schedule: s, warm: warm, usefulOnly: true, failures: failures)) ?? []
+            return found.first { $0.key == key }.map { $0.needs == needs } ?? false
         }
         let stillFails: @Sendable (Schedule) -> Bool = { stillFailsOn($0, nil) }
         r.shrunk = true
