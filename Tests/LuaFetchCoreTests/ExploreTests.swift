@@ -85,6 +85,25 @@ import Testing
         #expect(Schedule.shrink(Schedule(actions: actions, order: 3)) { $0.map { _ in true } } == Schedule(actions: [], order: 0))
     }
 
+    /// A switch and its switching back go together when other actions lie between them: the
+    /// walkthrough's "minimal" schedule kept a network off … on (and Low Power Mode on … off)
+    /// around the open and Home the finding needed, since neither half could go alone.
+    @Test func shrinkingDropsASwitchAndItsSwitchingBackTogether() {
+        let network = { (on: Bool) in InjectedAction.Kind(row: ActionSpec.injectedRows["network"]!, .flag(on)) }
+        let actions = [InjectedAction(time: 1000, kind: .lowPower(true)), InjectedAction(time: 1001, kind: .open),
+                       InjectedAction(time: 1002, kind: network(false)), InjectedAction(time: 1003, kind: .home),
+                       InjectedAction(time: 1004, kind: network(true)), InjectedAction(time: 1005, kind: .lowPower(false))]
+        let minimal = Schedule.shrink(Schedule(actions: actions)) { batch in
+            batch.map { s in
+                // A half switch is not a person's; the failure needs an open and a Home after it.
+                for name in ["lowPower", "network"] where s.actions.filter({ $0.kind.name == name }).count == 1 { return false }
+                guard let o = s.actions.firstIndex(where: { $0.kind == .open }) else { return false }
+                return s.actions[(o + 1)...].contains { $0.kind == .home }
+            }
+        }
+        #expect(minimal.actions.map(\.kind.name) == ["open", "home"], "\(minimal.actions.map(\.spec))")
+    }
+
     /// The action table is the one vocabulary: every injectable action parses, prints and replays.
     @Test func everyInjectableActionOfTheTableRoundTrips() throws {
         let injectable = ActionSpec.all.filter { $0.injectName != nil }

@@ -173,7 +173,8 @@ public struct Schedule: Equatable, Sendable {
     /// `--inject`'s text (empty: none).
     public var injectText: String { actions.map(\.spec).joined(separator: ",") }
 
-    /// Shrinks to a schedule from which no action nor pair of neighbours can be removed, no order
+    /// Shrinks to a schedule from which no action, pair of neighbours nor switch and its switching
+    /// back can be removed, no order
     /// bit cleared, and no action moved closer to the one before, while `stillFails` holds (delta
     /// debugging: chunks, then single actions, then neighbouring pairs, then the orders, then the gaps). `stillFails` judges a batch of
     /// candidates at once (the caller may run them in parallel); the first failing candidate of a
@@ -216,6 +217,23 @@ public struct Schedule: Equatable, Sendable {
                 let n = current.actions.count
                 let candidates = (0..<(n - 1)).map { i in
                     Schedule(actions: Array(current.actions[..<i]) + Array(current.actions[(i + 2)...]), order: current.order)
+                }
+                guard let s = firstFailing(candidates) else { break }
+                current = s
+            }
+            // A switch and its switching back with actions between them (network off … on, Low
+            // Power Mode on … off): neither goes alone (a switch back with nothing to undo, or a
+            // switch never undone, is no person's), so they go together.
+            while current.actions.count > 2 {
+                let a = current.actions
+                let candidates: [Schedule] = a.indices.compactMap { i in
+                    guard case .flag = a[i].kind.argument,
+                          let j = a.indices.first(where: { $0 > i + 1 && a[$0].kind.name == a[i].kind.name && a[$0].kind.argument != a[i].kind.argument })
+                    else { return nil }
+                    var rest = a
+                    rest.remove(at: j)
+                    rest.remove(at: i)
+                    return Schedule(actions: rest, order: current.order)
                 }
                 guard let s = firstFailing(candidates) else { break }
                 current = s
