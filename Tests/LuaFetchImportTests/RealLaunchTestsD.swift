@@ -212,6 +212,10 @@ import LuaFetchCore
                 print("paused")
                 return .success
             }
+            Router.global().addRoute("/episode/*") { parameters -> Bool in
+                print("routed")
+                return true
+            }
             print("registered")
             """))
         #expect(r.error == nil, "\(r.error?.message ?? "")")

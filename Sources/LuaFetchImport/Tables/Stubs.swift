@@ -133,16 +133,18 @@ final class StubBook {
         // `migrator.registerMigration("v1") { db in ... }` runs inside `migrate`, not at once:
         // cryptomator's migrations ran at a drawn time and held its database lock at suspension).
         if name.split(separator: ".").last?.hasPrefix("register") == true { return false }
-        // A target's handler runs when its event comes: a remote command (pocket-casts's
+        // A handler added for an event runs when its event comes: a remote command (pocket-casts's
         // `MPRemoteCommandCenter.shared().playCommand.addTarget { event in ... }` ran each at launch,
-        // skipping, seeking and stopping playback), a control's action.
-        if name.split(separator: ".").last == "addTarget" { return false }
+        // skipping, seeking and stopping playback), a URL route (its `JLRoutes.global().addRoute`
+        // handlers opened episodes at launch), a control's action, a listener.
+        if let last = name.split(separator: ".").last, eventHandlerAdders.contains(String(last)) { return false }
         return !userEventClosureCalls.contains(name)
     }
     static let initializerRunsClosures: Set<String> = [
         "Future", "Deferred", "AsyncStream", "AsyncThrowingStream", "Promise", "Single", "Maybe", "Completable",
         "Observable", "Task", "DispatchWorkItem", "BlockOperation",
     ]
+    static let eventHandlerAdders: Set<String> = ["addTarget", "addRoute", "addHandler", "addListener", "addAction", "addEventHandler"]
     static let userEventClosureCalls: Set<String> = ["UIDeferredMenuElement.uncached", "UIContextMenuInteraction.init"]
 
     /// The most recent site of `name` is a property read the code uses as a Bool.
