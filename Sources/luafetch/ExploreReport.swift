@@ -59,6 +59,14 @@ struct ExploreReport {
             var counts: [String] = []
             if errors > 0 { counts.append("\(errors) error\(errors == 1 ? "" : "s")") }
             if roots.count > errors { counts.append("\(roots.count - errors) warning\(roots.count - errors == 1 ? "" : "s")") }
+            // An error that came after a warning in the same runs is listed under it: the count
+            // says so, so a header of warnings never hides one (README's upload.lua: its
+            // task-expired followed each task-unknown).
+            let warnedBefore = roots.filter { r in
+                ranked.severity(r) != .error
+                    && (ranked.caused[r] ?? []).contains { c in (ranked.members[c.id] ?? []).contains { $0.first.severity == .error } }
+            }.count
+            if warnedBefore > 0 { counts.append("an error after \(warnedBefore) of them") }
             out.append("\(roots.count) finding\(roots.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))")
         }
         for line in roots {

@@ -92,6 +92,34 @@ func replayArguments(_ line: String) -> [String] {
         #expect(r.stdout.contains("nothing found"))
     }
 
+    /// A header of warnings never hides an error listed under one of them: the README's minimal
+    /// scenario's task-expired follows each task-unknown, and the header said "2 warnings".
+    @Test func theCountSaysWhenAnErrorFollowsAWarning() throws {
+        let path = try CLI.scenario("""
+            scenario { name = "Upload on the way out", os = "ios13" }
+            local task = UIBackgroundTaskInvalid
+            app {
+              didEnterBackground = function(app)
+                task = app:beginBackgroundTask("upload", function()
+                  app:endBackgroundTask(task)
+                  task = UIBackgroundTaskInvalid
+                end)
+                after(10, function()
+                  app:endBackgroundTask(task)
+                  task = UIBackgroundTaskInvalid
+                end)
+              end,
+            }
+            at(0, user.launch)
+            at(60, user.home)
+
+            """)
+        let r = try CLI.run(["explore", path, "--runs", "300", "--no-color"])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("findings (2 warnings, an error after 1 of them)\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("✗ task-expired"), "\(r.stdout)")
+    }
+
     /// A run's end is never a finding: work the cut leaves pending would finish on its own.
     @Test func cuttingARunIsNotAFinding() throws {
         let path = try CLI.scenario("""
