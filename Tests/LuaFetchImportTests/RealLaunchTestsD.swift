@@ -208,10 +208,12 @@ import LuaFetchCore
     @Test func aTargetsHandlerIsNotCalledByItsStub() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
             let center = MPRemoteCommandCenter.shared()
+            let machine = StateMachine<Int, Int>(state: 0)
             center.pauseCommand.addTarget { _ in
                 print("paused")
                 return .success
             }
+            machine.addErrorHandler { context in fatalError("unexpected transition") }
             Router.global().addRoute("/episode/*") { parameters -> Bool in
                 print("routed")
                 return true

@@ -136,15 +136,18 @@ final class StubBook {
         // A handler added for an event runs when its event comes: a remote command (pocket-casts's
         // `MPRemoteCommandCenter.shared().playCommand.addTarget { event in ... }` ran each at launch,
         // skipping, seeking and stopping playback), a URL route (its `JLRoutes.global().addRoute`
-        // handlers opened episodes at launch), a control's action, a listener.
-        if let last = name.split(separator: ".").last, eventHandlerAdders.contains(String(last)) { return false }
+        // handlers opened episodes at launch), a state machine's error handler (element-x's
+        // `stateMachine.addErrorHandler { fatalError(...) }` crashed each launch), a listener.
+        if let last = name.split(separator: ".").last, last.hasPrefix("add"), eventHandlerWords.contains(where: { last.contains($0) }) { return false }
         return !userEventClosureCalls.contains(name)
     }
     static let initializerRunsClosures: Set<String> = [
         "Future", "Deferred", "AsyncStream", "AsyncThrowingStream", "Promise", "Single", "Maybe", "Completable",
         "Observable", "Task", "DispatchWorkItem", "BlockOperation",
     ]
-    static let eventHandlerAdders: Set<String> = ["addTarget", "addRoute", "addHandler", "addListener", "addAction", "addEventHandler"]
+    /// `add…` calls that keep a handler for an event (`addTarget`, `addRoute`, `addErrorHandler`
+    /// of a state machine, `addListener`, `addObserver`, `addAction`).
+    static let eventHandlerWords = ["Target", "Route", "Handler", "Listener", "Observer", "Action"]
     static let userEventClosureCalls: Set<String> = ["UIDeferredMenuElement.uncached", "UIContextMenuInteraction.init"]
 
     /// The most recent site of `name` is a property read the code uses as a Bool.
