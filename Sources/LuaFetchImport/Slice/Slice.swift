@@ -3,7 +3,8 @@
 // and background-task handlers lifted out of views) it follows every reference (References.swift)
 // to the functions, initializers, properties and types it can reach, transitively: calls by
 // name and argument labels, narrowed by the receiver where the code names it (`Foo.bar()`,
-// `self.bar()`); an unknown receiver reaches every function of that name and labels. A type that
+// `self.bar()`); an unknown receiver reaches the function of that name and labels of every type
+// that reached code names or makes (rapid type analysis: SliceBuilder catches up). A type that
 // is made (an initializer reached) brings its stored properties' initial values, its subscripts
 // and the members Swift or iOS call on their own (`description`, `==`, an operation's `main`, a
 // URL session delegate's callbacks). Everything else is left out and counted for the report.
