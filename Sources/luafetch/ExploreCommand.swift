@@ -121,6 +121,10 @@ struct Explore: ParsableCommand {
         }
         if let shards, shards < 1 { throw ValidationError("--shards must be at least 1") }
         if format.value == .html { throw ValidationError("explore writes text or jsonl; --html DIR writes a page for each finding's minimal run") }
+        // A folder, not a page: `--html page.html` made a folder of that name (the walkthrough).
+        if let dir = html, dir.lowercased().hasSuffix(".html") {
+            throw ValidationError("--html takes a folder (it writes index.html and a page for each finding there): try --html \(String(dir.dropLast(5)))")
+        }
         if let shard, shard != "auto", Shard.parse(shard) == nil {
             throw ValidationError("bad --shard '\(shard)': use K/M with 1 ≤ K ≤ M, like 2/8, or auto")
         }

@@ -36,6 +36,15 @@ import Testing
         #expect(try CLI.run(["test", dir.path]).status == 0)
     }
 
+    /// `--html` takes a folder: given a page's name, explore says so instead of making a folder
+    /// named `page.html`.
+    @Test func explorePagesGoToAFolder() throws {
+        let r = try CLI.run(["explore", "examples/hello.lua", "--runs", "5", "--html", "/tmp/luafetch-never-made.html"])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("--html takes a folder (it writes index.html and a page for each finding there): try --html /tmp/luafetch-never-made"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/luafetch-never-made.html"))
+    }
+
     @Test func anUnknownOptionIsNamedWhateverFollowsIt() throws {
         let r = try CLI.run(["explore", "examples/hello.lua", "--run", "500"])
         #expect(r.status == 2)
