@@ -347,6 +347,22 @@ func bgApp(modes: String = "\"fetch\", \"processing\"", register: String = "", h
         #expect(s.printed == ["runs\trefresh\t3660"])
     }
 
+    /// A process that ends launches nothing into itself: the task its end abandons frees the
+    /// request waiting behind it, and a force quit blocks it (explore found a processing task
+    /// launched into the force-quit process, whose watchdog then killed the next process).
+    @Test func aTerminationLaunchesNoTaskIntoTheEndingProcess() {
+        let s = simulate("scenario { fetchPolicy = \"fixed\", duration = minutes(10) }\n"
+            + bgApp(handler: "BGTaskScheduler.submit(BGAppRefreshTaskRequest('refresh'))", submit: "BGTaskScheduler.submit(BGAppRefreshTaskRequest('refresh'))") + """
+        at(0, user.launch)
+        at(1, user.home)
+        at(10, user.forceQuit)
+        at(20, user.launch)
+        """)
+        #expect(s.printed == ["runs\trefresh\t1"], "\(s.messages)")
+        #expect(s.codes.isEmpty, "\(s.messages)")
+        #expect(s.world.state == .active)
+    }
+
     @Test func pendingRequestsSurviveTermination() {
         let s = simulate("scenario { fetchPolicy = \"fixed\", duration = hours(1) }\n" + bgApp(submit: Self.refresh) + """
         at(0, user.launch)

@@ -108,7 +108,8 @@ extension World {
     /// `user.forceQuit()`: swipe the app away in the app switcher.
     public func userForceQuit() {
         log("user", .action, "force-quits the app in the app switcher")
-        defer { forceQuitBlocked = true }
+        // Blocked from now: nothing launches into the process as it ends, nor after it.
+        forceQuitBlocked = true
         dropQueuedContinued()
         cancelTransfersForForceQuit()
         guard state != .notRunning else { return }

@@ -76,7 +76,12 @@ extension World {
         // The process's main-thread work that waited dies with it (with what was parked).
         for w in mainWaiting where w.event.pid != 0 { parked.append(QueuedEvent(time: w.due, event: w.event)) }
         mainWaiting.removeAll { $0.event.pid != 0 }
+        // The requests the process's end frees (a BGTask it abandons) are looked at once it is
+        // gone (appStopped): none launches into the ending process.
+        let evaluating = bgTasks.evaluating
+        bgTasks.evaluating = true
         for s in subsystems { s.processEnding(pid, in: self) }
+        bgTasks.evaluating = evaluating
         parked.removeAll()
         observers.removeAll { $0.pid == pid }
         dropProcessDelegate()
