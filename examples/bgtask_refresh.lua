@@ -22,7 +22,9 @@ api:route("GET /timeline", function(request)
   return { status = 200, body = { count = n } }
 end)
 
-local refreshes = 0   -- what the test measures (the world's, outside the app)
+-- What the test measures (the world's, outside the app): whether a request for the next refresh is
+-- waiting (a launch uses its request up).
+local scheduled = false
 
 app {
   backgroundModes = { "fetch" },
@@ -32,12 +34,12 @@ app {
       local request = BGAppRefreshTaskRequest("com.example.timeline.refresh")
       request.earliestBeginDate = now() + hours(1)
       local ok, err = BGTaskScheduler.submit(request)
-      if not ok then print("could not schedule the refresh: " .. err) end
+      if ok then scheduled = true else print("could not schedule the refresh: " .. err) end
     end
 
     local function handleRefresh(task)
+      scheduled = false               -- this launch used its request up (what the test measures)
       scheduleRefresh()               -- first: whatever happens below, the chain goes on
-      refreshes = refreshes + 1
       local finished = false          -- the expiration handler and the response may both come
       local function finish(ok)
         if not finished then finished = true; task:setTaskCompleted(ok) end
@@ -75,5 +77,5 @@ at(hours(21), user.open)
 at(hours(21) + minutes(5), user.home)
 
 expect.noViolations()
-expect.that("the refresh chain kept going", function() return refreshes >= 8 end)
+expect.that("the refresh chain kept going: the next refresh is scheduled at the end of the day", function() return scheduled end)
 expect.that("the timeline was refreshed in the background", function() return defaults.get("tweets") > 0 end)

@@ -1,7 +1,8 @@
 -- twitter.lua: the flagship. A Twitter-like client refreshes its timeline with background fetch
 -- over two simulated days. The server produces tweets over time; the network is a little flaky;
 -- the person opens the app a few times a day. Adaptive scheduling backs off when there is nothing
--- new. The expectations check that the timeline was fresh whenever the person opened the app.
+-- new. The expectations check that the timeline was fresh whenever the person opened the app, as
+-- long as background fetches worked (a force quit, Low Power Mode or iOS backing off stops them).
 scenario {
   name = "Twitter timeline refresh",
   os = "ios13",
@@ -28,8 +29,13 @@ api:route("GET /timeline", function(request)
   return { status = 200, body = { count = n, since = request.query.since } }
 end)
 
--- What the test measures (the world's, outside the app).
-local staleOpens, opens = 0, 0
+-- What the test measures (the world's, outside the app): when a background fetch last told iOS it
+-- worked (newData or noData), and the opens that found the timeline older than 6 hours even so.
+local fetchWorked, staleOpens = -math.huge, 0
+notifications.observe(UIApplicationDidBecomeActiveNotification, function()
+  local age = now() - defaults.get("lastRefresh")
+  if age > hours(6) and now() - fetchWorked <= hours(6) then staleOpens = staleOpens + 1 end
+end)
 
 -- The app. The timeline's size and when it was refreshed are on disk (defaults), so a relaunch
 -- shows the cached timeline; everything else is the memory of one process.
@@ -52,14 +58,15 @@ app {
         return true
       end,
       didBecomeActive = function(app)
-        opens = opens + 1
         local age = now() - defaults.get("lastRefresh")
         print(string.format("timeline shows %d tweets, refreshed %d min ago", defaults.get("tweets"), age // 60))
-        if opens > 1 and age > hours(6) then staleOpens = staleOpens + 1 end  -- the first launch starts empty
         refresh(function() end)   -- pull to refresh on open
       end,
       performFetch = function(app, completionHandler)
-        refresh(completionHandler)
+        refresh(function(result)
+          if result ~= "failed" then fetchWorked = now() end   -- (what the test measures)
+          completionHandler(result)
+        end)
       end,
     }
   end,
@@ -79,6 +86,5 @@ end
 
 expect.noViolations()
 expect.that("the timeline refreshed in the background", function() return defaults.get("tweets") > 0 end)
-expect.that("the timeline was never more than 6 hours old when opened", function()
-  return opens > 1 and staleOpens == 0
-end)
+expect.that("the timeline was never more than 6 hours old when opened, unless no background fetch had worked in those 6 hours",
+  function() return staleOpens == 0 end)
