@@ -1,17 +1,17 @@
 // Explore's person behaves like one (issue 39.3): an injected open is followed by a Home within
 // a session (10 s to an hour, docs/EXPLORE.md), so a correct app is not reported for what an app
 // left in the foreground for a day could not do. The tutorial's scenarios (docs/TUTORIAL.md's
-// ```lua blocks, but those that fail on purpose) and the examples meant to be correct (their
+// ```lua blocks, but those that fail on purpose), the examples meant to be correct (their
 // expectations say no violations, and hold whatever a person does: they count what the person and
 // the system did, how many times the person left, the pushes that reached the app, instead of the
-// numbers of the scenario's own timeline) are clean under `explore --runs 2000`: about a minute and
-// a half on the debug build for all of them.
+// numbers of the scenario's own timeline) and `luafetch new`'s starter of every profile are clean
+// under `explore --runs 2000`: about two minutes on the debug build for all of them.
 import Foundation
 import Testing
 
-/// Not under a sanitizer (scripts/sanitize): 38,000 runs of the same code paths the plain suite of
+/// Not under a sanitizer (scripts/sanitize): 46,000 runs of the same code paths the plain suite of
 /// the same CI job explores; the sanitizer's suite checks memory safety, not the person.
-@Suite(.enabled(if: CLI.memoryLimitsWork, "explore's person is checked by the plain suite; under a sanitizer its 38,000 runs take too long"))
+@Suite(.enabled(if: CLI.memoryLimitsWork, "explore's person is checked by the plain suite; under a sanitizer its 46,000 runs take too long"))
 struct PersonTests {
     /// The examples whose apps are correct (`expect.noViolations()`, no violation expected): their
     /// expectations hold for any person and any injected system action, so explore finds nothing.
@@ -19,6 +19,9 @@ struct PersonTests {
         "background_download", "bgtask_processing", "bgtask_refresh", "explore_me_fixed", "hello", "long_task",
         "multitasking", "multitasking_off", "news", "retry", "scenes", "silent_push", "twitter",
     ]
+
+    /// The profiles `luafetch new --os` writes a starter for.
+    static let profiles = ["ios6", "ios7", "ios13", "ios26"]
 
     /// The tutorial's scenarios that are meant to pass, by their step's block number.
     static func tutorialScenarios() throws -> [(name: String, source: String)] {
@@ -48,6 +51,17 @@ struct PersonTests {
     func aCorrectExampleIsClean(name: String) throws {
         let r = try CLI.run(["explore", "examples/\(name).lua", "--runs", "2000", "--no-color"])
         #expect(r.status == 0 && r.stdout.contains("\nnothing found\n"), "\(name):\n\(r.stdout)\(r.stderr)")
+    }
+
+    /// The starter README and `new --help` call correct: explore's person breaks none of its
+    /// expectations either (they count the times the person left and the app became active).
+    @Test(arguments: PersonTests.profiles)
+    func theStarterOfEveryProfileIsClean(os: String) throws {
+        let path = try tempDir("person-new").appendingPathComponent("\(os).lua").path
+        let made = try CLI.run(["new", path, "--os", os])
+        #expect(made.status == 0, "\(made.stderr)")
+        let r = try CLI.run(["explore", path, "--runs", "2000", "--no-color"])
+        #expect(r.status == 0 && r.stdout.contains("\nnothing found\n"), "new --os \(os):\n\(r.stdout)\(r.stderr)")
     }
 
     @Test func theTutorialsScenariosAreClean() throws {
