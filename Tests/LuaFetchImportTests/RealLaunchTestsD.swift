@@ -223,4 +223,21 @@ import LuaFetchCore
         #expect(r.error == nil, "\(r.error?.message ?? "")")
         #expect(r.printed == ["registered"], "\(r.printed)")
     }
+
+    /// A static of a type the import cannot see is a constant: cryptomator's
+    /// `CloudAccessSecrets.googleDriveRedirectURL!` (a generated secrets file left out of the
+    /// repository) was drawn nil under explore, a false "needs ... to fail" crash at launch.
+    @Test func aStaticOfAnUnseenTypeIsAConstant() throws {
+        let files = ImportHarness.launching("""
+            let url = Secrets.redirectURL!
+            guard let key = Secrets.apiKey else { fatalError("no key") }
+            print("configured", key == nil, url == nil)
+            """)
+        for seed in Int64(1)...24 {
+            let r = try ImportHarness.run(files, options: RunOptions(seed: seed, stubDraws: .explore, stubFailures: .every))
+            #expect(r.error == nil, "\(r.error?.message ?? "")")
+            #expect(!r.codes.contains("app-crash"), "seed \(seed): \(r.messages)")
+            #expect(r.printed == ["configured false false"], "seed \(seed): \(r.printed)")
+        }
+    }
 }

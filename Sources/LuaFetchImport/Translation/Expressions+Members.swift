@@ -72,7 +72,10 @@ extension Translator {
                 r.stubName = typeName
                 return r
             }
-            return stubMember(base, receiverName: typeName, name: name, node: Syntax(m), optionalUse: optionalUse)
+            // A static of a type the import cannot see (`CloudAccessSecrets.googleDriveRedirectURL!`,
+            // a generated secrets file) is a constant, not an operation: it never fails (18.9.3
+            // fails calls), whatever `!` or `if let` the code puts on it.
+            return stubMember(base, receiverName: typeName, name: name, node: Syntax(m), optionalUse: optionalUse, constant: true)
         }
         // An instance of a translated type.
         if let tn = base.type, let t = program.type(named: tn.name, from: currentType) {
@@ -149,9 +152,11 @@ extension Translator {
     /// A property of a value the files do not define: read at run time; when the receiver is
     /// opaque, the stub `Receiver.name` answers (and explore may draw nil where it is used as an
     /// optional).
-    func stubMember(_ base: LuaExpr, receiverName: String, name: String, node: Syntax, optionalUse: Bool) -> LuaExpr {
+    func stubMember(_ base: LuaExpr, receiverName: String, name: String, node: Syntax, optionalUse: Bool, constant: Bool = false) -> LuaExpr {
         let stubName = "\(receiverName).\(name)"
-        let site = stubs.site(stubName, where: location(node), optional: optionalUse, node: node)
+        // A constant is declared non-optional, unless the SDK's signatures say otherwise.
+        let fixed = constant && Signatures.lookup(stubName, labels: nil) == nil
+        let site = stubs.site(stubName, where: location(node), optional: fixed ? false : optionalUse, node: node, declared: fixed)
         var r = LuaExpr("swift.\(base.chained ? "optGet" : "get")(\(site), \(base.code), \(Literals.quote(name)))")
         r.stubName = stubName
         r.chained = base.chained
