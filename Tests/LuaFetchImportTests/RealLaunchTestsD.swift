@@ -41,6 +41,15 @@ import LuaFetchCore
         """]
     }
 
+    /// A GRDB pool opened in the app-group container.
+    static let poolInTheAppGroup = """
+        let pool: DatabasePool
+        init() {
+            let dir = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.example.journal")!
+            pool = try! DatabasePool(path: dir.appendingPathComponent("journal.sqlite").path)
+        }
+        """
+
     /// Only a database opened in the app-group container holds its lock: pocket-casts keeps its
     /// FMDB queue in Application Support and its widget's files in the app group, and each of its
     /// database calls after a push's completion was a false `lock-held-at-suspension` (0xdead10cc).
@@ -67,13 +76,7 @@ import LuaFetchCore
     /// main thread, then the background task ended, leaves nothing held (its stub used to keep the
     /// lock for a drawn time after the call returned, so every such app was reported).
     @Test func aSynchronousWriteHoldsTheLockOnlyWhileItRuns() throws {
-        let r = try ImportHarness.run(Self.journalApp(open: """
-            let pool: DatabasePool
-            init() {
-                let dir = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.example.journal")!
-                pool = try! DatabasePool(path: dir.appendingPathComponent("journal.sqlite").path)
-            }
-            """, save: """
+        let r = try ImportHarness.run(Self.journalApp(open: Self.poolInTheAppGroup, save: """
             let task = application.beginBackgroundTask(withName: "journal", expirationHandler: nil)
             try? pool.write { db in
                 try db.execute(sql: "INSERT INTO notes VALUES (?)", arguments: [note])
@@ -88,13 +91,7 @@ import LuaFetchCore
     /// A synchronous write whose closure throws releases the lock as it leaves (a rolled-back
     /// write): the app that catches the error and ends its task is not reported.
     @Test func aThrowingSynchronousWriteReleasesTheLock() throws {
-        let r = try ImportHarness.run(Self.journalApp(open: """
-            let pool: DatabasePool
-            init() {
-                let dir = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.example.journal")!
-                pool = try! DatabasePool(path: dir.appendingPathComponent("journal.sqlite").path)
-            }
-            """, save: """
+        let r = try ImportHarness.run(Self.journalApp(open: Self.poolInTheAppGroup, save: """
             let task = application.beginBackgroundTask(withName: "journal", expirationHandler: nil)
             do {
                 try pool.write { db in
@@ -114,13 +111,7 @@ import LuaFetchCore
     /// asynchronously as the app leaves, with nothing keeping it running, is suspended with the
     /// write in flight.
     @Test func anAsynchronousWriteInTheAppGroupIsStillFound() throws {
-        let r = try ImportHarness.run(Self.journalApp(open: """
-            let pool: DatabasePool
-            init() {
-                let dir = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.example.journal")!
-                pool = try! DatabasePool(path: dir.appendingPathComponent("journal.sqlite").path)
-            }
-            """, save: """
+        let r = try ImportHarness.run(Self.journalApp(open: Self.poolInTheAppGroup, save: """
             pool.asyncWrite({ db in
                 try db.execute(sql: "INSERT INTO notes VALUES (?)", arguments: [note])
             }, completion: { _, result in print("saved") })

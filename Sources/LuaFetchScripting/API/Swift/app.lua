@@ -108,8 +108,9 @@ function S.appGet(name, start)
   return start
 end
 
---- `self.init(a:b:)` of a struct, its memberwise initializer, from an initializer an extension
---- adds: the stored properties in their declared order (nil: left as they are).
+--- A struct's memberwise initializer (`swift.new(T, "memberwise", ...)`, and `self.init(a:b:)`
+--- from an initializer an extension adds): the stored properties in their declared order (nil:
+--- left as they are).
 function S.memberwiseInit(o, C, ...)
   local order = rawget(C, "__memberwise")
   if order then

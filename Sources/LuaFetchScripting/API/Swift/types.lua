@@ -271,14 +271,7 @@ function S.new(C, initName, ...)
     local r = init(o, ...)
     if r == false then return nil elseif type(r) == "table" and r ~= o then return r end   -- an enum's `self = .case`
   elseif typeInfo[C].kind == "struct" and (initName == "init" or initName == "memberwise") then
-    -- memberwise initializer: arguments in the order the stored properties are declared
-    local order = rawget(C, "__memberwise")
-    if order then
-      for i = 1, #order do
-        local v = select(i, ...)
-        if v ~= nil then o[order[i]] = v end
-      end
-    end
+    S.memberwiseInit(o, C, ...)   -- app.lua: the stored properties, in their declared order
   end
   return o
 end
