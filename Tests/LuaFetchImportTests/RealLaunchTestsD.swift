@@ -231,4 +231,110 @@ import LuaFetchCore
             #expect(r.printed == ["configured false false"], "seed \(seed): \(r.printed)")
         }
     }
+
+    /// `Int(...)` of a stub's number stays an unknown number, not 0: deltachat's
+    /// `dcAccounts.add() == 0` (an `Int(dc_accounts_add_account(pointer))`) took its own
+    /// `fatalError("Could not initialize a new account.")` in most runs.
+    @Test func anIntOfAStubsNumberIsNotZero() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let accounts = Accounts()
+            if accounts.add() == 0 { fatalError("Could not initialize a new account.") }
+            let share = Double(accounts_ratio(accounts.pointer))
+            print("added", share == 0)
+            """, others: """
+            final class Accounts {
+                let pointer = accounts_new()
+                func add() -> Int { Int(accounts_add(pointer)) }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["added false"], "\(r.printed)")
+    }
+
+    /// A HealthKit type by one of HealthKit's own identifiers is never nil (the signature table):
+    /// Loop's `HKObjectType.categoryType(forIdentifier: .insulinDelivery)!` was drawn nil.
+    @Test func aHealthKitTypeByItsIdentifierIsNeverNil() throws {
+        let files = ImportHarness.launching("""
+            let insulin = HKObjectType.categoryType(forIdentifier: .insulinDelivery)!
+            let glucose = HKQuantityType.quantityType(forIdentifier: .bloodGlucose)!
+            print("types", insulin == nil, glucose == nil)
+            """)
+        for seed in Int64(1)...24 {
+            let r = try ImportHarness.run(files, options: RunOptions(seed: seed, stubDraws: .explore, stubFailures: .every))
+            #expect(!r.codes.contains("app-crash"), "seed \(seed): \(r.messages)")
+            #expect(r.printed == ["types false false"], "seed \(seed): \(r.printed)")
+        }
+    }
+
+    /// A stub's error has no underlying error: code that walks `userInfo[NSUnderlyingErrorKey]`
+    /// ends (duckduckgo's pixel parameters recursed over a failed call's error until the watchdog).
+    @Test func aStubsErrorHasNoUnderlyingError() throws {
+        let files = ImportHarness.launching("""
+            do {
+                try Store.open()
+                print("opened")
+            } catch {
+                print("levels", Self.levels(error as NSError))
+            }
+            """, members: """
+            static func levels(_ error: NSError, level: Int = 1) -> Int {
+                if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError { return levels(underlying, level: level + 1) }
+                return level
+            }
+            """)
+        var failed = 0
+        for seed in Int64(1)...24 {
+            let r = try ImportHarness.run(files, options: RunOptions(seed: seed, stubDraws: .explore, stubFailures: .every))
+            #expect(!r.codes.contains("app-hang") && !r.codes.contains("app-crash"), "seed \(seed): \(r.messages)")
+            #expect(r.printed == ["opened"] || r.printed == ["levels 1"], "seed \(seed): \(r.printed)")
+            if r.printed == ["levels 1"] { failed += 1 }
+        }
+        #expect(failed >= 3, "the open failed in \(failed) of 24 runs")
+    }
+
+    /// A forced property of an object the import cannot see is never drawn nil (ownCloud's
+    /// `feature.localizedName!` of a feature it made with a name, `OCAppIdentity.shared.userDefaults!`:
+    /// four false crashes); `if let` on one still takes both ways, and a forced call can still fail.
+    @Test func aForcedPropertyOfAnUnseenObjectIsThere() throws {
+        let files = ImportHarness.launching("""
+            let feature = LicenseFeature(identifier: "scanner", name: "Scanner")
+            let name = feature.localizedName!
+            let defaults = AppIdentity.shared.userDefaults!
+            if let subtitle = feature.subtitle { print("subtitle", subtitle == nil) } else { print("no subtitle") }
+            print("named", name == nil, defaults == nil)
+            """)
+        var ways = Set<String>()
+        for seed in Int64(1)...40 {
+            let r = try ImportHarness.run(files, options: RunOptions(seed: seed, stubDraws: .explore, stubFailures: .every))
+            #expect(!r.codes.contains("app-crash"), "seed \(seed): \(r.messages)")
+            #expect(r.printed.last == "named false false", "seed \(seed): \(r.printed)")
+            ways.formUnion(r.printed.prefix(1))
+        }
+        #expect(ways == ["subtitle false", "no subtitle"], "\(ways)")
+    }
+
+    /// A missed BGTask completion names the `return` in the `catch` that left the handler, not the
+    /// `do {` line (the second walkthrough: a `catch { print(...); return }` was reported at `do`).
+    @Test func aMissedCompletionNamesTheReturnInsideADoCatch() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: "com.example.refresh", using: nil) { task in
+                task.expirationHandler = { print("expired") }
+                do {
+                    try Feed.parse()
+                } catch {
+                    print("refresh failed")
+                    return
+                }
+                task.setTaskCompleted(success: true)
+            }
+            try? BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: "com.example.refresh"))
+            """, others: """
+            enum FeedError: Error { case empty }
+            enum Feed { static func parse() throws { throw FeedError.empty } }
+            """), extra: "at(120, function() system.launchTask(\"com.example.refresh\") end)\n")
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        let v = try #require(r.world?.violations.first { $0.code.rawValue == "bgtask-no-completion" }, "\(r.codes)")
+        #expect(v.location?.swift?.description == "AppDelegate.swift:13", "\(v.message) \(String(describing: v.location))")
+    }
 }

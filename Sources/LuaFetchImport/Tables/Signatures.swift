@@ -179,8 +179,14 @@ enum Signatures {
 
         // Health, location, media: properties apps read in the background.
         ("CLLocationManager.location", "CLLocation?"), ("CLLocationManager.authorizationStatus", "CLAuthorizationStatus"),
-        ("HKHealthStore.isHealthDataAvailable", "Bool"), ("HKObjectType.quantityType(forIdentifier:)", "HKQuantityType?"),
-        ("HKQuantityType.quantityType(forIdentifier:)", "HKQuantityType?"),
+        ("HKHealthStore.isHealthDataAvailable", "Bool"),
+        // A HealthKit type by identifier is nil only for an identifier HealthKit does not define;
+        // apps pass its own constants (Loop's `HKObjectType.categoryType(forIdentifier:
+        // .insulinDelivery)!` was drawn nil under explore: a false crash at launch).
+        ("HKObjectType.quantityType(forIdentifier:)", "HKQuantityType"), ("HKQuantityType.quantityType(forIdentifier:)", "HKQuantityType"),
+        ("HKObjectType.categoryType(forIdentifier:)", "HKCategoryType"), ("HKCategoryType.categoryType(forIdentifier:)", "HKCategoryType"),
+        ("HKObjectType.characteristicType(forIdentifier:)", "HKCharacteristicType"),
+        ("HKObjectType.correlationType(forIdentifier:)", "HKCorrelationType"),
         ("HKHealthStore.authorizationStatus(for:)", "HKAuthorizationStatus"),
         ("AVAudioSession.setCategory", "throws Void"), ("AVAudioSession.setActive", "throws Void"),
         ("NSPersistentContainer.persistentStoreDescriptions", "[NSPersistentStoreDescription]"),

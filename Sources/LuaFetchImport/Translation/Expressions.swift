@@ -87,8 +87,14 @@ extension Translator {
             return LuaExpr(unsupportedCall("postfix operator \(p.operator.text)", p))
         }
         if let f = e.as(ForceUnwrapExprSyntax.self) {
-            var x = expr(f.expression, optionalUse: true)
-            markOptionalUse(x, f.expression)
+            // A forced property of an object the import cannot see (`feature.localizedName!`) says
+            // it is there; it is no operation that fails (18.9.3 fails calls): never nil, unless
+            // the SDK's signatures declare it optional. `if let` on one still takes both ways.
+            var inner = ExprSyntax(f.expression)
+            while let t = inner.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { inner = only.expression }
+            let forcedProperty = inner.is(MemberAccessExprSyntax.self)
+            var x = expr(f.expression, optionalUse: !forcedProperty)
+            if !forcedProperty { markOptionalUse(x, f.expression) }
             x.code = "swift.unwrap(\(x.code))"
             x.type?.optional = false
             return x

@@ -175,7 +175,7 @@ extension Translator {
         out.append(pad + "end, function(__e)" + marker(d.catchClauses.first!))
         out += handler
         out.append(pad + "end)" + endMarker(d))
-        propagate(c, v, line: line)
+        propagate(c, v, line: line, within: Syntax(d))
     }
 
     /// The clauses of a `do`/`catch`, one after another in a function of the error `__e`: each

@@ -373,9 +373,17 @@ final class Translator {
 
     /// After a wrapper closure returned `codeVar, valueVar`: carries its control code on in the
     /// current context (`if c == "return" then return v end`, breaks and continues of loops
-    /// outside it).
-    func propagate(_ codeVar: String, _ valueVar: String, line: Int) {
-        emit("if \(codeVar) == swift.RETURN then \(returnCode(valueVar)) end", line)
+    /// outside it). The line that returns on is marked with the `return` inside the wrapper when
+    /// it has only one (`within`), so a missed completion names that `return`, not the `do`
+    /// (issue 39.2: `catch { print(...); return }` was reported at the `do {` line).
+    func propagate(_ codeVar: String, _ valueVar: String, line: Int, within: Syntax? = nil) {
+        var returnLine = line
+        if let within {
+            let found = ReturnLines(file: file)
+            found.walk(within)
+            if found.lines.count == 1, let only = found.lines.first { returnLine = only }
+        }
+        emit("if \(codeVar) == swift.RETURN then \(returnCode(valueVar)) end", returnLine)
         var crossed = false
         var handled = Set<String>()
         for frame in control.reversed() {
@@ -404,4 +412,18 @@ final class Translator {
             }
         }
     }
+}
+
+/// The lines of the `return` statements of a piece of code, not of the closures and functions
+/// inside it.
+final class ReturnLines: SyntaxVisitor {
+    let file: ParsedFile
+    private(set) var lines = Set<Int>()
+    init(file: ParsedFile) {
+        self.file = file
+        super.init(viewMode: .sourceAccurate)
+    }
+    override func visit(_ node: ReturnStmtSyntax) -> SyntaxVisitorContinueKind { lines.insert(file.line(node)); return .skipChildren }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 }

@@ -205,11 +205,15 @@ function S.int(v)
     return mtype(v) == "integer" and v or (v >= 0 and floor(v) or -floor(-v))
   end
   if type(v) == "boolean" then return v and 1 or 0 end
+  -- A stub's number (`Int(dc_accounts_add_account(p))`) stays unknown: 0 is an edge value (a C
+  -- library's failure), and deltachat's `add() == 0` then crashed each launch on purpose.
+  if isOpaque(v) then return v end
   return 0
 end
 function S.double(v)
   if type(v) == "string" then return tonumber(v) end
   if type(v) == "number" then return v + 0.0 end
+  if isOpaque(v) then return v end
   return 0.0
 end
 function S.bool(v) if type(v) == "string" then if v == "true" then return true elseif v == "false" then return false end return nil end return v and true or false end

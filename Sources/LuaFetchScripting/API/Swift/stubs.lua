@@ -12,7 +12,7 @@ local type, rawget, rawset, getmetatable, setmetatable, select, error = type, ra
 local pcall, tostring = pcall, tostring
 local pack, unpack, sort = table.pack, table.unpack, table.sort
 local mtype, floor = math.type, math.floor
-local Opaque, opaque, isOpaque = shared.Opaque, shared.opaque, shared.isOpaque
+local Opaque, opaque, isOpaque, opaqueName = shared.Opaque, shared.opaque, shared.isOpaque, shared.opaqueName
 local ArrayMeta, DictMeta, SetMeta = shared.ArrayMeta, shared.DictMeta, shared.SetMeta
 local copy, CaseMeta, caseOf, typeInfo = shared.copy, shared.CaseMeta, shared.caseOf, shared.typeInfo
 local builtinTables, emptyOpaques, shadowedBuiltin = shared.builtinTables, shared.emptyOpaques, shared.shadowedBuiltin
@@ -80,6 +80,11 @@ local function opaqueMember(site, recv, name)
   if drawn ~= nil then
     touchStub(info and info[1])
     return drawn
+  end
+  -- A stub's error carries no underlying error: its `userInfo` is empty (duckduckgo's pixel
+  -- code walked `userInfo[NSUnderlyingErrorKey]` of a failed call's error forever: an app-hang).
+  if opaqueName[recv] == "Error" and (name == "userInfo" or name == "underlyingErrors") then
+    return name == "userInfo" and S.dict() or S.array()
   end
   if info and (info.bool or looksBoolean(name)) then
     local n = (counts[site] or 0) + 1
