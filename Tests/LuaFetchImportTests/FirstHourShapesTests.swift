@@ -64,4 +64,15 @@ import LuaFetchCore
         #expect(!r.scenario.contains("[\"URLRequest.setValue\"]") && !r.scenario.contains("[\"HTTPURLResponse.statusCode\"]")
                 && !r.scenario.contains("[\"URLRequest.addValue\"]"), "\(r.scenario.suffix(2000))")
     }
+
+    /// A string's `utf8`, `utf16` and `unicodeScalars` views count its characters (pocket-casts's
+    /// `title.utf16.count` was nil, and a launch crashed in 74 % of explore's runs).
+    @Test func aStringsViewsHaveCounts() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let title = "Daily news"
+            print(title.utf16.count, title.utf8.count, title.unicodeScalars.count)
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(r.printed == ["10 10 10"], "\(r.printed)")
+    }
 }

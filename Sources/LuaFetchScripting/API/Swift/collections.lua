@@ -165,7 +165,6 @@ local function count(c)
   if mt == RangeMeta then return math.max(0, c.upper - c.lower) end
   return 0
 end
-
 local function callFn(f, ...) return f(...) end
 
 -- Members of built-in values by name, found at run time when the importer did not know the
@@ -320,7 +319,8 @@ stringMembers.count = count
 stringMembers.isEmpty = function(s) return #s == 0 end
 stringMembers.first = function(s) if #s > 0 then return s:sub(1, 1) end end
 stringMembers.last = function(s) if #s > 0 then return s:sub(-1) end end
-stringMembers.utf8 = function(s) return s end
+local function views(s) return s end   -- a string's utf8, utf16 and unicodeScalars views (pocket-casts's `utf16.count`)
+stringMembers.utf8, stringMembers.utf16, stringMembers.unicodeScalars = views, views, views
 stringMembers.description = function(s) return s end
 local stringMethods = {}
 local function plain(p) return (p:gsub("[%^%$%(%)%%%.%[%]%*%+%-%?]", "%%%0")) end
