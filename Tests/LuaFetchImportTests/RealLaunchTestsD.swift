@@ -337,4 +337,26 @@ import LuaFetchCore
         let v = try #require(r.world?.violations.first { $0.code.rawValue == "bgtask-no-completion" }, "\(r.codes)")
         #expect(v.location?.swift?.description == "AppDelegate.swift:13", "\(v.message) \(String(describing: v.location))")
     }
+
+    /// A property the app's `extension Optional` adds, read on an optional property without `?`,
+    /// is the extension's on the optional itself: element-x's `!userSession.isNil` indexed nil.
+    @Test func anOptionalExtensionsPropertyReadsTheOptional() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            let manager = Notifier()
+            manager.check()
+            manager.session = Session()
+            manager.check()
+            """, others: """
+            protocol SessionProtocol { var name: String { get } }
+            final class Session: SessionProtocol { let name = "main" }
+            extension Optional { var isNil: Bool { self == nil } }
+            final class Notifier {
+                var session: SessionProtocol?
+                func check() { print("no session", session.isNil) }
+            }
+            """))
+        #expect(r.error == nil, "\(r.error?.message ?? "")")
+        #expect(!r.codes.contains("app-crash"), "\(r.messages)")
+        #expect(r.printed == ["no session true", "no session false"], "\(r.printed)")
+    }
 }

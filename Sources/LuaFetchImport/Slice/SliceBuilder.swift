@@ -259,7 +259,8 @@ final class SliceBuilder {
         case .typed(var name):
             // A metatype (`firing: PixelFiring.Type`) reaches what its type's family declares.
             for suffix in [".Type", ".Protocol"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
-            if let t = program.type(named: name, from: owner) { return within(familySet(t)) }
+            // An optional's members the app's `extension Optional` adds too (`userSession.isNil`).
+            if let t = program.type(named: name, from: owner) { return within(familySet(t)) + list.filter { $0.0 != nil && $0.0 === program.externals["Optional"] } }
             // A value of an iOS type: the app's subclasses and adopters of it, and what
             // extensions of it add.
             return within(inheritors(of: name))

@@ -77,6 +77,13 @@ extension Translator {
             // fails calls), whatever `!` or `if let` the code puts on it.
             return stubMember(base, receiverName: typeName, name: name, node: Syntax(m), optionalUse: optionalUse, constant: true)
         }
+        // A property the app's `extension Optional` adds, read on an optional without `?`
+        // (element-x's `!userSession.isNil`): the extension's, on the optional itself, nil too.
+        if let tn = base.type, tn.optional, !base.chained, let ext = program.externals["Optional"],
+           let p = ext.property(name), p.kind == .computed, !p.isStatic {
+            use(p, of: ext)
+            return LuaExpr("swift.extGet(\(ext.lua), \(Literals.quote(Naming.field(name))), \(base.code))", p.type)
+        }
         // An instance of a translated type.
         if let tn = base.type, let t = program.type(named: tn.name, from: currentType) {
             if name == "objectWillChange", t.property(name) == nil, t.conforms(to: "ObservableObject") {
