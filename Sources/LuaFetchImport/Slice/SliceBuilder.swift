@@ -260,7 +260,10 @@ final class SliceBuilder {
             // A metatype (`firing: PixelFiring.Type`) reaches what its type's family declares.
             for suffix in [".Type", ".Protocol"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
             // An optional's members the app's `extension Optional` adds too (`userSession.isNil`).
-            if let t = program.type(named: name, from: owner) { return within(familySet(t)) + list.filter { $0.0 != nil && $0.0 === program.externals["Optional"] } }
+            if let t = program.type(named: name, from: owner) {
+                guard let optional = program.externals["Optional"] else { return within(familySet(t)) }
+                return within(familySet(t)) + list.filter { $0.0 === optional }
+            }
             // A value of an iOS type: the app's subclasses and adopters of it, and what
             // extensions of it add.
             return within(inheritors(of: name))

@@ -187,7 +187,7 @@ extension Translator {
         // Only a struct's: a class of 7,447 `static let x = Icons(name:...)` (home-assistant's
         // generated icon list) listed its properties at each, 55 million copies, 40 s of import.
         let stored = t.kind == .struct && !args.isEmpty ? t.storedInstanceProperties : []
-        let memberwise = t.kind == .struct && !args.isEmpty && args.allSatisfy { a in a.label.map { l in stored.contains { $0.name == l } } ?? false }
+        let memberwise = t.kind == .struct && !args.isEmpty && Self.labelsNameStored(args, stored)
         // A class that declares no initializer inherits its superclass's (Loop's
         // `CriticalEventLogHistoricalExporter(manager: self)` is its base class's `init(manager:)`).
         var inits = t.inits
@@ -199,21 +199,32 @@ extension Translator {
             return r
         }
         if t.kind == .struct && !args.isEmpty {
-            // Memberwise: arguments by property name, in declaration order.
-            var values = [String](repeating: "nil", count: stored.count)
-            var next = 0
-            for a in args {
-                if let l = a.label, let i = stored.firstIndex(where: { $0.name == l }) { values[i] = expr(a.syntax, expect: stored[i].type).code; next = i + 1 }
-                else if next < values.count { values[next] = expr(a.syntax).code; next += 1 }
-            }
-            while values.last == "nil" { values.removeLast() }
             // A struct whose initializers are all declared in extensions keeps its memberwise one
             // (zotero's `PDFSettings(transition: ...)` beside a Codable `init(from:)`, which took
             // the values as its decoder and crashed every launch): named so that theirs is not it.
             let name = t.inits.contains { $0.lua == "init" } ? "memberwise" : "init"
-            return LuaExpr("swift.new(\(made), \"\(name)\"\(values.isEmpty ? "" : ", " + values.joined(separator: ", ")))", type)
+            return LuaExpr("swift.new(\(made), \"\(name)\"\(memberwiseArgs(args, stored)))", type)
         }
         return LuaExpr("swift.new(\(made), \"init\")", type)
+    }
+
+    /// Whether each argument's label names one of a struct's stored properties.
+    static func labelsNameStored(_ args: [CallArg], _ stored: [PropertyInfo]) -> Bool {
+        args.allSatisfy { a in a.label.map { l in stored.contains { $0.name == l } } ?? false }
+    }
+
+    /// A memberwise initializer's arguments in the stored properties' declaration order (a label
+    /// places its value, an unlabelled one takes the next place, nil fills a gap), as Lua after a
+    /// comma: empty when there are none.
+    func memberwiseArgs(_ args: [CallArg], _ stored: [PropertyInfo]) -> String {
+        var values = [String](repeating: "nil", count: stored.count)
+        var next = 0
+        for a in args {
+            if let l = a.label, let i = stored.firstIndex(where: { $0.name == l }) { values[i] = expr(a.syntax, expect: stored[i].type).code; next = i + 1 }
+            else if next < values.count { values[next] = expr(a.syntax).code; next += 1 }
+        }
+        while values.last == "nil" { values.removeLast() }
+        return values.isEmpty ? "" : ", " + values.joined(separator: ", ")
     }
 
     // MARK: - base.name(args)
@@ -261,12 +272,8 @@ extension Translator {
             // A struct's memberwise initializer, from an initializer its extension adds
             // (pocket-casts's `init?(from resultSet:)` calling `self.init(uuid:title:...)` called
             // itself until the watchdog: an app-hang at launch).
-            if t.kind == .struct, case let stored = t.storedInstanceProperties,
-               args.allSatisfy({ a in a.label.map { l in stored.contains { $0.name == l } } ?? false }) {
-                var values = [String](repeating: "nil", count: stored.count)
-                for a in args { if let i = stored.firstIndex(where: { $0.name == a.label }) { values[i] = expr(a.syntax, expect: stored[i].type).code } }
-                while values.last == "nil" { values.removeLast() }
-                return LuaExpr("swift.memberwiseInit(self, \(t.lua)\(values.isEmpty ? "" : ", " + values.joined(separator: ", ")))")
+            if t.kind == .struct, case let stored = t.storedInstanceProperties, Self.labelsNameStored(args, stored) {
+                return LuaExpr("swift.memberwiseInit(self, \(t.lua)\(memberwiseArgs(args, stored)))")
             }
         }
         let base = expr(baseSyntax, optionalUse: false)

@@ -68,8 +68,7 @@ extension Translator {
             let x = p.operator.text == "!" ? condition(p.expression) : expr(p.expression)
             switch p.operator.text {
             case "!":
-                var inner = p.expression
-                while let t = inner.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { inner = only.expression }
+                let inner = Self.withoutParens(p.expression)
                 if let double = inner.as(PrefixOperatorExprSyntax.self), double.operator.text == "!" { return expr(double.expression) }
                 return LuaExpr("not \(wrap(x.code))", TypeName("Bool"))
             case "-":
@@ -90,9 +89,7 @@ extension Translator {
             // A forced property of an object the import cannot see (`feature.localizedName!`) says
             // it is there; it is no operation that fails (18.9.3 fails calls): never nil, unless
             // the SDK's signatures declare it optional. `if let` on one still takes both ways.
-            var inner = ExprSyntax(f.expression)
-            while let t = inner.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { inner = only.expression }
-            let forcedProperty = inner.is(MemberAccessExprSyntax.self)
+            let forcedProperty = Self.withoutParens(f.expression).is(MemberAccessExprSyntax.self)
             var x = expr(f.expression, optionalUse: !forcedProperty)
             if !forcedProperty { markOptionalUse(x, f.expression) }
             x.code = "swift.unwrap(\(x.code))"
@@ -413,9 +410,7 @@ extension Translator {
     /// (issue 38.3). A call's result is not drawn: only a property read is.
     func condition(_ e: ExprSyntax) -> LuaExpr {
         let x = expr(e)
-        var inner = e
-        while let t = inner.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { inner = only.expression }
-        if let stub = x.stubName, inner.is(MemberAccessExprSyntax.self) { stubs.markBool(stub) }
+        if let stub = x.stubName, Self.withoutParens(e).is(MemberAccessExprSyntax.self) { stubs.markBool(stub) }
         return x
     }
 
@@ -427,13 +422,16 @@ extension Translator {
     /// (18.9.2): the call itself (through parentheses and `try`), not a variable that holds its
     /// result.
     func provesOptional(_ e: ExprSyntax) -> Bool {
-        var e = e
-        while true {
-            if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { e = only.expression; continue }
-            if let t = e.as(TryExprSyntax.self) { e = t.expression; continue }
-            break
-        }
+        var e = Self.withoutParens(e)
+        while let t = e.as(TryExprSyntax.self) { e = Self.withoutParens(t.expression) }
         return !e.is(DeclReferenceExprSyntax.self)
+    }
+
+    /// `e` without the parentheses around it (`((x))` is `x`).
+    static func withoutParens(_ e: ExprSyntax) -> ExprSyntax {
+        var e = e
+        while let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { e = only.expression }
+        return e
     }
 }
 

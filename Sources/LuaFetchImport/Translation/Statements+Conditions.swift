@@ -151,8 +151,7 @@ extension Translator {
 
     /// `not e`, written the way a reader would (`a ~= b` for `not (a == b)`).
     func negated(_ e: ExprSyntax) -> String {
-        var inner = e
-        while let t = inner.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { inner = only.expression }
+        let inner = Self.withoutParens(e)
         if let p = inner.as(PrefixOperatorExprSyntax.self), p.operator.text == "!" { return condition(p.expression).code }
         if let infix = inner.as(InfixOperatorExprSyntax.self), let op = infix.operator.as(BinaryOperatorExprSyntax.self) {
             let flipped = ["==": "!=", "!=": "==", "<": ">=", ">": "<=", "<=": ">", ">=": "<"][op.operator.text]

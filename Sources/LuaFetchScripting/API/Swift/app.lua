@@ -421,9 +421,6 @@ function S.withLock(l, body)
 end
 function S.invalidate(t) if type(t) == "table" and t.invalidate then t:invalidate() end end
 
---- `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`.
-function S.appGroupURL(id) return "/AppGroup/" .. tostring(id) end
-
 --- SwiftUI's `.backgroundTask(.appRefresh("ID")) { ... }`: the task completes when the closure
 --- returns; its expiration cancels the closure's task.
 function S.swiftUIBackgroundTask(id, body)

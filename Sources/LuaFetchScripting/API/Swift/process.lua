@@ -87,15 +87,20 @@ end
 -- what is read from it (`container.viewContext`). A database stub the importer marked `lock =
 -- "ifSharedContainer"` holds the container's lock only then (pocket-casts's FMDB queue lives in
 -- Application Support while its widget uses the app group: no 0xdead10cc there).
+local groupRoot = "/AppGroup/"
+--- `FileManager.default.containerURL(forSecurityApplicationGroupIdentifier:)`: the container's path.
+function S.appGroupURL(id) return groupRoot .. tostring(id) end
+local function inGroupRoot(path) return path:sub(1, #groupRoot) == groupRoot end
 local inAppGroup = setmetatable({}, { __mode = "k" })
 local function fromAppGroup(v)
   local t = type(v)
-  if t == "string" then return v:sub(1, 10) == "/AppGroup/" end
+  if t == "string" then return inGroupRoot(v) end
   if t ~= "table" then return false end
   if inAppGroup[v] then return true end
   -- `persistentStoreDescriptions = [description]`: an array's first element.
   local first = getmetatable(v) ~= Opaque and rawget(v, 1)
-  return first ~= nil and first ~= false and (type(first) == "string" and first:sub(1, 10) == "/AppGroup/" or inAppGroup[first] == true)
+  if type(first) == "string" then return inGroupRoot(first) end
+  return first ~= nil and first ~= false and inAppGroup[first] == true
 end
 
 shared.Opaque, shared.opaque, shared.isOpaque, shared.opaqueName = Opaque, opaque, isOpaque, opaqueName

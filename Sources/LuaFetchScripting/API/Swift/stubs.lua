@@ -336,6 +336,11 @@ function S.stubValue(site)
   return o.result
 end
 
+-- A blocking call's time, spent on the calling thread (`"never"`: it never returns).
+local function spendOnThread(o)
+  if o.seconds == nil then G.work(1e9) elseif o.seconds > 0 then G.work(o.seconds) end
+end
+
 --- A stub call: returns its result now; its closures run `seconds` later on the main queue
 --- (or, `blocking`, the call takes that long on the calling thread). Awaited, the task waits.
 function S.stubCall(site, recv, ...)
@@ -374,18 +379,14 @@ function S.stubCall(site, recv, ...)
     -- ...) runs before the call returns, on the calling thread, holding the call's lock
     -- meanwhile (so a closure that waits while holding it is the finding; the same thread calling
     -- a completion after it is none); `blocking`: its `seconds` are spent first.
-    if o.spec.blocking then
-      if o.seconds == nil then G.work(1e9) end
-      if o.seconds and o.seconds > 0 then G.work(o.seconds) end
-    end
+    if o.spec.blocking then spendOnThread(o) end
     -- What the closure throws leaves the call after its lock is released (a rolled-back write).
     local ok, e = true, nil
     if closures > 0 then ok, e = pcall(fire) end
     if lock then lock:unlock() end
     if not ok then error(e, 0) end
   elseif o.spec.blocking or o.info.await then
-    if o.seconds == nil then G.work(1e9) end
-    if o.seconds and o.seconds > 0 then G.work(o.seconds) end
+    spendOnThread(o)
     if lock then lock:unlock() end
     if closures > 0 then fire() end
   else
