@@ -67,7 +67,9 @@ public enum Importer {
             let missed = pass.t.calledFunctions.filter { !slice.contains($0) }
             let unmade = pass.t.madeTypes.filter { !slice.isMade($0) }
             let unread = pass.t.unkeptProperties
-            if missed.isEmpty && unmade.isEmpty && unread.isEmpty { break }
+            let unnamed = TypeReferences.named(in: pass.memberLines, types: program.typeOrder).filter { !slice.hasTable($0) }
+            if missed.isEmpty && unmade.isEmpty && unread.isEmpty && unnamed.isEmpty { break }
+            for u in unnamed { slice.name(u) }
             builder.widen(functions: missed, made: unmade, properties: unread)
             pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck, resources: resources)
         }
@@ -123,7 +125,7 @@ public enum Importer {
         lines += Translator.finish(typeLines, files: t.fileNames)
         lines += Translator.finish(memberLines, files: t.fileNames)
         if !program.typeOrder.isEmpty {
-            let conforming = program.typeOrder.filter { t in t.kind != .protocol && !t.allProtocols().isEmpty }
+            let conforming = program.typeOrder.filter { t in t.kind != .protocol && !t.allProtocols().isEmpty && slice.hasTable(t) }
             // In calls of at most 100 arguments (a Lua call takes fewer than 250).
             for start in stride(from: 0, to: conforming.count, by: 100) {
                 lines.append("swift.finish(\(conforming[start..<min(start + 100, conforming.count)].map(\.lua).joined(separator: ", ")))")
@@ -219,7 +221,7 @@ public enum Importer {
         t.typeTables()
         let typeLines = t.out
         t.out = []
-        for type in program.typeOrder { t.typeMembers(type) }
+        for type in program.typeOrder where t.keeps(type: type) { t.typeMembers(type) }
         for type in program.externalOrder { t.externalMembers(type) }
         t.topLevel()
         let memberLines = t.out

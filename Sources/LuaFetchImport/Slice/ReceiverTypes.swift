@@ -70,6 +70,35 @@ final class ReceiverTypes {
         return nil
     }
 
+    /// The type the context of `.name` or `.name(...)` expects, where the syntax states it: the
+    /// assigned or compared value's declared type, an annotated binding's or a parameter's
+    /// default, a function's declared result for `return`.
+    func expected(at node: Syntax) -> String? {
+        var n = node
+        while let p = n.parent, p.is(ForceUnwrapExprSyntax.self) || p.is(OptionalChainingExprSyntax.self) || p.is(TryExprSyntax.self) || p.is(AwaitExprSyntax.self) { n = p }
+        guard let parent = n.parent else { return nil }
+        if let infix = parent.as(InfixOperatorExprSyntax.self), infix.rightOperand.id == n.id {
+            if infix.operator.is(AssignmentExprSyntax.self) { return type(of: infix.leftOperand) }
+            if let op = infix.operator.as(BinaryOperatorExprSyntax.self), ["==", "!="].contains(op.operator.text) { return type(of: infix.leftOperand) }
+            return nil
+        }
+        if let clause = parent.as(InitializerClauseSyntax.self) {
+            if let b = clause.parent?.as(PatternBindingSyntax.self) { return TypeName(b.typeAnnotation?.type)?.name }
+            if let p = clause.parent?.as(FunctionParameterSyntax.self) { return TypeName(p.type)?.name }
+            return nil
+        }
+        if parent.is(ReturnStmtSyntax.self) {
+            var x = parent.parent
+            while let y = x {
+                if y.is(ClosureExprSyntax.self) { return nil }
+                if let f = y.as(FunctionDeclSyntax.self) { return TypeName(f.signature.returnClause?.type)?.name }
+                if let b = y.as(PatternBindingSyntax.self) { return TypeName(b.typeAnnotation?.type)?.name }
+                x = y.parent
+            }
+        }
+        return nil
+    }
+
     /// A member's declared type read on `t`: `Self` (a protocol extension's `static var empty:
     /// Self`) is `t` itself.
     private func declared(_ name: String?, on t: TypeDecl) -> String? {

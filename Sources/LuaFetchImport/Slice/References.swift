@@ -5,6 +5,7 @@
 // one case per construct; it never looks into a nested type's declaration (a type is reached on
 // its own). Uses swift-syntax only.
 import SwiftSyntax
+import SwiftIfConfig
 
 /// How a call's or a member's receiver is written.
 enum Receiver: Equatable {
@@ -47,19 +48,31 @@ final class ReferenceCollector: SyntaxVisitor {
     /// What the receivers' types are read from (nil: receivers stay untyped).
     let types: ReceiverTypes?
 
-    init(skipNestedTypes: Bool = true, types: ReceiverTypes? = nil) {
+    /// Whether a call (base name, receiver) is a stub that never calls the closures it is handed
+    /// (a handler kept for an event luafetch does not simulate): their bodies are not walked.
+    let neverCalls: ((String, Receiver) -> Bool)?
+
+    init(skipNestedTypes: Bool = true, types: ReceiverTypes? = nil, neverCalls: ((String, Receiver) -> Bool)? = nil) {
         self.skipNestedTypes = skipNestedTypes
         self.types = types
+        self.neverCalls = neverCalls
         super.init(viewMode: .sourceAccurate)
     }
 
-    static func references(of node: some SyntaxProtocol, program: Program? = nil, owner: TypeDecl? = nil) -> [Reference] {
-        let c = ReferenceCollector(types: program.map { ReceiverTypes(program: $0, owner: owner) })
+    static func references(of node: some SyntaxProtocol, program: Program? = nil, owner: TypeDecl? = nil,
+                           neverCalls: ((String, Receiver) -> Bool)? = nil) -> [Reference] {
+        let c = ReferenceCollector(types: program.map { ReceiverTypes(program: $0, owner: owner) }, neverCalls: neverCalls)
         c.walk(node)
         return c.references
     }
 
-    /// How a member's base is written, typed where the declarations say.
+    /// How a member's base is written, typed where the declarations say; a leading dot's is the
+    /// type its context expects when the syntax states it (`date = .mock`).
+    private func receiver(of base: ExprSyntax?, at node: some SyntaxProtocol) -> Receiver {
+        if base == nil, let t = types?.expected(at: Syntax(node)) { return .type(t) }
+        return receiver(of: base)
+    }
+
     private func receiver(of base: ExprSyntax?) -> Receiver {
         let r = Self.receiver(of: base)
         if r == .other, let base, let t = types?.type(of: base) { return .typed(t) }
@@ -102,6 +115,7 @@ final class ReferenceCollector: SyntaxVisitor {
         if node.trailingClosure != nil { labels.append(nil) }
         for extra in node.additionalTrailingClosures { labels.append(extra.label.text) }
         let callee = Self.unwrapped(node.calledExpression)
+        let first = references.count
         if let d = callee.as(DeclReferenceExprSyntax.self) {
             let name = Program.plain(d.baseName.text)
             if name == "Self" || name == "self" {
@@ -113,12 +127,12 @@ final class ReferenceCollector: SyntaxVisitor {
                 references.append(.call(base: name, labels: labels, receiver: .implicitSelf))
             }
             // The callee itself is not walked again as a bare name.
-            walkArguments(node)
+            walkArguments(node, call: first)
             return .skipChildren
         }
         if let m = callee.as(MemberAccessExprSyntax.self) {
             let name = Program.plain(m.declName.baseName.text)
-            let receiver = self.receiver(of: m.base)
+            let receiver = self.receiver(of: m.base, at: node)
             if name == "init", case .type = receiver {
                 references.append(.call(base: "init", labels: labels, receiver: receiver))
             } else if name == "init", m.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "self" {
@@ -133,19 +147,25 @@ final class ReferenceCollector: SyntaxVisitor {
                 references.append(.call(base: name, labels: labels, receiver: receiver))
             }
             if let base = m.base { walk(base) }
-            walkArguments(node)
+            walkArguments(node, call: first)
             return .skipChildren
         }
         if let t = callee.as(TypeExprSyntax.self) {
             for n in Self.typeNames(t.type) { references.append(.type(n)) }
             if let last = Self.typeNames(t.type).last { references.append(.call(base: "init", labels: labels, receiver: .type(last))) }
-            walkArguments(node)
+            walkArguments(node, call: first)
             return .skipChildren
         }
         return .visitChildren
     }
 
-    private func walkArguments(_ node: FunctionCallExprSyntax) {
+    /// The arguments, but for closures a stub never calls (`neverCalls`, asked of the call's own
+    /// reference, the first the call added).
+    private func walkArguments(_ node: FunctionCallExprSyntax, call first: Int) {
+        if let neverCalls, first < references.count, case .call(let base, _, let receiver) = references[first], neverCalls(base, receiver) {
+            for a in node.arguments where !a.expression.is(ClosureExprSyntax.self) { walk(a) }
+            return
+        }
         walk(node.arguments)
         if let t = node.trailingClosure { walk(t) }
         walk(node.additionalTrailingClosures)
@@ -176,7 +196,7 @@ final class ReferenceCollector: SyntaxVisitor {
 
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
         let name = Program.plain(node.declName.baseName.text)
-        let receiver = self.receiver(of: node.base)
+        let receiver = self.receiver(of: node.base, at: node)
         if name.first?.isUppercase == true, case .type = receiver {
             references.append(.type(name))
         }
@@ -218,6 +238,21 @@ final class ReferenceCollector: SyntaxVisitor {
         } else if let m = e.as(MemberAccessExprSyntax.self) {
             references.append(.member(name: Program.plain(m.declName.baseName.text), receiver: receiver(of: m.base), asValue: true))
         }
+        return .skipChildren
+    }
+
+    /// `if T.isRunningUITests` where the release build fixes the value: only the branch taken.
+    override func visit(_ node: IfExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let types, let known = types.program.constantCondition(node, owner: types.owner) else { return .visitChildren }
+        walk(node.conditions)
+        if known { walk(node.body) } else if let e = node.elseBody { walk(e) }
+        return .skipChildren
+    }
+
+    /// `#if`: only the active clause (the translation writes only it; `#if DEBUG` is false).
+    override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
+        guard let program = types?.program else { return .visitChildren }
+        if let active = node.activeClause(in: program.build).clause?.elements { walk(active) }
         return .skipChildren
     }
 

@@ -28,6 +28,11 @@ final class Slice {
     func contains(node: some SyntaxProtocol) -> Bool { all || units.contains(node.id) }
     func contains(type t: TypeDecl) -> Bool { all || types.contains(ObjectIdentifier(t)) }
     func isMade(_ t: TypeDecl) -> Bool { all || made.contains(ObjectIdentifier(t)) }
+    /// Whether the scenario writes the type's table: reached, or named by the written Lua only
+    /// (TypeReferences: a branch or closure that never runs may still name it).
+    func hasTable(_ t: TypeDecl) -> Bool { contains(type: t) || named.contains(ObjectIdentifier(t)) }
+    private(set) var named = Set<ObjectIdentifier>()
+    func name(_ t: TypeDecl) { named.insert(ObjectIdentifier(t)) }
 
     // Used by the builder.
     @discardableResult func insert(unit id: SyntaxIdentifier) -> Bool { units.insert(id).inserted }

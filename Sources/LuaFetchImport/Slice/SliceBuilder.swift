@@ -3,8 +3,12 @@
 // reference is resolved against indexes of Program (functions by base name, properties by name,
 // types by name, subclasses), narrowed by the receiver where the syntax names it. Over-
 // approximates on purpose: whatever the translation can call must be kept (the importer checks
-// it and widens the slice when the translation reaches something left out). Uses Program,
-// EntryPoints, AppShape's delegate rows and SwiftUILift.
+// it and widens the slice when the translation reaches something left out). Rapid type analysis
+// keeps a subtype's implementation for a call through an unknown receiver, a protocol or a
+// superclass only once kept code names or makes the subtype. Not followed: what only SwiftUI
+// draws, closures a stub keeps for an event, inactive `#if` clauses and branches the release
+// build never takes (References). Uses Program, EntryPoints, AppShape's delegate rows,
+// SwiftUILift and StubBook's closure rules.
 import SwiftSyntax
 
 final class SliceBuilder {
@@ -13,11 +17,11 @@ final class SliceBuilder {
     private var queue: [(Syntax, TypeDecl?)] = []
     /// Every function, method and initializer by base name (initializers under "init"), with
     /// its type (nil: free function).
-    private var functions: [String: [(TypeDecl?, FuncInfo)]] = [:]
+    var functions: [String: [(TypeDecl?, FuncInfo)]] = [:]
     /// Every property (globals included, with no type) by name.
-    private var properties: [String: [(TypeDecl?, PropertyInfo)]] = [:]
-    private var subclasses: [ObjectIdentifier: [TypeDecl]] = [:]
-    private var adopters: [ObjectIdentifier: [TypeDecl]] = [:]
+    var properties: [String: [(TypeDecl?, PropertyInfo)]] = [:]
+    var subclasses: [ObjectIdentifier: [TypeDecl]] = [:]
+    var adopters: [ObjectIdentifier: [TypeDecl]] = [:]
     /// Subscripts by type.
     private var subscripts: [ObjectIdentifier: [SubscriptDeclSyntax]] = [:]
     /// Subscripts whose first parameter has a label (`subscript(safeIndex i: Int)`), by label:
@@ -34,6 +38,36 @@ final class SliceBuilder {
     /// and functions used as values, by name.
     private var unknownCalls: [String: [[String?]]] = [:]
     private var unknownMembers = Set<String>(), unknownValues = Set<String>()
+    /// The same for `.name` and `.name(...)` with a leading dot: a static member of the type the
+    /// context expects, which is a type code reached names (its declaration, a parameter's or a
+    /// property's annotation), so kept once that type is reached.
+    private var dotCalls: [String: [[String?]]] = [:]
+    private var dotMembers = Set<String>()
+    /// Caches of `inheritors(of:)` and `familySet` (SliceBuilder+Families).
+    var inheritorCache: [String: Set<ObjectIdentifier>] = [:]
+    var familyCache: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
+    /// Members read or called through a typed receiver or `self`, whose implementation may be a
+    /// subtype's (an adopter of the protocol, a subclass): a subtype's is kept once the subtype
+    /// is made, as in rapid type analysis (a mock adopting the protocol that no code reached
+    /// makes is never the receiver). Labels nil: a member read.
+    private var dispatches: [String: [(labels: [String?]?, asValue: Bool, root: Root)]] = [:]
+    /// A dispatch's static type: one of the files' types, or an iOS type the app's types inherit.
+    private enum Root: Equatable {
+        case type(TypeDecl), sdk(String)
+        static func == (a: Root, b: Root) -> Bool {
+            switch (a, b) {
+            case (.type(let x), .type(let y)): return x === y
+            case (.sdk(let x), .sdk(let y)): return x == y
+            default: return false
+            }
+        }
+    }
+    private func below(_ root: Root) -> Set<ObjectIdentifier> {
+        switch root {
+        case .type(let t): return familySet(t)
+        case .sdk(let name): return inheritors(of: name)
+        }
+    }
 
     init(program: Program, all: Bool) {
         self.program = program
@@ -110,21 +144,32 @@ final class SliceBuilder {
     private func drain() {
         while let (node, owner) = queue.popLast() {
             if let f = files[node.root.id] { program.module = f.source.module; program.filePath = f.source.path }
-            for r in ReferenceCollector.references(of: node, program: program, owner: owner) { resolve(r, owner) }
+            for r in ReferenceCollector.references(of: node, program: program, owner: owner, neverCalls: neverCalls) { resolve(r, owner) }
         }
     }
 
     private func reach(_ f: FuncInfo, _ owner: TypeDecl?) {
+        if let owner, Self.drawnBySwiftUI(f.base, f.isStatic, owner) { return }
         guard slice.insert(unit: f.node.id) else { return }
         if let owner { reachType(owner) }
         queue.append((Syntax(f.node), owner))
     }
 
     private func reach(_ p: PropertyInfo, _ owner: TypeDecl?) {
+        if let owner, Self.drawnBySwiftUI(p.name, p.isStatic, owner) { return }
         guard slice.insert(unit: p.binding.id) else { return }
         if let owner { reachType(owner) }
         queue.append((Syntax(p.binding), owner))
         queue.append((Syntax(p.decl.attributes), owner))
+    }
+
+    /// What only SwiftUI calls, to draw a screen or a preview: a view's, scene's or modifier's
+    /// `body` and a preview provider's `previews`. Views are not simulated (the handlers
+    /// SwiftUILift lifts out of a body are entry points of their own), so these never run.
+    static func drawnBySwiftUI(_ name: String, _ isStatic: Bool, _ t: TypeDecl) -> Bool {
+        if name == "body", !isStatic { return ["View", "Scene", "App", "ViewModifier", "Shape"].contains { t.conforms(to: $0) } }
+        if name == "previews", isStatic { return t.conforms(to: "PreviewProvider") }
+        return false
     }
 
     /// The type's table: its outer type, superclass and protocols too; and its members that code
@@ -139,6 +184,11 @@ final class SliceBuilder {
                 for f in list where asValue || calls.contains(where: { f.accepts($0) || !anyAccepts(base, $0) }) { reach(f, t) }
             }
             for (name, p) in t.properties where unknownMembers.contains(name) || unknownCalls[name] != nil { reach(p, t) }
+            for (base, list) in t.methods {
+                guard let calls = dotCalls[base] else { continue }
+                for f in list where f.isStatic && calls.contains(where: { f.accepts($0) }) { reach(f, t) }
+            }
+            for (name, p) in t.properties where p.isStatic && (dotMembers.contains(name) || dotCalls[name] != nil) { reach(p, t) }
         }
         if let o = t.outer { reachType(o) }
         if let s = t.superclass { reachType(s) }
@@ -160,6 +210,7 @@ final class SliceBuilder {
     private func make(_ t: TypeDecl) {
         reachType(t)
         guard slice.insert(made: t) else { return }
+        catchUpDispatches(t)
         if let s = t.superclass { make(s); for i in s.inits { reach(i, s) } }
         for name in t.propertyOrder {
             guard let p = t.properties[name], !p.isStatic else { continue }
@@ -171,6 +222,57 @@ final class SliceBuilder {
         for list in t.methods.values { for f in list where ImplicitMembers.isCallback(f) { reach(f, t) } }
         for p in t.allProtocols() { reachType(p); for (base, list) in p.methods where ImplicitMembers.names.contains(base) { for f in list { reach(f, p) } } }
     }
+
+    /// The members of a type just made that calls through a supertype already named.
+    private func catchUpDispatches(_ t: TypeDecl) {
+        guard !dispatches.isEmpty else { return }
+        let id = ObjectIdentifier(t)
+        for (base, list) in t.methods {
+            for e in dispatches[base] ?? [] where below(e.root).contains(id) {
+                for f in list where e.labels.map({ f.accepts($0) || !anyAccepts(base, $0) }) ?? e.asValue { reach(f, t) }
+            }
+        }
+        for (name, p) in t.properties where dispatches[name]?.contains(where: { below($0.root).contains(id) }) == true { reach(p, t) }
+    }
+
+    /// The type a typed receiver or `self` names, whose subtypes' members a dispatch may reach.
+    private func dispatchRoot(_ receiver: Receiver, _ owner: TypeDecl?) -> Root? {
+        switch receiver {
+        case .typed(var name):
+            for suffix in [".Type", ".Protocol"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+            return program.type(named: name, from: owner).map { .type($0) } ?? .sdk(name)
+        case .implicitSelf: return owner.map { .type($0) }
+        default: return nil
+        }
+    }
+
+    private func noteDispatch(_ name: String, _ labels: [String?]?, _ asValue: Bool, _ receiver: Receiver, _ owner: TypeDecl?) {
+        guard let root = dispatchRoot(receiver, owner) else { return }
+        if !(dispatches[name] ?? []).contains(where: { $0.root == root && $0.labels == labels && $0.asValue == asValue }) {
+            dispatches[name, default: []].append((labels, asValue, root))
+        }
+    }
+
+    /// Whether a subtype's members can be a dispatch's: it is made (an enum's cases and a
+    /// protocol's extensions need no initializer).
+    private func instantiated(_ t: TypeDecl) -> Bool { t.kind == .enum || t.kind == .protocol || t.external || slice.isMade(t) }
+
+    /// A call that is a stub never calling its closures (StubBook.callsClosures, as the
+    /// translation decides it): an initializer of a type the files do not declare, or an `add…`
+    /// handler or `register…` call no function of the files is named like. NotificationCenter's
+    /// observers, BGTask registrations and the Swift and Dispatch types the translation maps stay
+    /// walked (their closures are entry points or run at once).
+    private lazy var neverCalls: (String, Receiver) -> Bool = { [unowned self] base, receiver in
+        if base == "init" {
+            guard case .type(let n) = receiver, program.type(named: n, from: nil) == nil else { return false }
+            return !StubBook.initializerRunsClosures.contains(n) && !Self.mappedWithClosures.contains(n)
+        }
+        return StubBook.keepsClosures(base) && base != "register" && !base.contains("Observer") && functions[base] == nil
+    }
+    static let mappedWithClosures: Set<String> = [
+        "Array", "ContiguousArray", "Dictionary", "Set", "String", "Optional", "Result", "Task", "DispatchWorkItem",
+        "BlockOperation", "Thread", "Timer", "Mutex", "OSAllocatedUnfairLock", "DispatchQueue", "OperationQueue",
+    ]
 
     // MARK: - Resolving a reference
 
@@ -194,9 +296,12 @@ final class SliceBuilder {
             if asValue { for (t, f) in functions[name] ?? [] where t == nil { reach(f, t) } }
         case .member(let name, let receiver, let asValue):
             if receiver == .other { unknownMembers.insert(name); if asValue { unknownValues.insert(name) } }
+            if receiver == .leadingDot { dotMembers.insert(name) }
+            noteDispatch(name, nil, asValue, receiver, owner)
             for (t, p) in candidates(properties[name] ?? [], receiver, owner) where receiver != .leadingDot || p.isStatic { reach(p, t) }
-            if asValue {
-                for (t, f) in candidates(functions[name] ?? [], receiver, owner) where receiver != .leadingDot || f.isStatic { reach(f, t) }
+            // `.name` is a static property or an enum case, never a method used as a value.
+            if asValue && receiver != .leadingDot {
+                for (t, f) in candidates(functions[name] ?? [], receiver, owner) { reach(f, t) }
             }
             if case .type(let tn) = receiver, let t = program.type(named: tn, from: owner), let nested = t.nested[name] { reachType(nested) }
         case .call(let base, let labels, let receiver):
@@ -212,10 +317,13 @@ final class SliceBuilder {
                 return
             }
             if receiver == .other, !(unknownCalls[base] ?? []).contains(labels) { unknownCalls[base, default: []].append(labels) }
+            if receiver == .leadingDot, !(dotCalls[base] ?? []).contains(labels) { dotCalls[base, default: []].append(labels) }
+            noteDispatch(base, labels, false, receiver, owner)
             let all = (functions[base] ?? []).filter { $0.1.base == base && (receiver != .leadingDot || $0.1.isStatic) }
             var list = candidates(all, receiver, owner)
             let fitting = list.filter { $0.1.accepts(labels) }
-            if !fitting.isEmpty { list = fitting }
+            // `.name(...)` that no static function takes is an enum case with associated values.
+            if !fitting.isEmpty || receiver == .leadingDot { list = fitting }
             for (t, f) in list { reach(f, t) }
             // A property holding a closure (`self.handler()`).
             for (t, p) in candidates(properties[base] ?? [], receiver, owner) { reach(p, t) }
@@ -246,8 +354,14 @@ final class SliceBuilder {
     }
 
     /// The declarations of `list` a reference can mean, given how its receiver is written.
-    private func candidates<D>(_ list: [(TypeDecl?, D)], _ receiver: Receiver, _ owner: TypeDecl?) -> [(TypeDecl?, D)] {
+    private func candidates<D: SliceMember>(_ list: [(TypeDecl?, D)], _ receiver: Receiver, _ owner: TypeDecl?) -> [(TypeDecl?, D)] {
         func within(_ fam: Set<ObjectIdentifier>) -> [(TypeDecl?, D)] { list.filter { d in d.0.map { fam.contains(ObjectIdentifier($0)) } ?? false } }
+        /// Within the root's family: its own and its supertypes' members, its subtypes' once made
+        /// (statics at once: a metatype value, `firing: Firing.Type = Pixel.self`, needs no instance).
+        func dispatched(_ root: TypeDecl) -> [(TypeDecl?, D)] {
+            let up = Set(family(root, down: false).map(ObjectIdentifier.init))
+            return within(familySet(root)).filter { d in d.1.isStatic || up.contains(ObjectIdentifier(d.0!)) || instantiated(d.0!) }
+        }
         switch receiver {
         case .type(let name):
             if let t = program.type(named: name, from: owner) { return within(familySet(t)) }
@@ -261,15 +375,15 @@ final class SliceBuilder {
             for suffix in [".Type", ".Protocol"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
             // An optional's members the app's `extension Optional` adds too (`userSession.isNil`).
             if let t = program.type(named: name, from: owner) {
-                guard let optional = program.externals["Optional"] else { return within(familySet(t)) }
-                return within(familySet(t)) + list.filter { $0.0 === optional }
+                guard let optional = program.externals["Optional"] else { return dispatched(t) }
+                return dispatched(t) + list.filter { $0.0 === optional }
             }
-            // A value of an iOS type: the app's subclasses and adopters of it, and what
-            // extensions of it add.
-            return within(inheritors(of: name))
+            // A value of an iOS type: the app's subclasses and adopters of it once made, and
+            // what extensions of it add.
+            return within(inheritors(of: name)).filter { instantiated($0.0!) }
         case .implicitSelf:
             guard let owner else { return list.filter { $0.0 == nil } }
-            let own = within(familySet(owner))
+            let own = dispatched(owner)
             if !own.isEmpty { return own }
             // Outer types' statics, free functions.
             var o = owner.outer
@@ -283,7 +397,7 @@ final class SliceBuilder {
             guard let s = owner?.superclass else { return [] }
             return within(Set(family(s, down: false).map(ObjectIdentifier.init)))
         case .leadingDot:
-            return list.filter { $0.0 != nil }
+            return list.filter { d in d.0.map { $0.external || slice.contains(type: $0) } ?? false }
         case .other:
             // A type's member, once its type is reached (reachType catches up); an extension of
             // an iOS or Swift type's at once (any value may be one).
@@ -297,81 +411,7 @@ final class SliceBuilder {
         (functions[base] ?? []).contains { $0.1.base == base && $0.1.accepts(labels) }
     }
 
-    private var inheritorCache: [String: Set<ObjectIdentifier>] = [:]
-    /// The types of the files that inherit from or adopt an iOS type (through their
-    /// superclasses too), and its external extension.
-    func inheritors(of name: String) -> Set<ObjectIdentifier> {
-        if let c = inheritorCache[name] { return c }
-        var out = Set<ObjectIdentifier>()
-        if let ext = program.externals[name] { out.insert(ObjectIdentifier(ext)) }
-        for t in program.typeOrder {
-            var c: TypeDecl? = t
-            while let x = c {
-                if x.inherited.contains(name) { out.formUnion(familySet(t)); break }
-                c = x.superclass
-            }
-        }
-        inheritorCache[name] = out
-        return out
-    }
-
-    private var familyCache: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
-    /// `family(t, down: true)` as a set, made once per type.
-    func familySet(_ t: TypeDecl) -> Set<ObjectIdentifier> {
-        if let f = familyCache[ObjectIdentifier(t)] { return f }
-        let f = Set(family(t, down: true).map(ObjectIdentifier.init))
-        familyCache[ObjectIdentifier(t)] = f
-        return f
-    }
-
-    /// A type with its superclasses and protocols, and (down) its subclasses and, for a
-    /// protocol, the types that adopt it.
-    func family(_ t: TypeDecl, down: Bool) -> [TypeDecl] {
-        var out: [TypeDecl] = []
-        func add(_ x: TypeDecl) { if !out.contains(where: { $0 === x }) { out.append(x) } }
-        var c: TypeDecl? = t
-        while let x = c { add(x); c = x.superclass }
-        for p in t.allProtocols() { add(p) }
-        if down {
-            var stack = [t]
-            while let x = stack.popLast() {
-                for s in subclasses[ObjectIdentifier(x)] ?? [] where !out.contains(where: { $0 === s }) { add(s); stack.append(s) }
-                for a in adopters[ObjectIdentifier(x)] ?? [] where !out.contains(where: { $0 === a }) { add(a); stack.append(a) }
-            }
-        }
-        return out
-    }
-
     private func methods(in types: [TypeDecl], base: String?) -> [FuncInfo] {
         types.flatMap { t in base.map { t.methods[$0] ?? [] } ?? t.methods.values.flatMap { $0 } }
     }
-
-    // MARK: - Counting (the report)
-
-    private func count() {
-        var ks = 0, kf = 0, ls = 0, lf = 0
-        func tally(_ node: some SyntaxProtocol, kept: Bool) {
-            let n = StatementCounter.count(node)
-            if kept { ks += n; kf += 1 } else { ls += n; lf += 1 }
-        }
-        for list in functions.values { for (_, f) in list { tally(f.node, kept: slice.contains(f)) } }
-        for list in properties.values {
-            for (_, p) in list where p.kind == .computed || p.kind == .lazy || p.kind == .observed { tally(p.binding, kept: slice.contains(p)) }
-        }
-        slice.keptStatements = ks; slice.keptFunctions = kf; slice.leftStatements = ls; slice.leftFunctions = lf
-    }
-}
-
-/// Statements in a piece of code (the report's measure).
-enum StatementCounter {
-    static func count(_ node: some SyntaxProtocol) -> Int {
-        let v = StatementVisitor(viewMode: .sourceAccurate)
-        v.walk(node)
-        return max(v.n, 1)
-    }
-}
-
-final class StatementVisitor: SyntaxVisitor {
-    var n = 0
-    override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind { n += 1; return .visitChildren }
 }

@@ -129,17 +129,22 @@ final class StubBook {
     /// its switch on an opaque event, left its `Pixel.Event` nil and crashed.)
     static func callsClosures(_ name: String) -> Bool {
         if name.hasSuffix(".init") { return initializerRunsClosures.contains(String(name.dropLast(5))) }
-        // A registration keeps its closure for whatever later calls it (GRDB's
-        // `migrator.registerMigration("v1") { db in ... }` runs inside `migrate`, not at once:
-        // cryptomator's migrations ran at a drawn time and held its database lock at suspension).
-        if name.split(separator: ".").last?.hasPrefix("register") == true { return false }
-        // A handler added for an event runs when its event comes: a remote command (pocket-casts's
-        // `MPRemoteCommandCenter.shared().playCommand.addTarget { event in ... }` ran each at launch,
-        // skipping, seeking and stopping playback), a URL route (its `JLRoutes.global().addRoute`
-        // handlers opened episodes at launch), a state machine's error handler (element-x's
-        // `stateMachine.addErrorHandler { fatalError(...) }` crashed each launch), a listener.
-        if let last = name.split(separator: ".").last, last.hasPrefix("add"), eventHandlerWords.contains(where: { last.contains($0) }) { return false }
+        if let last = name.split(separator: ".").last, keepsClosures(String(last)) { return false }
         return !userEventClosureCalls.contains(name)
+    }
+
+    /// Whether a stub call of this base name keeps its closures for later. A registration keeps
+    /// its closure for whatever later calls it (GRDB's `migrator.registerMigration("v1") { db in
+    /// ... }` runs inside `migrate`, not at once: cryptomator's migrations ran at a drawn time and
+    /// held its database lock at suspension). A handler added for an event runs when its event
+    /// comes: a remote command (pocket-casts's `MPRemoteCommandCenter.shared().playCommand.addTarget
+    /// { event in ... }` ran each at launch, skipping, seeking and stopping playback), a URL route
+    /// (its `JLRoutes.global().addRoute` handlers opened episodes at launch), a state machine's
+    /// error handler (element-x's `stateMachine.addErrorHandler { fatalError(...) }` crashed each
+    /// launch), a listener.
+    static func keepsClosures(_ base: String) -> Bool {
+        if base.hasPrefix("register") { return true }
+        return base.hasPrefix("add") && eventHandlerWords.contains(where: { base.contains($0) })
     }
     static let initializerRunsClosures: Set<String> = [
         "Future", "Deferred", "AsyncStream", "AsyncThrowingStream", "Promise", "Single", "Maybe", "Completable",

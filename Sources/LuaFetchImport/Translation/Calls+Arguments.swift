@@ -31,7 +31,7 @@ extension Translator {
         // `purchases(ofProductIdentifier: ProductIdentifier)` calls InAppReceipt's `String` one),
         // a stub, not itself.
         if let f, currentType?.external == true, let current = currentFunction, f.node.id == current.node.id { return nil }
-        if let f { calledFunctions.append(f) }
+        if let f, widening { calledFunctions.append(f) }
         return f
     }
 
@@ -142,10 +142,14 @@ extension Translator {
                   dynamic: (String, String?)? = nil, chained: Bool = false) -> LuaExpr {
         var closures: [StubClosure] = []
         var codes: [String] = []
+        let calls = StubBook.callsClosures(name)
         for (i, a) in args.enumerated() {
             if let cl = a.closure {
                 closures.append(StubClosure.describe(cl, label: a.label, index: i + 1, translator: self))
+                let outer = widening
+                widening = widening && (calls || declaresFunction(dynamic?.0 ?? name))
                 codes.append(dynamic.map { elementClosure($0.0, cl, label: a.label) } ?? closure(cl).code)
+                widening = outer
             } else {
                 let e = expr(a.syntax)
                 codes.append(e.code)
@@ -163,7 +167,7 @@ extension Translator {
                 }
             }
         }
-        if !StubBook.callsClosures(name) { closures = [] }
+        if !calls { closures = [] }
         let inBundle = bundleGuarantees(name, args)
         let site = stubs.site(name, where: location(node), optional: optionalUse && !inBundle, node: node, closures: closures, awaited: awaited,
                               tried: tried, labels: args.map { $0.label ?? "_" }, declared: inBundle)

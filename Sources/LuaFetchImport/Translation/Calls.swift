@@ -173,7 +173,7 @@ extension Translator {
     /// `Type(args)` for a translated type: its initializer, an enum's `init(rawValue:)`, or a
     /// struct's memberwise initializer.
     func construct(_ t: TypeDecl, args: [CallArg]) -> LuaExpr {
-        madeTypes.append(t)
+        if widening { madeTypes.append(t) }
         let type = TypeName(t.qualified)
         // `Self(...)` in a protocol extension's static: the adopting type's initializer.
         let made = selfIsAdopter && inStatic && t === currentType ? "self" : t.lua

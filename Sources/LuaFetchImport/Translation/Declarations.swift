@@ -9,7 +9,7 @@ import SwiftSyntax
 extension Translator {
     // MARK: - Types
 
-    /// The `T.X = swift.class(...)` lines of every type, supertypes and outer types first.
+    /// The `T.X = swift.class(...)` lines of every type the slice reached, supertypes first.
     func typeTables() {
         var done = Set<ObjectIdentifier>()   // two modules may each have a type of one name
         func make(_ t: TypeDecl) {
@@ -38,13 +38,13 @@ extension Translator {
                 emit("swift.opaqueBase(\(t.lua), { \(names.map { Literals.quote(Naming.field($0)) }.joined(separator: ", ")) })", t.line)
             }
         }
-        for t in program.typeOrder { make(t) }
+        for t in program.typeOrder where keeps(type: t) { make(t) }
         // Extensions of types the files do not define: a table of their methods and properties.
         for t in program.externalOrder where hasMembersToTranslate(t) {
             setFile(t.file)
             emit("\(t.lua) = swift.type(\(Literals.quote(t.qualified)), \"extension\")", t.line)
         }
-        for t in program.typeOrder {
+        for t in program.typeOrder where keeps(type: t) {
             let protocols = t.inherited.compactMap { program.type(named: $0, from: t) }.filter { $0.kind == .protocol }
             if !protocols.isEmpty {
                 setFile(t.file)
@@ -64,7 +64,7 @@ extension Translator {
         for t in program.externalOrder {
             for name in t.inherited {
                 guard let p = program.type(named: name, from: t), p.kind == .protocol else { continue }
-                for q in [p] + p.allProtocols() where !adopted.contains(where: { $0 === q }) && program.typeOrder.contains(where: { $0 === q }) {
+                for q in [p] + p.allProtocols() where !adopted.contains(where: { $0 === q }) && keeps(type: q) && program.typeOrder.contains(where: { $0 === q }) {
                     if adopted.isEmpty { setFile(t.file); line = t.line }
                     adopted.append(q)
                 }

@@ -44,13 +44,23 @@ extension Translator {
     /// bound names, which close before the else branch (it must not see them) and after the `end`.
     private func ifThen(_ i: IfExprSyntax, _ cond: String, line: Int, inBinding: Bool) {
         emit("if \(cond) then", line)
-        indent += 1; block(i.body); indent -= 1
+        // A branch the release build never takes (Program+Constants) does not widen the slice.
+        let known = inBinding ? nil : program.constantCondition(i, owner: currentType)
+        indent += 1; unwidened(known == false) { block(i.body) }; indent -= 1
         if inBinding { popScope() }
-        elseBranch(i)
+        unwidened(known == true) { elseBranch(i) }
         out.append(pad + "end" + endMarker(i))
         guard inBinding else { return }
         indent -= 1
         out.append(pad + "end" + endMarker(i))
+    }
+
+    /// Runs `body` with the slice's widening off when `off` (Translator.widening).
+    func unwidened(_ off: Bool, _ body: () -> Void) {
+        let outer = widening
+        if off { widening = false }
+        body()
+        widening = outer
     }
 
     private func elseBranch(_ i: IfExprSyntax) {

@@ -276,6 +276,11 @@ extension Translator {
            let p = t.properties[name], !p.isStatic, p.kind == .observed || p.wrapper == "Published" {
             return "swift.initStored(self, \(Literals.quote(Naming.field(name))), \(value))"
         }
+        // `self = Other(...)` in a struct's initializer or mutating method (session's
+        // `TypedTableAlias.init()` delegated so, and its table stayed empty): self takes its fields.
+        if let id = target.as(DeclReferenceExprSyntax.self), id.baseName.text == "self", !inStatic, currentType?.kind == .struct {
+            return "swift.become(self, \(value))"
+        }
         if let id = target.as(DeclReferenceExprSyntax.self) {
             let r = resolveIdentifier(id.baseName.text, node: Syntax(id))
             if let g = program.global(id.baseName.text), g.binding.accessorBlock != nil, r.code.hasPrefix("T.__global_") {

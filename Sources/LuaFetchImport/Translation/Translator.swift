@@ -155,6 +155,17 @@ final class Translator {
     /// `writtenMembers` by type.
     var writtenMemberCache: [ObjectIdentifier: Set<String>] = [:]
     var madeTypes: [TypeDecl] = []
+    /// False inside a closure handed to a stub that never calls it (StubBook.callsClosures): what
+    /// it calls, makes and reads cannot run, so the slice is not widened to it (18.8.4).
+    var widening = true
+    /// Whether the app declares a function or method of the base name a stub's name ends with.
+    func declaresFunction(_ name: String) -> Bool {
+        let base = String(name.split(separator: ".").last ?? "")
+        if base == "init" { return false }
+        if declaredBases == nil { declaredBases = Set(program.functions.keys).union((program.typeOrder + program.externalOrder).flatMap { $0.methods.keys }) }
+        return declaredBases!.contains(base)
+    }
+    private var declaredBases: Set<String>?
 
     init(program: Program, profile: String, slice: Slice? = nil) {
         self.program = program
@@ -166,9 +177,10 @@ final class Translator {
     func keeps(_ f: FuncInfo) -> Bool { slice?.contains(f) ?? true }
     func keeps(_ p: PropertyInfo) -> Bool { slice?.contains(p) ?? true }
     /// A property of `t` the translation uses: noted for widening when the slice left it out.
-    func use(_ p: PropertyInfo?, of t: TypeDecl) { if let p, !keeps(p) { unkeptProperties.append((p, t)) } }
+    func use(_ p: PropertyInfo?, of t: TypeDecl) { if let p, widening, !keeps(p) { unkeptProperties.append((p, t)) } }
     func keeps(node: some SyntaxProtocol) -> Bool { slice?.contains(node: node) ?? true }
     func isMade(_ t: TypeDecl) -> Bool { slice?.isMade(t) ?? true }
+    func keeps(type t: TypeDecl) -> Bool { slice?.hasTable(t) ?? true }
 
     // MARK: - Output
 

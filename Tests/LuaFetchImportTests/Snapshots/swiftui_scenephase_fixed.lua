@@ -14,7 +14,6 @@ scenario { name = "Jot", os = "ios13", seed = 1, duration = days(1) }
 local T = {}  -- the app's types and functions
 T.AppDelegate = swift.type("AppDelegate", "class")  --@ AppDelegate.swift:3
 swift.opaqueBase(T.AppDelegate, {  })  --@ AppDelegate.swift:3
-T.ContentView = swift.type("ContentView", "struct")  --@ ContentView.swift:3
 T.DraftCache = swift.type("DraftCache", "enum")  --@ DraftUploader.swift:4
 T.DraftUploader = swift.type("DraftUploader", "class")  --@ DraftUploader.swift:23
 T.NotesApp = swift.type("NotesApp", "struct")  --@ NotesApp.swift:3

@@ -363,6 +363,12 @@ local function copy(v)
   return v
 end
 S.copy = copy
+--- `self = value` in a struct's initializer or mutating method: self takes value's fields.
+function S.become(self, v)
+  if type(self) ~= "table" or type(v) ~= "table" then return end
+  for k in next, self do rawset(self, k, nil) end
+  for k, x in next, v do rawset(self, k, copy(x)) end
+end
 
 -- ===========================================================================================
 -- Enums: each case is a value with its case name (and raw value, associated values); implicit
