@@ -111,6 +111,23 @@ import Testing
         #expect(mayBeNil("NSEntityDescription.entity", in: s) == [false, true], "\(s)")
     }
 
+    /// A library call that loads a Core Data model the repository has, by its constant name, and
+    /// the first object of a nib the app instantiates, are never nil (duckduckgo's `loadModel(from:
+    /// .main, named: "AppRatingPrompt")` and `nib.instantiate(withOwner:options:).first as? Self`,
+    /// each in a guard whose else is a fatalError: false crashes). A model name the repository
+    /// lacks may still be nil.
+    @Test func aModelTheRepositoryHasAndANibsFirstObjectAreThere() throws {
+        let s = try sites("""
+            guard let model = CoreDataStack.loadModel(from: .main, named: "Ratings") else { fatalError("no model") }
+            guard let other = CoreDataStack.loadModel(from: .main, named: "Absent") else { fatalError("no model") }
+            let nib = UINib(nibName: "Banner", bundle: nil)
+            guard let view = nib.instantiate(withOwner: nil, options: nil).first as? UIView else { fatalError("no view") }
+            print(model, other, view)
+            """, files: ["Ratings.xcdatamodeld/Ratings.xcdatamodel/contents": "<model/>"])
+        #expect(mayBeNil("CoreDataStack.loadModel", in: s) == [false, true], "\(s)")
+        #expect(mayBeNil("UINib.instantiate.first", in: s) == [false], "\(s)")
+    }
+
     /// Arrays iOS never hands back empty: a container's store descriptions and the app's documents
     /// directory. kiwix's `guard let d = container.persistentStoreDescriptions.first else {
     /// fatalError() }` was a crash in 6.6 % of explore's runs.

@@ -196,6 +196,9 @@ enum Signatures {
         // .userDomainMask)`, the documented way to find it). Their `.first` is never nil.
         ("NSPersistentContainer.persistentStoreDescriptions.first", "NSPersistentStoreDescription"),
         ("FileManager.urls.first", "URL"), ("FileManager.urls.last", "URL"),
+        // A nib the app loads holds its top-level objects (Interface Builder writes them; an empty
+        // nib is a build mistake): duckduckgo's `nib.instantiate(withOwner:options:).first as? Self`.
+        ("UINib.instantiate.first", "Any"), ("Bundle.loadNibNamed.first", "Any"),
         ("WCSession.isSupported", "Bool"), ("ProcessInfo.environment", "[String: String]"),
     ]
 

@@ -4,7 +4,8 @@
 // a literal or a `static let`; what is made from it (`NSManagedObjectModel(contentsOf: modelURL)`,
 // `UIImage(contentsOfFile: path)`) is never nil either, the value followed through `!` and the
 // `let` or `guard let` that keeps it; and `NSEntityDescription.entity(forEntityName: "Item", in:)`
-// of an entity one of the repository's models declares is never nil. Provides
+// of an entity one of the repository's models declares is never nil, nor is a model a call loads
+// by the constant name of one the repository has (`loadModel(from:named:)`). Provides
 // `bundleGuarantees`, `noteBundled`; uses BundleContents (Input/BundleResources.swift),
 // `constantString` and the scopes of locals.
 import SwiftSyntax
@@ -16,6 +17,12 @@ extension Translator {
         if name == "NSEntityDescription.entity", args.first?.label == "forEntityName",
            let entity = args.first.flatMap({ constantString($0.syntax) }) {
             return bundle.entities.contains(entity)
+        }
+        // A Core Data model the repository has, loaded by its constant name (duckduckgo's
+        // `CoreDataDatabase.loadModel(from: .main, named: "AppRatingPrompt")` in a guard whose
+        // else is a fatalError: a false crash).
+        if args.contains(where: { ["named", "name", "modelName"].contains($0.label ?? "") && constantString($0.syntax).map { bundle.names.contains($0 + ".momd") } == true }) {
+            return true
         }
         // Made from a resource of the bundle (its first argument).
         return args.first.map { $0.label != nil && isBundled($0.syntax) } ?? false
