@@ -18,6 +18,9 @@ public struct ImportOptions: Sendable {
     /// Compiles a chunk of Lua (its text, its name) and returns Lua's message when it does not
     /// compile (18.8.5). The command passes Lua's own parser in; the importer knows no Lua.
     public var luaCheck: (@Sendable (_ chunk: String, _ name: String) -> String?)?
+    /// A developer's question: why the slice kept units whose `path:line name` contains this
+    /// (SliceTrace; the answer is `ImportResult.why`).
+    public var why: String?
     public init(paths: [String], os: String? = nil, name: String? = nil, command: String = "luafetch import",
                 target: String? = nil, all: Bool = false, luaCheck: (@Sendable (String, String) -> String?)? = nil) {
         self.paths = paths; self.os = os; self.name = name; self.command = command
@@ -30,6 +33,8 @@ public struct ImportResult: Sendable {
     /// The report for standard error.
     public var report: [String]
     public var warnings: [String]
+    /// The answer to `ImportOptions.why` (empty when not asked).
+    public var why = ""
 }
 
 public enum Importer {
@@ -60,6 +65,7 @@ public enum Importer {
 
         // The slice (18.8.4), widened until the translation reaches nothing it left out.
         let builder = SliceBuilder(program: program, all: options.all)
+        if options.why != nil { builder.trace = SliceTrace(files: Dictionary(program.files.map { (Syntax($0.tree).id, $0) }) { a, _ in a }) }
         let slice = builder.build(entry)
         let resources = BundleResources.contents(under: common)
         var pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck, resources: resources)
@@ -206,7 +212,9 @@ public enum Importer {
             let mib = Double(bytes * 10 / (1 << 20)) / 10
             warnings.append("luafetch import: warning: the scenario is \(mib) MiB, more than the 4 MiB a slice of background code should take (\(t.counts.statements) statements kept): it loads and runs, but more slowly; --target picks a smaller app target, and a report of the repository helps us keep less")
         }
-        return ImportResult(scenario: scenario, report: report, warnings: warnings)
+        var result = ImportResult(scenario: scenario, report: report, warnings: warnings)
+        if let why = options.why { result.why = builder.trace?.explain(why) ?? "" }
+        return result
     }
 
     /// One translation of the program's kept units: the type tables, then every type's members

@@ -88,10 +88,13 @@ struct ImportCommand: ParsableCommand {
         let result: ImportResult
         do {
             var options = ImportOptions(paths: paths, os: osProfile, name: name, command: command, target: target, all: all)
+            // A developer's question (docs/DEVELOPING.md): why the slice kept these units.
+            options.why = getenv("LUAFETCH_SLICE_WHY").map { String(cString: $0) }
             if let checker = LuaSyntaxCheck() {
                 options.luaCheck = { chunk, name in checker.check(chunk, name: name) }
             }
             result = try Importer.run(options)
+            if !result.why.isEmpty { Output.error(result.why) }
         } catch {
             var message = error.message
             if let unknown = error.unknownTarget, let hint = closest(unknown, among: error.targets) {

@@ -37,6 +37,8 @@ final class SliceBuilder {
     /// does not exist in the run. Calls by base name with the argument labels seen; member reads,
     /// and functions used as values, by name.
     private var unknownCalls: [String: [[String?]]] = [:]
+    /// Why each unit was kept, when asked for (SliceTrace).
+    var trace: SliceTrace?
     private var unknownMembers = Set<String>(), unknownValues = Set<String>()
     /// The same for `.name` and `.name(...)` with a leading dot: a static member of the type the
     /// context expects, which is a type code reached names (its declaration, a parameter's or a
@@ -144,13 +146,15 @@ final class SliceBuilder {
     private func drain() {
         while let (node, owner) = queue.popLast() {
             if let f = files[node.root.id] { program.module = f.source.module; program.filePath = f.source.path }
-            for r in ReferenceCollector.references(of: node, program: program, owner: owner, neverCalls: neverCalls) { resolve(r, owner) }
+            trace?.scanning(node)
+            for r in ReferenceCollector.references(of: node, program: program, owner: owner, neverCalls: neverCalls) { trace?.resolving(r); resolve(r, owner) }
         }
     }
 
     private func reach(_ f: FuncInfo, _ owner: TypeDecl?) {
         if let owner, Self.drawnBySwiftUI(f.base, f.isStatic, owner) { return }
         guard slice.insert(unit: f.node.id) else { return }
+        trace?.note(Syntax(f.node))
         if let owner { reachType(owner) }
         queue.append((Syntax(f.node), owner))
     }
@@ -158,6 +162,7 @@ final class SliceBuilder {
     private func reach(_ p: PropertyInfo, _ owner: TypeDecl?) {
         if let owner, Self.drawnBySwiftUI(p.name, p.isStatic, owner) { return }
         guard slice.insert(unit: p.binding.id) else { return }
+        trace?.note(Syntax(p.binding))
         if let owner { reachType(owner) }
         queue.append((Syntax(p.binding), owner))
         queue.append((Syntax(p.decl.attributes), owner))
@@ -176,6 +181,7 @@ final class SliceBuilder {
     /// reached already names on values of unknown type.
     private func reachType(_ t: TypeDecl) {
         guard slice.insert(type: t) else { return }
+        let saved = trace?.enter("reached", t); defer { if let saved { trace?.leave(saved) } }
         if !t.external {
             for (base, list) in t.methods {
                 let asValue = unknownValues.contains(base)
@@ -210,6 +216,7 @@ final class SliceBuilder {
     private func make(_ t: TypeDecl) {
         reachType(t)
         guard slice.insert(made: t) else { return }
+        let saved = trace?.enter("made", t); defer { if let saved { trace?.leave(saved) } }
         catchUpDispatches(t)
         if let s = t.superclass { make(s); for i in s.inits { reach(i, s) } }
         for name in t.propertyOrder {
