@@ -180,4 +180,22 @@ import LuaFetchCore
             }
             """) == ["alias rows"])
     }
+
+    /// `LUAFETCH_SLICE_WHY` (ImportOptions.why): the chain of references that kept a unit, back to
+    /// the entry point, and nothing when not asked.
+    @Test func theTraceSaysWhyAUnitWasKept() throws {
+        var files = ImportHarness.launching("Sync.start()", others: """
+            enum Sync { static func start() { Store.save() } }
+            enum Store { static func save() { print("saved") } }
+            """)
+        files["Info.plist"] = ImportHarness.plist
+        let dir = try ImportHarness.folder(files)
+        var options = ImportOptions(paths: [dir], luaCheck: ImportHarness.checkLua)
+        #expect(try Importer.run(options).why.isEmpty)
+        options.why = " save"
+        let why = try Importer.run(options).why
+        let lines = why.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasSuffix(" save") == true, "\(why)")
+        #expect(lines.count >= 3 && lines[1].contains(" start via call(base: \"save\"") && lines[2].contains("application via call(base: \"start\""), "\(why)")
+    }
 }
