@@ -128,6 +128,21 @@ import Testing
         #expect(mayBeNil("UINib.instantiate.first", in: s) == [false], "\(s)")
     }
 
+    /// A regular expression made from a constant pattern that compiles cannot throw; an invalid
+    /// constant pattern, or one made at run time, can (home-assistant's version pattern under
+    /// `try!` was a false crash).
+    @Test func aValidConstantPatternNeverThrows() throws {
+        let app = ImportHarness.launching("""
+            let good = try! NSRegularExpression(pattern: "^([0-9]+)(?:[.]([0-9]+))?$")
+            let bad = try? NSRegularExpression(pattern: "([0-9]")
+            let made = try? NSRegularExpression(pattern: "a" + String(3))
+            print(good, bad == nil, made == nil)
+            """)
+        let r = try Importer.run(ImportOptions(paths: [try ImportHarness.folder(app)], luaCheck: ImportHarness.checkLua))
+        let lines = r.scenario.split(separator: "\n").filter { $0.contains("\"NSRegularExpression.init\"") && $0.hasPrefix("  {") }
+        #expect(lines.map { $0.contains("throws = true") } == [false, true, true], "\(lines)")
+    }
+
     /// Arrays iOS never hands back empty: a container's store descriptions and the app's documents
     /// directory. kiwix's `guard let d = container.persistentStoreDescriptions.first else {
     /// fatalError() }` was a crash in 6.6 % of explore's runs.

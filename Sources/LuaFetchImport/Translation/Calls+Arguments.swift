@@ -170,7 +170,7 @@ extension Translator {
         if !calls { closures = [] }
         let inBundle = bundleGuarantees(name, args)
         let site = stubs.site(name, where: location(node), optional: optionalUse && !inBundle, node: node, closures: closures, awaited: awaited,
-                              tried: tried, labels: args.map { $0.label ?? "_" }, declared: inBundle)
+                              tried: tried && !neverThrows(name, args), labels: args.map { $0.label ?? "_" }, declared: inBundle)
         var r: LuaExpr
         if let (method, labelled) = dynamic {
             let fn = chained ? "optCall" : "call"

@@ -8,6 +8,7 @@
 // by the constant name of one the repository has (`loadModel(from:named:)`). Provides
 // `bundleGuarantees`, `noteBundled`; uses BundleContents (Input/BundleResources.swift),
 // `constantString` and the scopes of locals.
+import Foundation
 import SwiftSyntax
 
 extension Translator {
@@ -26,6 +27,15 @@ extension Translator {
         }
         // Made from a resource of the bundle (its first argument).
         return args.first.map { $0.label != nil && isBundled($0.syntax) } ?? false
+    }
+
+    /// A throwing stub call that cannot throw for these arguments: a regular expression made from
+    /// a constant pattern that compiles (ICU's syntax, as Apple's; home-assistant's version pattern
+    /// in `try!` was a false crash). An invalid constant pattern still throws.
+    func neverThrows(_ name: String, _ args: [CallArg]) -> Bool {
+        guard name == "NSRegularExpression.init", let first = args.first, first.label == "pattern",
+              let pattern = constantString(first.syntax) else { return false }
+        return (try? NSRegularExpression(pattern: pattern)) != nil
     }
 
     /// `Bundle....url(forResource: "Model", withExtension: "momd")` (or `path(forResource:ofType:)`)
