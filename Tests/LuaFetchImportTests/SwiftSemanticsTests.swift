@@ -601,4 +601,21 @@ import LuaFetchCore
             print(total)
             """, others: "enum Shape { case circle, square(Int) }") == ["side 4", "4"])
     }
+
+    /// An `@autoclosure` parameter whose default is nil is a closure returning nil: `handler()?(e)`
+    /// calls nothing (pocket-casts' `tryLog(..., error handler: @autoclosure () -> ((Error) ->
+    /// Void)? = nil)` crashed with "attempt to call a nil value" whenever a file operation failed).
+    @Test func anAutoclosuresNilDefaultIsAClosureReturningNil() throws {
+        #expect(try printed("""
+            print(Files.attempt(true), Files.attempt(false), Files.attempt(false, report: { e in print("reported") }))
+            """, others: """
+            enum Files {
+                static func attempt(_ ok: Bool, report handler: @autoclosure () -> ((String) -> Void)? = nil) -> Bool {
+                    if ok { return true }
+                    handler()?("failed")
+                    return false
+                }
+            }
+            """) == ["reported", "true false false"])
+    }
 }

@@ -32,7 +32,9 @@ extension Translator {
             emit("local self = \(owner.lua)", at: node)
         }
         for (p, n) in zip(info.params, params) {
-            if let d = p.defaultValue, !d.is(NilLiteralExprSyntax.self) {
+            // An autoclosure's default, nil included, is a closure that returns it (pocket-casts'
+            // `handler()?(error)` with `error handler: @autoclosure () -> ...? = nil` called nil).
+            if let d = p.defaultValue, !d.is(NilLiteralExprSyntax.self) || p.autoclosure {
                 let value = expr(d, expect: p.type).code
                 emit("if \(n) == nil then \(n) = \(p.autoclosure ? "function() return \(value) end" : value) end", at: node)
             }
