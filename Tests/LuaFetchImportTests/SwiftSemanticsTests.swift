@@ -618,4 +618,13 @@ import LuaFetchCore
             }
             """) == ["reported", "true false false"])
     }
+
+    /// One of the app's errors bridged to NSError has an empty `userInfo` (duckduckgo read
+    /// `(error as NSError).userInfo[NSUnderlyingErrorKey]` of its own error: a false crash).
+    @Test func anAppErrorBridgedToNSErrorHasAnEmptyUserInfo() throws {
+        #expect(try printed("""
+            let ns = SyncError.offline as NSError
+            print(ns.userInfo[NSUnderlyingErrorKey] == nil, ns.userInfo.isEmpty)
+            """, others: "enum SyncError: Error { case offline }") == ["true true"])
+    }
 }

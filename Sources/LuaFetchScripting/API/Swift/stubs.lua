@@ -114,6 +114,9 @@ function S.get(site, recv, name)
     if isOpaque(recv) then return opaqueMember(site, recv, name) end
     if caseOf(recv) and name == "rawValue" then return recv.rawValue end
     local v, ok = safeIndex(recv, name)
+    -- One of the app's errors bridged to NSError (`error as NSError`) has an empty `userInfo`
+    -- (duckduckgo's pixel parameters read `nsError.userInfo[NSUnderlyingErrorKey]`: a false crash).
+    if v == nil and name == "userInfo" and S.typeOf(recv) ~= nil then return S.dict() end
     if ok then return v end
     return S.stubValue(site, recv)   -- an object of the scenario API without that field
   end
