@@ -627,4 +627,14 @@ import LuaFetchCore
             print(ns.userInfo[NSUnderlyingErrorKey] == nil, ns.userInfo.isEmpty)
             """, others: "enum SyncError: Error { case offline }") == ["true true"])
     }
+
+    /// `response?.statusCode ?? 0` with a nil response is 0 (pocket-casts' refresh, whose token
+    /// helper answers `(nil, nil, error)` when the server is down, read the status of nil).
+    @Test func aNilResponsesStatusThroughOptionalChainingIsNil() throws {
+        #expect(try printed("""
+            Fetcher.load { response in print(response?.statusCode ?? 0, response?.allHeaderFields == nil) }
+            """, others: """
+            enum Fetcher { static func load(_ done: (HTTPURLResponse?) -> Void) { done(nil) } }
+            """) == ["0 true"])
+    }
 }

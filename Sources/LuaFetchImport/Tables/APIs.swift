@@ -261,6 +261,8 @@ enum APIs {
              ("HTTPURLResponse", "statusCode"), ("HTTPURLResponse", "allHeaderFields"):
             let types = ["allHTTPHeaderFields": TypeName("Dictionary", optional: true), "httpBody": TypeName("Data", optional: true),
                          "timeoutInterval": TypeName("Double"), "statusCode": TypeName("Int"), "allHeaderFields": TypeName("Dictionary")]
+            // Through `?.` a nil response has no status (pocket-casts' `response?.statusCode ?? 0`).
+            if base.chained { return LuaExpr("swift.optApply(\(recv), function(__r) return swift.get(0, __r, \(Literals.quote(name))) end)", types[name] ?? nil) }
             return LuaExpr("swift.get(0, \(recv), \(Literals.quote(name)))", types[name] ?? nil)
         case ("URLSessionConfiguration", "identifier"): return LuaExpr("\(recv).identifier", TypeName("String", optional: true))
         case ("URLSession", "configuration"): return LuaExpr("\(recv).configuration", TypeName("URLSessionConfiguration"))
