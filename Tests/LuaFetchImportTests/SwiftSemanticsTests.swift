@@ -637,4 +637,35 @@ import LuaFetchCore
             enum Fetcher { static func load(_ done: (HTTPURLResponse?) -> Void) { done(nil) } }
             """) == ["0 true"])
     }
+
+    /// A call through a metatype value picks the overload whose labels fit, not the one its first
+    /// label names (duckduckgo's `pixelFiring.fire(pixel:withAdditionalParameters:includedParameters:)`
+    /// ran `fire(pixel:error:...)` with its arguments shifted: a false crash).
+    @Test func aDynamicCallPicksTheOverloadWhoseLabelsFit() throws {
+        #expect(try printed("""
+            Task { try await Reporter().report() }
+            Beacon.send(event: "direct", error: nil, included: [], extra: [:]) { _ in }
+            """, others: """
+            final class Reporter {
+                private let sender: SendingLater.Type
+                init(sender: SendingLater.Type = Beacon.self) { self.sender = sender }
+                func report() async throws { try await sender.send(event: "launch", extra: ["k": "v"], included: ["app"]) }
+            }
+            protocol Sending {
+                static func send(_ event: String, extra: [String: String])
+                static func send(event: String, error: Error?, included: [String], extra: [String: String], done: @escaping (Error?) -> Void)
+            }
+            protocol SendingLater { static func send(event: String, extra: [String: String], included: [String]) async throws }
+            enum Beacon: Sending, SendingLater {
+                static func send(_ event: String, extra: [String: String]) { print("short") }
+                static func send(event: String, error: Error?, included: [String], extra: [String: String], done: @escaping (Error?) -> Void) {
+                    print("with error", extra["k"] ?? "-")
+                    done(nil)
+                }
+                static func send(event: String, extra: [String: String], included: [String]) async throws {
+                    print("later", event, extra["k"] ?? "-", included.count)
+                }
+            }
+            """) == ["with error -", "later launch v 1"])
+    }
 }

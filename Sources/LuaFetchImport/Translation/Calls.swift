@@ -345,7 +345,7 @@ extension Translator {
             }
         }
         // A built-in value or an unknown receiver: at run time (a stub when opaque).
-        let labelled = args.first?.label.map { "\(name)_\($0)" } ?? (onlyBuiltinTakes(name, args) ? "\(name)_" : nil)
+        let labelled = dynamicName(name, args) ?? (onlyBuiltinTakes(name, args) ? "\(name)_" : nil)
         reduceInto = name == "reduce" && args.first?.label == "into"
         defer { reduceInto = false }
         // A write to a file (`data.write(to:)`, `text.write(toFile:...)`) is a stub call with a site,

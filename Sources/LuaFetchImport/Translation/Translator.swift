@@ -158,14 +158,9 @@ final class Translator {
     /// False inside a closure handed to a stub that never calls it (StubBook.callsClosures): what
     /// it calls, makes and reads cannot run, so the slice is not widened to it (18.8.4).
     var widening = true
-    /// Whether the app declares a function or method of the base name a stub's name ends with.
-    func declaresFunction(_ name: String) -> Bool {
-        let base = String(name.split(separator: ".").last ?? "")
-        if base == "init" { return false }
-        if declaredBases == nil { declaredBases = Set(program.functions.keys).union((program.typeOrder + program.externalOrder).flatMap { $0.methods.keys }) }
-        return declaredBases!.contains(base)
-    }
-    private var declaredBases: Set<String>?
+    /// Caches of Calls+Dynamic's lookups.
+    var declaredBases: Set<String>?
+    var methodsByBase: [String: [FuncInfo]]?
 
     init(program: Program, profile: String, slice: Slice? = nil) {
         self.program = program

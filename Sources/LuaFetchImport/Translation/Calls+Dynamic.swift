@@ -1,0 +1,33 @@
+// What a call on a receiver of unknown type needs from the app's declarations: whether any of the
+// app's functions has the stub's base name (a closure handed to a stub that never calls it is
+// then not followed, SPEC 18.8.4), and the Lua name the run-time dispatch (`swift.call`) looks up
+// first, the one overload whose labels fit. Uses Program's types and FuncInfo.accepts.
+
+extension Translator {
+    /// Whether the app declares a function or method of the base name a stub's name ends with.
+    func declaresFunction(_ name: String) -> Bool {
+        let base = String(name.split(separator: ".").last ?? "")
+        if base == "init" { return false }
+        if declaredBases == nil { declaredBases = Set(program.functions.keys).union((program.typeOrder + program.externalOrder).flatMap { $0.methods.keys }) }
+        return declaredBases!.contains(base)
+    }
+    /// The Lua name a dynamic call (`swift.call(site, recv, name, labelled, ...)`) looks up first:
+    /// the one overload of the app's methods named `name` whose labels fit the call's, when only
+    /// one name fits (duckduckgo's `pixelFiring.fire(pixel:withAdditionalParameters:
+    /// includedParameters:)` found `fire_pixel`, another overload, by its first label alone), else
+    /// `name_firstLabel` as before.
+    func dynamicName(_ name: String, _ args: [CallArg]) -> String? {
+        let first = args.first?.label.map { "\(name)_\($0)" }
+        if methodsByBase == nil {
+            var m: [String: [FuncInfo]] = [:]
+            for t in program.typeOrder + program.externalOrder { for (base, list) in t.methods { m[base, default: []] += list } }
+            methodsByBase = m
+        }
+        // Only where the first label's name is another overload's: elsewhere it finds the method.
+        let all = methodsByBase?[name] ?? []
+        guard let first, all.contains(where: { $0.lua == first }) else { return first }
+        let labels: [String?] = args.map { $0.label }
+        let fitting = Set(all.filter { $0.accepts(labels) }.map(\.lua))
+        return fitting.count == 1 ? fitting.first : first
+    }
+}
