@@ -658,6 +658,7 @@ import LuaFetchCore
             protocol SendingLater { static func send(event: String, extra: [String: String], included: [String]) async throws }
             enum Beacon: Sending, SendingLater {
                 static func send(_ event: String, extra: [String: String]) { print("short") }
+                static func send(event: String, device: String? = nil, extra: [String: String] = [:], included: [String] = []) { print("defaults") }
                 static func send(event: String, error: Error?, included: [String], extra: [String: String], done: @escaping (Error?) -> Void) {
                     print("with error", extra["k"] ?? "-")
                     done(nil)

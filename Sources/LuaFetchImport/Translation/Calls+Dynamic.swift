@@ -27,7 +27,11 @@ extension Translator {
         let all = methodsByBase?[name] ?? []
         guard let first, all.contains(where: { $0.lua == first }) else { return first }
         let labels: [String?] = args.map { $0.label }
-        let fitting = Set(all.filter { $0.accepts(labels) }.map(\.lua))
-        return fitting.count == 1 ? fitting.first : first
+        let fitting = all.filter { $0.accepts(labels) }
+        // One that takes exactly these arguments wins over one that fits through its defaults.
+        let exact = Set(fitting.filter { $0.params.count == labels.count }.map(\.lua))
+        if exact.count == 1 { return exact.first }
+        let names = Set(fitting.map(\.lua))
+        return names.count == 1 ? names.first : first
     }
 }
