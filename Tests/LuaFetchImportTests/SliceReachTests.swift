@@ -198,4 +198,32 @@ import LuaFetchCore
         #expect(lines.first?.hasSuffix(" save") == true, "\(why)")
         #expect(lines.count >= 3 && lines[1].contains(" start via call(base: \"save\"") && lines[2].contains("application via call(base: \"start\""), "\(why)")
     }
+
+    /// `Outer.Inner(...)` makes the nested type by its qualified name, and its closures are the
+    /// app's to call: the slice reaches both before the translation has to widen it (session's
+    /// `SessionCell.Info(...)` among a dozen types named `Info` left 649 functions to widening
+    /// passes, each translating the whole slice again).
+    @Test func aNestedTypeIsMadeByItsQualifiedName() throws {
+        let program = Program()
+        program.collect(try Parsing.parse(SwiftSource(path: "A.swift", shown: "A.swift", text: """
+            import UIKit
+            @main class AppDelegate: UIResponder, UIApplicationDelegate {
+                func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+                    let i = Cell.Info(title: "t", onTap: { Tapped.go() })
+                    print(i.title)
+                    return true
+                }
+            }
+            enum Cell { struct Info { let title: String; let onTap: () -> Void } }
+            enum Row { struct Info { let size: Int } }
+            enum Tapped { static func go() { print("tapped") } }
+            """)))
+        program.finish()
+        let slice = SliceBuilder(program: program, all: false).build(EntryPoints(program))
+        let cell = try #require(program.type(named: "Cell.Info"))
+        let row = try #require(program.type(named: "Row.Info"))
+        let go = try #require(program.type(named: "Tapped")?.methods["go"]?.first)
+        #expect(slice.isMade(cell) && !slice.isMade(row))
+        #expect(slice.contains(go))
+    }
 }

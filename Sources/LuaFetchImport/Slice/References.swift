@@ -140,8 +140,9 @@ final class ReferenceCollector: SyntaxVisitor {
             } else if name == "init", receiver == .superclass {
                 references.append(.call(base: "init", labels: labels, receiver: .superclass))
             } else if name.first?.isUppercase == true, case .type(let outer) = receiver {
-                // `Outer.Inner(...)`: the nested type's initializer.
-                references.append(.call(base: "init", labels: labels, receiver: .type(name)))
+                // `Outer.Inner(...)`: the nested type's initializer, by its qualified name (session's
+                // `SessionCell.Info(...)`: a dozen types have an `Info`).
+                references.append(.call(base: "init", labels: labels, receiver: .type(outer + "." + name)))
                 references.append(.type(outer))
             } else {
                 references.append(.call(base: name, labels: labels, receiver: receiver))

@@ -271,7 +271,10 @@ final class SliceBuilder {
     /// walked (their closures are entry points or run at once).
     private lazy var neverCalls: (String, Receiver) -> Bool = { [unowned self] base, receiver in
         if base == "init" {
-            guard case .type(let n) = receiver, program.type(named: n, from: nil) == nil else { return false }
+            // Not one of the app's types, nested ones included (`ConfirmationModal.Info(onConfirm:)`
+            // is written `.type("Info")`: its closures are the app's to call).
+            guard case .type(let n) = receiver, program.type(named: n, from: nil) == nil,
+                  program.typesBySimpleName[String(n.split(separator: ".").last ?? "")] == nil else { return false }
             return !StubBook.initializerRunsClosures.contains(n) && !Self.mappedWithClosures.contains(n)
         }
         return StubBook.keepsClosures(base) && base != "register" && !base.contains("Observer") && functions[base] == nil
