@@ -143,6 +143,23 @@ import Testing
         #expect(lines.map { $0.contains("throws = true") } == [false, true, true], "\(lines)")
     }
 
+    /// A promise's and a future's body runs before the initializer returns; what is chained on
+    /// the promise runs later (home-assistant began a background task inside `Promise { seal in }`;
+    /// its `tap` ran first and never ended the task: a false `task-expired` in every run).
+    @Test func aPromisesBodyRunsBeforeItsInitializerReturns() throws {
+        let r = try ImportHarness.run(ImportHarness.launching("""
+            var started = false
+            let promise = Promise<Void> { seal in
+                started = true
+                seal.fulfill(())
+            }
+            print("started", started)
+            promise.tap { _ in print("tapped", started) }
+            """))
+        #expect(r.error == nil && r.codes.isEmpty, "\(r.codes) \(r.error?.message ?? "")")
+        #expect(r.printed == ["started true", "tapped true"], "\(r.printed)")
+    }
+
     /// Arrays iOS never hands back empty: a container's store descriptions and the app's documents
     /// directory. kiwix's `guard let d = container.persistentStoreDescriptions.first else {
     /// fatalError() }` was a crash in 6.6 % of explore's runs.

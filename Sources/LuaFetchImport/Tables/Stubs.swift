@@ -146,6 +146,11 @@ final class StubBook {
         if base.hasPrefix("register") { return true }
         return base.hasPrefix("add") && eventHandlerWords.contains(where: { base.contains($0) })
     }
+    /// Of those, the ones whose body runs before the initializer returns (a PromiseKit `Promise`'s,
+    /// a Combine `Future`'s, an `AsyncStream`'s build closure): home-assistant's background-task
+    /// wrapper began its task inside `Promise { seal in ... }` and its `tap` ran first, found no
+    /// task to end, and the task expired in every run. (`Deferred` and Rx's run on subscription.)
+    static let initializerRunsClosuresAtOnce: Set<String> = ["Promise", "Future", "AsyncStream", "AsyncThrowingStream"]
     static let initializerRunsClosures: Set<String> = [
         "Future", "Deferred", "AsyncStream", "AsyncThrowingStream", "Promise", "Single", "Maybe", "Completable",
         "Observable", "Task", "DispatchWorkItem", "BlockOperation",
@@ -223,7 +228,8 @@ final class StubBook {
             let canFail = s.tried || s.closures.contains { $0.failure || $0.kinds.contains { $0 != nil } }
             if canFail { fields.append("fails = true") }
             if s.closures.contains(where: \.failure) { fields.append("hasFailureClosure = true") }
-            if !s.closures.isEmpty, let last = s.name.split(separator: ".").last, Self.synchronousClosureCalls.contains(String(last)) {
+            if !s.closures.isEmpty, let last = s.name.split(separator: ".").last,
+               Self.synchronousClosureCalls.contains(String(last)) || Self.initializerRunsClosuresAtOnce.contains(String(s.name.dropLast(5))) && last == "init" {
                 fields.append("sync = true")
             }
             if !s.closures.isEmpty {
