@@ -143,8 +143,8 @@ import Testing
         #expect(lines.map { $0.contains("throws = true") } == [false, true, true], "\(lines)")
     }
 
-    /// A promise's and a future's body runs before the initializer returns; what is chained on
-    /// the promise runs later (home-assistant began a background task inside `Promise { seal in }`;
+    /// A PromiseKit promise's body runs before the initializer returns; what is chained on the
+    /// promise runs later (home-assistant began a background task inside `Promise { seal in }`;
     /// its `tap` ran first and never ended the task: a false `task-expired` in every run).
     @Test func aPromisesBodyRunsBeforeItsInitializerReturns() throws {
         let r = try ImportHarness.run(ImportHarness.launching("""
