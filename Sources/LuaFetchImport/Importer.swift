@@ -65,7 +65,7 @@ public enum Importer {
 
         // The slice (18.8.4), widened until the translation reaches nothing it left out.
         let builder = SliceBuilder(program: program, all: options.all)
-        if options.why != nil { builder.trace = SliceTrace(files: Dictionary(program.files.map { (Syntax($0.tree).id, $0) }) { a, _ in a }) }
+        if options.why != nil { builder.traceWhy() }
         let slice = builder.build(entry)
         let resources = BundleResources.contents(under: common)
         var pass = translate(program, slice: slice, profile: options.os ?? "ios13", check: options.luaCheck, resources: resources)

@@ -29,6 +29,14 @@ extension SliceBuilder {
         return f
     }
 
+    /// `family(t, down: false)` as a set (a type, its superclasses and protocols), made once per type.
+    func ancestorSet(_ t: TypeDecl) -> Set<ObjectIdentifier> {
+        if let a = ancestorCache[ObjectIdentifier(t)] { return a }
+        let a = Set(family(t, down: false).map(ObjectIdentifier.init))
+        ancestorCache[ObjectIdentifier(t)] = a
+        return a
+    }
+
     /// A type with its superclasses and protocols, and (down) its subclasses and, for a
     /// protocol, the types that adopt it.
     func family(_ t: TypeDecl, down: Bool) -> [TypeDecl] {

@@ -37,17 +37,19 @@ final class SliceBuilder {
     /// does not exist in the run. Calls by base name with the argument labels seen; member reads,
     /// and functions used as values, by name.
     private var unknownCalls: [String: [[String?]]] = [:]
-    /// Why each unit was kept, when asked for (SliceTrace).
-    var trace: SliceTrace?
+    /// Why each unit was kept, when asked for (`traceWhy`).
+    private(set) var trace: SliceTrace?
+    /// Records why each unit is kept from now on (SliceTrace; `LUAFETCH_SLICE_WHY`).
+    func traceWhy() { trace = SliceTrace(files: files) }
     private var unknownMembers = Set<String>(), unknownValues = Set<String>()
     /// The same for `.name` and `.name(...)` with a leading dot: a static member of the type the
     /// context expects, which is a type code reached names (its declaration, a parameter's or a
     /// property's annotation), so kept once that type is reached.
     private var dotCalls: [String: [[String?]]] = [:]
     private var dotMembers = Set<String>()
-    /// Caches of `inheritors(of:)` and `familySet` (SliceBuilder+Families).
+    /// Caches of `inheritors(of:)`, `familySet` and `ancestorSet` (SliceBuilder+Families).
     var inheritorCache: [String: Set<ObjectIdentifier>] = [:]
-    var familyCache: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
+    var familyCache: [ObjectIdentifier: Set<ObjectIdentifier>] = [:], ancestorCache: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
     /// Members read or called through a typed receiver or `self`, whose implementation may be a
     /// subtype's (an adopter of the protocol, a subclass): a subtype's is kept once the subtype
     /// is made, as in rapid type analysis (a mock adopting the protocol that no code reached
@@ -245,8 +247,8 @@ final class SliceBuilder {
     /// The type a typed receiver or `self` names, whose subtypes' members a dispatch may reach.
     private func dispatchRoot(_ receiver: Receiver, _ owner: TypeDecl?) -> Root? {
         switch receiver {
-        case .typed(var name):
-            for suffix in [".Type", ".Protocol"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        case .typed(let written):
+            let name = Self.instanceType(written)
             return program.type(named: name, from: owner).map { .type($0) } ?? .sdk(name)
         case .implicitSelf: return owner.map { .type($0) }
         default: return nil
@@ -260,6 +262,12 @@ final class SliceBuilder {
         }
     }
 
+    /// `PixelFiring` of a metatype's name (`PixelFiring.Type`, `.Protocol`), else the name.
+    static func instanceType(_ name: String) -> String {
+        for suffix in [".Type", ".Protocol"] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
+        return name
+    }
+
     /// Whether a subtype's members can be a dispatch's: it is made (an enum's cases and a
     /// protocol's extensions need no initializer).
     private func instantiated(_ t: TypeDecl) -> Bool { t.kind == .enum || t.kind == .protocol || t.external || slice.isMade(t) }
@@ -269,7 +277,7 @@ final class SliceBuilder {
     /// handler or `register…` call no function of the files is named like. NotificationCenter's
     /// observers, BGTask registrations and the Swift and Dispatch types the translation maps stay
     /// walked (their closures are entry points or run at once).
-    private lazy var neverCalls: (String, Receiver) -> Bool = { [unowned self] base, receiver in
+    private func neverCalls(_ base: String, _ receiver: Receiver) -> Bool {
         if base == "init" {
             // Not one of the app's types, nested ones included (`ConfirmationModal.Info(onConfirm:)`
             // is written `.type("Info")`: its closures are the app's to call).
@@ -369,7 +377,7 @@ final class SliceBuilder {
         /// Within the root's family: its own and its supertypes' members, its subtypes' once made
         /// (statics at once: a metatype value, `firing: Firing.Type = Pixel.self`, needs no instance).
         func dispatched(_ root: TypeDecl) -> [(TypeDecl?, D)] {
-            let up = Set(family(root, down: false).map(ObjectIdentifier.init))
+            let up = ancestorSet(root)
             return within(familySet(root)).filter { d in d.1.isStatic || up.contains(ObjectIdentifier(d.0!)) || instantiated(d.0!) }
         }
         switch receiver {
@@ -380,9 +388,9 @@ final class SliceBuilder {
                 return list.filter { $0.0 === ext }
             }
             return []
-        case .typed(var name):
+        case .typed(let written):
             // A metatype (`firing: PixelFiring.Type`) reaches what its type's family declares.
-            for suffix in [".Type", ".Protocol"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+            let name = Self.instanceType(written)
             // An optional's members the app's `extension Optional` adds too (`userSession.isNil`).
             if let t = program.type(named: name, from: owner) {
                 guard let optional = program.externals["Optional"] else { return dispatched(t) }
@@ -405,7 +413,7 @@ final class SliceBuilder {
             return list.filter { $0.0 == nil }
         case .superclass:
             guard let s = owner?.superclass else { return [] }
-            return within(Set(family(s, down: false).map(ObjectIdentifier.init)))
+            return within(ancestorSet(s))
         case .leadingDot:
             return list.filter { d in d.0.map { $0.external || slice.contains(type: $0) } ?? false }
         case .other:

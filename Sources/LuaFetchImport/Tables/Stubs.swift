@@ -146,7 +146,14 @@ final class StubBook {
         if base.hasPrefix("register") { return true }
         return base.hasPrefix("add") && eventHandlerWords.contains(where: { base.contains($0) })
     }
-    /// Of those, the ones whose body runs before the initializer returns: a PromiseKit `Promise`'s
+    /// Whether a stub of `name` runs its closures before it returns: a critical section
+    /// (`synchronousClosureCalls`) or an initializer whose body runs at once.
+    static func runsClosuresBeforeReturning(_ name: String) -> Bool {
+        if name.hasSuffix(".init") { return initializerRunsClosuresAtOnce.contains(String(name.dropLast(5))) }
+        return name.split(separator: ".").last.map { synchronousClosureCalls.contains(String($0)) } ?? false
+    }
+    /// Of the initializers that run their closures (`initializerRunsClosures`), those whose body
+    /// runs before the initializer returns: a PromiseKit `Promise`'s
     /// (home-assistant's background-task wrapper began its task inside `Promise { seal in ... }`
     /// and its `tap` ran first, found no task to end, and the task expired in every run). Combine's
     /// `Future` runs its body at once too, but run so, mastodon's `@Published` pipeline of
@@ -230,10 +237,7 @@ final class StubBook {
             let canFail = s.tried || s.closures.contains { $0.failure || $0.kinds.contains { $0 != nil } }
             if canFail { fields.append("fails = true") }
             if s.closures.contains(where: \.failure) { fields.append("hasFailureClosure = true") }
-            if !s.closures.isEmpty, let last = s.name.split(separator: ".").last,
-               Self.synchronousClosureCalls.contains(String(last)) || Self.initializerRunsClosuresAtOnce.contains(String(s.name.dropLast(5))) && last == "init" {
-                fields.append("sync = true")
-            }
+            if !s.closures.isEmpty, Self.runsClosuresBeforeReturning(s.name) { fields.append("sync = true") }
             if !s.closures.isEmpty {
                 let cs = s.closures.map { c -> String in
                     var f = ["index = \(c.index)", "params = \(c.params)"]

@@ -8,9 +8,19 @@ extension Translator {
     func declaresFunction(_ name: String) -> Bool {
         let base = String(name.split(separator: ".").last ?? "")
         if base == "init" { return false }
-        if declaredBases == nil { declaredBases = Set(program.functions.keys).union((program.typeOrder + program.externalOrder).flatMap { $0.methods.keys }) }
-        return declaredBases!.contains(base)
+        return program.functions[base] != nil || methods(named: base) != nil
     }
+
+    /// The methods of the app's types (and its extensions of others) named `base`, indexed once.
+    private func methods(named base: String) -> [FuncInfo]? {
+        if methodsByBase == nil {
+            var m: [String: [FuncInfo]] = [:]
+            for t in program.typeOrder + program.externalOrder { for (b, list) in t.methods { m[b, default: []] += list } }
+            methodsByBase = m
+        }
+        return methodsByBase?[base]
+    }
+
     /// The Lua name a dynamic call (`swift.call(site, recv, name, labelled, ...)`) looks up first:
     /// the one overload of the app's methods named `name` whose labels fit the call's, when only
     /// one name fits (duckduckgo's `pixelFiring.fire(pixel:withAdditionalParameters:
@@ -18,13 +28,8 @@ extension Translator {
     /// `name_firstLabel` as before.
     func dynamicName(_ name: String, _ args: [CallArg]) -> String? {
         let first = args.first?.label.map { "\(name)_\($0)" }
-        if methodsByBase == nil {
-            var m: [String: [FuncInfo]] = [:]
-            for t in program.typeOrder + program.externalOrder { for (base, list) in t.methods { m[base, default: []] += list } }
-            methodsByBase = m
-        }
         // Only where the first label's name is another overload's: elsewhere it finds the method.
-        let all = methodsByBase?[name] ?? []
+        let all = methods(named: name) ?? []
         guard let first, all.contains(where: { $0.lua == first }) else { return first }
         let labels: [String?] = args.map { $0.label }
         let fitting = all.filter { $0.accepts(labels) }

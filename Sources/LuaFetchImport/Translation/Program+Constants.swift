@@ -13,8 +13,8 @@ extension Program {
     }
 
     func constantBool(_ e: ExprSyntax, owner: TypeDecl?) -> Bool? {
+        let e = Translator.withoutParens(e)
         if let p = e.as(PrefixOperatorExprSyntax.self), p.operator.text == "!" { return constantBool(p.expression, owner: owner).map { !$0 } }
-        if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first { return constantBool(only.expression, owner: owner) }
         var prop: PropertyInfo?
         if let m = e.as(MemberAccessExprSyntax.self), let base = m.base?.as(DeclReferenceExprSyntax.self),
            let t = type(named: Program.plain(base.baseName.text), from: owner) ?? externals[Program.plain(base.baseName.text)] {

@@ -158,8 +158,7 @@ final class Translator {
     /// False inside a closure handed to a stub that never calls it (StubBook.callsClosures): what
     /// it calls, makes and reads cannot run, so the slice is not widened to it (18.8.4).
     var widening = true
-    /// Caches of Calls+Dynamic's lookups.
-    var declaredBases: Set<String>?
+    /// The app's methods by base name (Calls+Dynamic), indexed on first use.
     var methodsByBase: [String: [FuncInfo]]?
 
     init(program: Program, profile: String, slice: Slice? = nil) {
